@@ -1,0 +1,98 @@
+"""Statistics conventions shared by every significance decision (spec §0).
+
+One error rate, ``DELTA``, drives every test: the two-sided quantile ``Z2`` for the Wilson
+intervals of the harvest (spec §5) and the one-sided ``Z1`` for the link model's "has the
+posterior moved significantly" rule (spec §3).
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+from typing import NamedTuple
+
+__all__ = ["DELTA", "Z1", "Z2", "Interval", "wilson", "z_one_sided", "z_two_sided"]
+
+#: The one error rate for every significance decision (spec §0).
+DELTA = 0.05
+
+
+def _check_delta(delta: float) -> None:
+    if not (isinstance(delta, int | float) and 0.0 < delta < 1.0):
+        raise ValueError(f"delta must be a probability in (0, 1), got {delta!r}")
+
+
+def z_two_sided(delta: float = DELTA) -> float:
+    """Φ⁻¹(1 − δ/2): the quantile of a two-sided 1 − δ interval."""
+    _check_delta(delta)
+    return NormalDist().inv_cdf(1.0 - delta / 2.0)
+
+
+def z_one_sided(delta: float = DELTA) -> float:
+    """Φ⁻¹(1 − δ): the quantile of a one-sided level-δ test."""
+    _check_delta(delta)
+    return NormalDist().inv_cdf(1.0 - delta)
+
+
+#: Two-sided quantile at DELTA, 1.959964 (Wilson intervals, spec §0).
+Z2 = z_two_sided(DELTA)
+#: One-sided quantile at DELTA, 1.644854 (link-model significance, spec §0).
+Z1 = z_one_sided(DELTA)
+
+
+class Interval(NamedTuple):
+    """A confidence interval; a 2-tuple ``(low, high)``."""
+
+    low: float
+    high: float
+
+
+def wilson(hits: int, n: int, z: float = Z2) -> Interval:
+    """Wilson score interval for ``hits`` successes in ``n`` trials.
+
+    Parameters
+    ----------
+    hits, n : int
+        Counts with ``0 <= hits <= n``.
+    z : float
+        The normal quantile; the default is the two-sided ``Z2`` at ``DELTA``.
+
+    Returns
+    -------
+    Interval
+        ``(low, high)`` clipped to [0, 1]; ``(0, 1)`` when ``n == 0``; the lower bound is
+        exactly 0 when ``hits == 0`` and the upper bound exactly 1 when ``hits == n``.
+
+    References
+    ----------
+    E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
+    JASA 22 (1927); the edge cases follow Newcombe (1998) as scipy's ``_binomtest`` does.
+
+    >>> wilson(0, 0)
+    Interval(low=0.0, high=1.0)
+    >>> round(wilson(3, 4).low, 4), round(wilson(3, 4).high, 4)
+    (0.3006, 0.9544)
+    """
+    if isinstance(hits, bool) or isinstance(n, bool):
+        raise ValueError("hits and n must be counts, not booleans")
+    if not (isinstance(hits, int) and isinstance(n, int)) or not 0 <= hits <= n:
+        raise ValueError(f"need integers 0 <= hits <= n, got hits={hits!r}, n={n!r}")
+    if not (math.isfinite(z) and z > 0):
+        raise ValueError(f"z must be a positive finite quantile, got {z!r}")
+    if n == 0:
+        return Interval(0.0, 1.0)
+    return _wilson_unchecked(hits, n, z)
+
+
+def _wilson_unchecked(hits: int, n: int, z: float) -> Interval:
+    """The formula of spec §0; assumes the arguments were validated."""
+    p_hat = hits / n
+    z2 = z * z
+    denominator = 1.0 + z2 / n
+    centre = (p_hat + z2 / (2.0 * n)) / denominator
+    half = z * math.sqrt(p_hat * (1.0 - p_hat) / n + z2 / (4.0 * n * n)) / denominator
+    # h = 0 and h = n give centre ∓ half = 0 or 1 analytically; pin them so no rounding residue
+    # (1e-17) makes a part look non-dry or a bound exceed 1.
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return Interval(low, high)

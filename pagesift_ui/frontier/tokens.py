@@ -1,0 +1,75 @@
+"""Page text as blocks, their identity, and a token estimate (spec §2)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+
+__all__ = ["block_hash", "blocks", "estimate_tokens", "is_cjk_char"]
+
+_WHITESPACE = re.compile(r"\s+")
+
+# CJK ideographs, Kana and Hangul count one token per character (spec §2 [ours]): a model's
+# tokenizer spends roughly one token per such character, against ~4 characters per token for
+# alphabetic text.
+_CJK_RANGES = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x2E80, 0x2FDF),  # CJK radicals
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3100, 0x312F),  # Bopomofo
+    (0x3130, 0x318F),  # Hangul compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xAC00, 0xD7AF),  # Hangul syllables
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x2FA1F),  # CJK extensions B-F and supplement
+)
+
+
+def is_cjk_char(char: str) -> bool:
+    """True for a CJK ideograph, Kana or Hangul character."""
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+
+
+def estimate_tokens(text: str) -> int:
+    """1 per CJK/Kana/Hangul character plus ceil(other non-space characters / 4).
+
+    At least 1 for text with any non-space character, 0 otherwise.
+
+    >>> estimate_tokens("refund policy")
+    3
+    >>> estimate_tokens("退款政策")
+    4
+    """
+    cjk = 0
+    other = 0
+    for char in text:
+        if char.isspace():
+            continue
+        if is_cjk_char(char):
+            cjk += 1
+        else:
+            other += 1
+    if cjk == 0 and other == 0:
+        return 0
+    return max(1, cjk + math.ceil(other / 4))
+
+
+def blocks(markdown: str) -> list[str]:
+    """The page's blocks: split on a blank line (``"\\n\\n"``), trimmed, empty ones skipped."""
+    return [block for part in markdown.split("\n\n") if (block := part.strip())]
+
+
+def block_hash(block: str) -> int:
+    """A 64-bit identity of a block's whitespace-normalised text (spec §2).
+
+    blake2b rather than ``hash()``: Python salts str hashes per process, and a resumed or
+    replayed crawl must see the same blocks as "seen before".
+    """
+    normalised = _WHITESPACE.sub(" ", block).strip()
+    digest = hashlib.blake2b(normalised.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
