@@ -93,6 +93,7 @@ class Adaptive:
         "_cold",
         "_collected",
         "_evidence",
+        "_last_blocks",
         "_last_fresh",
         "_seen",
         "_sources",
@@ -114,6 +115,7 @@ class Adaptive:
         self._cold = 0  # blind irrelevant pages in a row while nothing was found
         self._sources = 0  # pages that contributed new evidence
         self._last_fresh = False
+        self._last_blocks: tuple[int, ...] = ()  # block indices counted by the last observe
 
     @property
     def evidence(self) -> list[int]:
@@ -139,6 +141,12 @@ class Adaptive:
     def last_fresh(self) -> bool:
         """The page of the last ``observe`` brought new on-topic content (a harvest hit)."""
         return self._last_fresh
+
+    @property
+    def last_evidence_blocks(self) -> tuple[int, ...]:
+        """Indices (into ``tokens.blocks(markdown)``) of the blocks the last ``observe`` counted
+        as new evidence: the page inspector marks them."""
+        return self._last_blocks
 
     def coverage(self) -> float:
         """Mean over terms of min(1, evidence / evidence_per_term); 0 with no terms."""
@@ -178,6 +186,7 @@ class Adaptive:
         absent.
         """
         self._last_fresh = False
+        self._last_blocks = ()
         if self._collected == 0:
             if blind and relevance < MIN_RELEVANCE:
                 self._cold += 1
@@ -207,7 +216,8 @@ class Adaptive:
     def _take_blocks(self, query: Query, markdown: str) -> int:
         """Count evidence from blocks never seen before; return their estimated tokens."""
         fresh = 0
-        for block in blocks(markdown):
+        counted: list[int] = []
+        for index, block in enumerate(blocks(markdown)):
             mask = query.hit_mask(block)
             if mask == 0:
                 continue
@@ -219,6 +229,8 @@ class Adaptive:
                 if mask & (1 << i):
                     self._evidence[i] += 1
             fresh += max(estimate_tokens(block), 1)
+            counted.append(index)
+        self._last_blocks = tuple(counted)
         return fresh
 
     def _verdict(self) -> StopReason | None:

@@ -1,0 +1,494 @@
+"""The best-first frontier queue with cluster dispersion (spec §9) and template demotion (§10).
+
+Storage is columnar: score, discovery order, flags and interned cluster/template ids live in
+numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object array
+aligned with them. A removed entry frees its slot (a free list reuses it) and the arrays are
+compacted once three quarters of the slots are dead, so every array operation is O(live).
+
+Why no heap: ``rescore`` replaces every score at once (a heap would be rebuilt), and
+``pop_diverse`` asks for "the best link whose cluster is proven / not this cluster", which a
+heap cannot answer without scanning. A masked, vectorised argmax is O(n) per pop but runs at
+C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 10k entries and
+~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The queue holds at most
+``room = limit − scheduled`` links, so n stays near the page limit in practice.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import math
+import numbers
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+import numpy.typing as npt
+
+from pagesift_ui.frontier.urls import template
+
+__all__ = [
+    "DIVERSITY_RATIO",
+    "MAX_SCORE",
+    "BestFirst",
+    "Entry",
+    "Offer",
+    "cluster_key",
+    "default_cap",
+]
+
+logger = logging.getLogger(__name__)
+
+#: A link may jump ahead of the top for dispersion only if it scores ≥ this share of the top.
+DIVERSITY_RATIO = 0.5
+#: +inf scores are stored as the largest finite float: they rank above every finite score,
+#: tie with each other (discovery order), and keep the masked arithmetic below free of NaN.
+MAX_SCORE = sys.float_info.max
+
+_INITIAL_CAPACITY = 64
+_COMPACT_MIN_SLOTS = 1024
+# Dead slots hold a score below every live one (live scores are clamped to ≥ 0), so a plain
+# argmax over the slot arrays never picks a dead slot.
+_DEAD = -1.0
+
+BoolArray = npt.NDArray[np.bool_]
+ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
+
+
+class Offer(enum.Enum):
+    """What ``BestFirst.offer`` did with a link, and what the caller must do about it."""
+
+    #: Added. Remember the key as queued.
+    QUEUED = "queued"
+    #: The key was queued already; re-ranked if the new score was higher. Nothing to do.
+    ALREADY_QUEUED = "already_queued"
+    #: Added in place of the worst entry, whose key comes back with the outcome: forget that
+    #: key so it may be offered again later (spec §9).
+    EVICTED = "evicted"
+    #: Not added (no room and not better than the worst). The caller may offer it again later.
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One queued link, as the UI and session bundles see it."""
+
+    key: str  #: dedupe key (``urls.dedupe_key``)
+    url: str  #: the cleaned URL to fetch
+    depth: int  #: link depth, the seed is 0
+    score: float  #: current score, ≥ 0 (+inf is stored as MAX_SCORE)
+    signal: object | None  #: why it scores so (a LinkSignal); None for a seed
+    seq: int  #: discovery order, 0 for the first link ever offered
+    pinned: bool  #: the user moved it to the front
+    template: str  #: ``urls.template(url)``, for demotion (spec §10)
+    cluster: str  #: ``cluster_key(url)``, for dispersion (spec §9)
+
+
+def cluster_key(url: str) -> str:
+    """Host (lower-cased, leading ``www.`` dropped) + ``/`` + first path segment (spec §9).
+
+    >>> cluster_key("https://www.e.edu/news/2024/x")
+    'e.edu/news'
+    >>> cluster_key("https://E.edu")
+    'e.edu/'
+    """
+    parts = urlsplit(url) if isinstance(url, str) else None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"cluster_key needs an absolute http(s) URL, got {url!r}")
+    first = next((segment for segment in parts.path.split("/") if segment), "")
+    return f"{parts.hostname.removeprefix('www.')}/{first}"
+
+
+def default_cap(limit: int) -> int:
+    """Pages a cluster may have scheduled before dispersion kicks in: max(3, ⌈limit/4⌉) [ours]."""
+    _check_count("limit", limit)
+    return max(3, -(-int(limit) // 4))
+
+
+def _as_score(score: float) -> float:
+    """NaN, negatives and -inf count as 0 (spec §9); +inf becomes ``MAX_SCORE``."""
+    try:
+        value = float(score)
+    except (TypeError, ValueError):
+        raise ValueError(f"score must be a number, got {score!r}") from None
+    return 0.0 if math.isnan(value) or value < 0.0 else min(value, MAX_SCORE)
+
+
+def _as_scores(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``_as_score`` for an array."""
+    finite = np.nan_to_num(scores, nan=0.0, posinf=MAX_SCORE, neginf=0.0)
+    return np.maximum(finite, 0.0)
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_count(name: str, value: int) -> None:
+    if not _is_integer(value) or value < 0:
+        raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
+
+
+def _check_offer(key: str, depth: int, room: int) -> None:
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key must be a non-empty string, got {key!r}")
+    _check_count("depth", depth)
+    if not _is_integer(room):
+        raise ValueError(f"room must be an integer, got {room!r}")
+
+
+def _intern(index: dict[str, int], names: list[str], name: str) -> int:
+    found = index.get(name)
+    if found is None:
+        found = index[name] = len(names)
+        names.append(name)
+    return found
+
+
+class BestFirst:
+    """Best-first queue keyed by (score desc, discovery order asc), with user overrides.
+
+    Pinned entries pop first, in pin order; then ``pop_diverse``'s rules apply (spec §9) to the
+    entries whose template is not demoted, and to the demoted ones only when nothing else is
+    left (spec §10). Equal scores pop in discovery order, so on a site where nothing matches
+    the crawl is breadth-first.
+    """
+
+    def __init__(self) -> None:
+        self._slot_of: dict[str, int] = {}
+        self._keys: list[str | None] = []
+        self._urls: list[str | None] = []
+        self._pins: dict[str, None] = {}  # insertion-ordered set: pin order
+        self._free: list[int] = []
+        self._size = 0  # slots in use or freed; slots ≥ _size were never used
+        self._next_seq = 0
+        self._cluster_index: dict[str, int] = {}
+        self._cluster_names: list[str] = []
+        self._template_index: dict[str, int] = {}
+        self._template_names: list[str] = []
+        self._allocate(_INITIAL_CAPACITY)
+
+    def _allocate(self, capacity: int) -> None:
+        self._scores = np.full(capacity, _DEAD)
+        self._seqs = np.zeros(capacity, dtype=np.int64)
+        self._depths = np.zeros(capacity, dtype=np.int64)
+        self._live = np.zeros(capacity, dtype=bool)
+        self._has_signal = np.zeros(capacity, dtype=bool)
+        self._cluster_ids = np.zeros(capacity, dtype=np.int64)
+        self._template_ids = np.zeros(capacity, dtype=np.int64)
+        self._signals = np.empty(capacity, dtype=object)
+        self._keys = [None] * capacity
+        self._urls = [None] * capacity
+
+    def _columns(self) -> list[npt.NDArray[Any]]:
+        return [
+            self._scores, self._seqs, self._depths, self._live, self._has_signal,
+            self._cluster_ids, self._template_ids, self._signals,
+        ]  # fmt: skip
+
+    def _rebuild(self, slots: npt.NDArray[np.intp], capacity: int) -> None:
+        """Move the given slots to 0..len(slots)-1 of fresh arrays of ``capacity``."""
+        old_columns, keys, urls = self._columns(), self._keys, self._urls
+        self._allocate(capacity)
+        for new, old in zip(self._columns(), old_columns, strict=True):
+            new[: len(slots)] = old[slots]
+        self._keys[: len(slots)] = [keys[slot] for slot in slots.tolist()]
+        self._urls[: len(slots)] = [urls[slot] for slot in slots.tolist()]
+        self._slot_of = {key: slot for slot, key in enumerate(self._keys[: len(slots)])}
+        self._free, self._size = [], len(slots)
+
+    def _take_slot(self) -> int:
+        if self._free:
+            return self._free.pop()
+        if self._size == len(self._scores):
+            self._rebuild(np.arange(self._size), 2 * len(self._scores))
+        self._size += 1
+        return self._size - 1
+
+    def _remove(self, slot: int) -> Entry:
+        entry = self._entry(slot)
+        del self._slot_of[entry.key]
+        self._pins.pop(entry.key, None)
+        self._live[slot] = self._has_signal[slot] = False
+        self._scores[slot] = _DEAD
+        self._signals[slot] = self._keys[slot] = self._urls[slot] = None
+        self._free.append(slot)
+        if self._size >= _COMPACT_MIN_SLOTS and 4 * len(self._slot_of) <= self._size:
+            live = np.flatnonzero(self._live[: self._size])
+            self._rebuild(live, max(_INITIAL_CAPACITY, 2 * len(live)))
+        return entry
+
+    def _entry(self, slot: int) -> Entry:
+        key = self._keys[slot]
+        url = self._urls[slot]
+        assert key is not None and url is not None, "slot is not live"
+        return Entry(
+            key=key,
+            url=url,
+            depth=int(self._depths[slot]),
+            score=float(self._scores[slot]),
+            signal=self._signals[slot],
+            seq=int(self._seqs[slot]),
+            pinned=key in self._pins,
+            template=self._template_names[self._template_ids[slot]],
+            cluster=self._cluster_names[self._cluster_ids[slot]],
+        )
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._slot_of
+
+    def get(self, key: str) -> Entry | None:
+        """The queued entry for ``key``, or None."""
+        slot = self._slot_of.get(key)
+        return None if slot is None else self._entry(slot)
+
+    def offer(
+        self, key: str, url: str, depth: int, score: float, signal: object | None, room: int
+    ) -> tuple[Offer, str | None]:
+        """Offer a link; the outcome says what happened (spec §9). See ``Offer``.
+
+        A queued key is re-ranked (new score, signal and depth; discovery order and URL kept)
+        only if the new score is higher. A new key is queued while fewer than ``room`` entries
+        are held. When full, it replaces the worst unpinned entry if it scores strictly higher
+        (ties among the worst: the latest discovered goes) and the evicted key is returned;
+        otherwise, and always when ``room ≤ 0``, it is rejected. The queue never grows while
+        it holds ``room`` or more entries.
+
+        Raises
+        ------
+        ValueError
+            For an empty key, a negative depth, a non-numeric score or a non-http(s) URL.
+        """
+        _check_offer(key, depth, room)
+        value = _as_score(score)
+        slot = self._slot_of.get(key)
+        if slot is not None:
+            if value > self._scores[slot]:
+                self._scores[slot], self._depths[slot] = value, depth
+                self._signals[slot], self._has_signal[slot] = signal, signal is not None
+            return Offer.ALREADY_QUEUED, None
+        shape, cluster = template(url), cluster_key(url)  # validate before any change
+        if room <= 0:
+            return Offer.REJECTED, None
+        if len(self) < room:
+            self._insert(key, url, depth, value, signal, shape, cluster)
+            return Offer.QUEUED, None
+        worst = self._worst_evictable()
+        if worst is None or value <= self._scores[worst]:
+            return Offer.REJECTED, None
+        evicted = self._remove(worst)
+        logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted.key, evicted.score, key, value)
+        self._insert(key, url, depth, value, signal, shape, cluster)
+        return Offer.EVICTED, evicted.key
+
+    def _insert(
+        self, key: str, url: str, depth: int, score: float, signal: object | None,
+        shape: str, cluster: str,
+    ) -> None:  # fmt: skip
+        slot = self._take_slot()
+        self._slot_of[key], self._keys[slot], self._urls[slot] = slot, key, url
+        self._scores[slot], self._seqs[slot], self._depths[slot] = score, self._next_seq, depth
+        self._live[slot], self._has_signal[slot] = True, signal is not None
+        self._signals[slot] = signal
+        self._cluster_ids[slot] = _intern(self._cluster_index, self._cluster_names, cluster)
+        self._template_ids[slot] = _intern(self._template_index, self._template_names, shape)
+        self._next_seq += 1
+
+    def _worst_evictable(self) -> int | None:
+        """Lowest score among unpinned entries; ties: the latest discovered."""
+        evictable = self._live[: self._size].copy()
+        for key in self._pins:
+            evictable[self._slot_of[key]] = False
+        if not evictable.any():
+            return None
+        scores = np.where(evictable, self._scores[: self._size], np.inf)
+        tied = np.flatnonzero(evictable & (scores == scores.min()))
+        return int(tied[np.argmax(self._seqs[tied])])
+
+    def _best(self, candidates: BoolArray | None = None) -> int | None:
+        """Highest score among candidates (all live if None; a subset of the live slots);
+        ties: the earliest discovered. None if there is no candidate."""
+        scores = self._scores[: self._size]
+        if candidates is None:
+            if not self._slot_of:
+                return None
+            tied = np.flatnonzero(scores == scores.max())
+        else:
+            if not candidates.any():
+                return None
+            # Multiply, don't np.where: a scattered mask makes np.where's branches ~8× slower,
+            # and live scores are finite and ≥ 0, so non-candidates (0) never beat a candidate.
+            masked = scores * candidates
+            tied = np.flatnonzero((masked == masked.max()) & candidates)
+        return int(tied[np.argmin(self._seqs[tied])])
+
+    def _demoted_mask(self, demoted_templates: AbstractSet[str]) -> BoolArray | None:
+        """Live slots whose template is demoted, or None when there are none (spec §10)."""
+        ids = [self._template_index[t] for t in demoted_templates if t in self._template_index]
+        if not ids:
+            return None
+        is_demoted = np.zeros(len(self._template_names), dtype=bool)
+        is_demoted[ids] = True
+        mask = is_demoted[self._template_ids[: self._size]] & self._live[: self._size]
+        return mask if mask.any() else None
+
+    def _unpinned_pools(self, demoted_templates: AbstractSet[str]) -> list[BoolArray]:
+        """Unpinned live entries split into [not demoted, demoted], served in that order."""
+        live = self._live[: self._size].copy()
+        for key in self._pins:
+            live[self._slot_of[key]] = False
+        demoted = self._demoted_mask(demoted_templates)
+        return [live] if demoted is None else [live & ~demoted, live & demoted]
+
+    def pop_diverse(
+        self,
+        scheduled: Mapping[str, int],
+        cap: int,
+        proven: Callable[[str], bool],
+        demoted_templates: AbstractSet[str] = frozenset(),
+    ) -> Entry | None:
+        """Remove and return the next link to fetch, or None when the queue is empty.
+
+        Pinned entries first, in pin order. Otherwise, among the entries whose template is not
+        in ``demoted_templates`` (or among the demoted ones if nothing else is left), with
+        ``top`` the best entry and ``thr = DIVERSITY_RATIO × top.score`` (spec §9):
+
+        1. ``proven(cluster_key(top.url))`` → ``top``;
+        2. else the best link with score ≥ thr whose cluster is proven, if any;
+        3. else, if ``scheduled.get(top's cluster, 0) ≥ cap``, the best link of another
+           cluster with score ≥ thr, or ``top`` if there is none;
+        4. else ``top``.
+
+        ``proven`` is called at most once per call for each cluster that has a link with
+        score ≥ thr; the order pinned → not demoted → demoted is the one ``top`` shows.
+        """
+        _check_count("cap", cap)
+        if not self._slot_of:
+            return None
+        if self._pins:
+            return self._remove(self._slot_of[next(iter(self._pins))])
+        pool = demoted = self._demoted_mask(demoted_templates)  # None: every live entry
+        if demoted is not None and int(demoted.sum()) < len(self):
+            # Demoted links only once nothing else is left (spec §10: demote, never discard).
+            pool = self._live[: self._size] & ~demoted
+        top = self._best(pool)
+        assert top is not None, "a non-empty queue has a best entry"
+        return self._remove(self._dispersed(top, pool, scheduled, cap, proven))
+
+    def _dispersed(
+        self, top: int, pool: BoolArray | None, scheduled: Mapping[str, int], cap: int,
+        proven: Callable[[str], bool],
+    ) -> int:  # fmt: skip
+        """Spec §9 rules 1-4 for the pool's best entry ``top``; returns the slot to pop."""
+        top_cluster = int(self._cluster_ids[top])
+        if proven(self._cluster_names[top_cluster]):
+            return top
+        # Dead slots score -1 < thr, so the threshold also keeps the mask within the live slots.
+        eligible = self._scores[: self._size] >= DIVERSITY_RATIO * self._scores[top]
+        if pool is not None:
+            eligible &= pool
+        cluster_ids = self._cluster_ids[: self._size]
+        best_proven = self._best(eligible & self._proven_lookup(eligible, top_cluster, proven))
+        if best_proven is not None:
+            return best_proven
+        if scheduled.get(self._cluster_names[top_cluster], 0) >= cap:
+            other = self._best(eligible & (cluster_ids != top_cluster))
+            return top if other is None else other
+        return top
+
+    def _proven_lookup(
+        self, eligible: BoolArray, known_unproven: int, proven: Callable[[str], bool]
+    ) -> BoolArray:
+        """Per slot: is its cluster proven? ``proven`` is asked once per eligible cluster."""
+        cluster_ids = self._cluster_ids[: self._size]
+        # bincount with weights: a boolean-indexed gather over a scattered mask is ~4× slower.
+        present = np.bincount(cluster_ids, weights=eligible, minlength=len(self._cluster_names))
+        is_proven = np.zeros(len(self._cluster_names), dtype=bool)
+        for cluster in np.flatnonzero(present).tolist():
+            if cluster != known_unproven:
+                is_proven[cluster] = bool(proven(self._cluster_names[cluster]))
+        return is_proven[cluster_ids]
+
+    def pin(self, key: str) -> bool:
+        """User override: serve ``key`` before everything not pinned earlier. False if absent."""
+        if key not in self._slot_of:
+            return False
+        self._pins.setdefault(key, None)
+        return True
+
+    def drop(self, key: str) -> Entry | None:
+        """User override: remove ``key`` and return its entry, or None if it was not queued."""
+        slot = self._slot_of.get(key)
+        return None if slot is None else self._remove(slot)
+
+    def rescore(self, score_fn: ScoreFn) -> None:
+        """Replace every score computed from a signal, in one vectorised batch (spec §9).
+
+        ``score_fn`` receives the list of all non-None signals (in an unspecified but
+        consistent order) and must return one score per signal, in the same order, as a
+        sequence or numpy array. Entries whose signal is None (seeds) keep their score;
+        ``score_fn`` is not called when no entry has a signal. Scores are sanitised as in
+        ``offer``; discovery order and pins are unchanged.
+
+        Raises
+        ------
+        ValueError
+            If ``score_fn`` returns a different number of scores than it was given signals.
+        """
+        slots = np.flatnonzero(self._live[: self._size] & self._has_signal[: self._size])
+        if len(slots) == 0:
+            return
+        scores = np.asarray(score_fn(self._signals[slots].tolist()), dtype=np.float64)
+        if scores.shape != (len(slots),):
+            raise ValueError(f"score_fn returned {scores.shape} scores for {len(slots)} signals")
+        self._scores[slots] = _as_scores(scores)
+
+    def peek_score(self) -> float | None:
+        """The highest score queued (pins, demotion and dispersion ignored), or None."""
+        return float(self._scores[: self._size].max()) if self._slot_of else None
+
+    def _ranked(self, candidates: BoolArray, limit: int | None) -> list[int]:
+        """Slots of the candidates by (score desc, seq asc), the first ``limit`` (or all)."""
+        slots = np.flatnonzero(candidates)
+        if limit == 0:
+            return []
+        if limit is not None and limit < len(slots):
+            scores = self._scores[slots]
+            cut = len(slots) - limit
+            nth_best = np.partition(scores, cut)[cut]
+            above, tied = slots[scores > nth_best], slots[scores == nth_best]
+            wanted = limit - len(above)  # ≥ 1: fewer than `limit` score above the n-th best
+            if wanted < len(tied):
+                tied = tied[np.argpartition(self._seqs[tied], wanted - 1)[:wanted]]
+            slots = np.concatenate([above, tied])
+        order = np.lexsort((self._seqs[slots], -self._scores[slots]))
+        return slots[order][:limit].tolist()
+
+    def _pop_order(self, limit: int | None, demoted_templates: AbstractSet[str]) -> list[int]:
+        slots = [self._slot_of[key] for key in self._pins][:limit]
+        for pool in self._unpinned_pools(demoted_templates):
+            left = None if limit is None else limit - len(slots)
+            if left is not None and left <= 0:
+                break
+            slots.extend(self._ranked(pool, left))
+        return slots
+
+    def top(self, n: int, demoted_templates: AbstractSet[str] = frozenset()) -> list[Entry]:
+        """The best ``n`` entries in pop order, dispersion ignored, without popping.
+
+        Pinned first (pin order), then by score and discovery order; entries of
+        ``demoted_templates`` after all others.
+        """
+        _check_count("n", n)
+        return [self._entry(slot) for slot in self._pop_order(n, demoted_templates)]
+
+    def entries(self, demoted_templates: AbstractSet[str] = frozenset()) -> list[Entry]:
+        """Every entry in pop order (as ``top``), e.g. to save a session and restore it."""
+        return [self._entry(slot) for slot in self._pop_order(None, demoted_templates)]
