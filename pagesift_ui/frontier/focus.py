@@ -1,0 +1,208 @@
+"""The focus of a crawl: the query with everything learned about it on this site.
+
+``Focus`` ties together the term weights (spec §6), the facet statistics of page relevance
+(§7), the link model (§3) and the language-portal state of the link score (§8), so the crawl
+loop talks to one object: it turns a page into a ``PageSignal`` and observes it, reads links
+into ``LinkSignal``s and scores them, learns from the relevance of each fetched link's page and
+asks whether the queue needs rescoring (§11 steps 6 and 9).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from pagesift_ui.frontier import links
+from pagesift_ui.frontier.linkrules import is_english_section
+from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
+from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.relevance import (
+    FacetStats,
+    PageSignal,
+    RelevanceExplanation,
+    page_signal,
+)
+from pagesift_ui.frontier.stats import Z1
+from pagesift_ui.frontier.weights import TermWeights
+
+__all__ = ["Focus"]
+
+logger = logging.getLogger(__name__)
+
+
+def _is_english(lang: str) -> bool:
+    return lang.strip().lower().startswith("en")
+
+
+class Focus:
+    """The query and what the crawl has learned about it so far.
+
+    Parameters
+    ----------
+    query : Query
+        The parsed query.
+    prior : sequence of 5 floats
+        Prior mean of the link-model weights (default: the upstream fixed weights).
+    z : float
+        Quantile of the link model's "significantly moved" rule (default ``Z1``).
+    """
+
+    __slots__ = (
+        "_english_found",
+        "_model_changed",
+        "_seed_lang",
+        "english_query",
+        "facets",
+        "model",
+        "query",
+        "term_weights",
+    )
+
+    def __init__(
+        self, query: Query, prior: Sequence[float] = PRIOR_WEIGHTS, z: float = Z1
+    ) -> None:
+        if not isinstance(query, Query):
+            raise ValueError(f"query must be a Query, got {type(query).__name__}")
+        self.query = query
+        self.term_weights = TermWeights(len(query))
+        self.facets = FacetStats(query)
+        self.model = LinkModel(prior, z)
+        #: The query is English when all its terms are ASCII (spec §8 language portal).
+        self.english_query = all(term.isascii() for term in query.terms)
+        self._seed_lang: str | None = None  # lang of the first observed page, the seed
+        self._english_found = False
+        self._model_changed = False
+
+    # ------------------------------------------------------------------ pages
+
+    def page_signal(
+        self, url: str, title: str, headings: Sequence[str], body_text: str
+    ) -> PageSignal:
+        """What a fetched page says about the query's units (spec §7)."""
+        return page_signal(self.query, url, title, headings, body_text)
+
+    def observe_page(self, signal: PageSignal, lang: str = "") -> None:
+        """Count a fetched page in the term weights and facet statistics (every fetched page).
+
+        ``lang`` is the page's declared language ("de", "en-GB", "" when unknown). The first
+        observed page is the seed: a non-English seed under an English query opens the
+        language portal, until an English page under a portal path (``/en/…``, ``en.`` host)
+        is fetched.
+        """
+        if not isinstance(lang, str):
+            raise ValueError(f"lang must be a string, got {type(lang).__name__}")
+        self.facets.observe(signal)
+        self.term_weights.observe(signal.body_mask)
+        if self._seed_lang is None:
+            self._seed_lang = lang.strip().lower()
+        elif _is_english(lang) and is_english_section(signal.url):
+            if self.portal_open:
+                logger.info("English home found at %s: language portal closed", signal.url)
+            self._english_found = True
+
+    @property
+    def portal_open(self) -> bool:
+        """English query, non-English seed, no English home fetched yet (spec §8).
+
+        A seed of unknown language (``lang=""``) does not open the portal [ours]: most pages
+        without a declared language are in the language of their query.
+        """
+        seed = self._seed_lang
+        return (
+            self.english_query
+            and bool(seed)
+            and not _is_english(seed or "")
+            and not self._english_found
+        )
+
+    def relevance(self, signal: PageSignal) -> float:
+        """Facet relevance of a page under the current site statistics, in [0, 1]."""
+        return self.facets.relevance(signal)
+
+    def explain_relevance(self, signal: PageSignal) -> RelevanceExplanation:
+        return self.facets.explain_relevance(signal)
+
+    @staticmethod
+    def is_hub(word_count: int, link_count: int) -> bool:
+        """A hub page has fewer prose words than links [ours] (spec §8 ``HUB_FACTOR``)."""
+        for name, value in (("word_count", word_count), ("link_count", link_count)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        return word_count < link_count
+
+    # ------------------------------------------------------------------ links
+
+    def link_signal(
+        self,
+        url: str,
+        anchor: str,
+        context: str,
+        depth: int,
+        parent_relevance: float,
+        parent_is_hub: bool,
+        seed_host: str,
+    ) -> LinkSignal:
+        """Read one link of a fetched page into its signal (spec §8)."""
+        return links.link_signal(
+            self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host
+        )
+
+    def score(self, link_signal: LinkSignal) -> float:
+        """The link's score under the current model and term weights."""
+        return links.score(
+            link_signal,
+            self.model.weights,
+            self.term_weights.weights,
+            self.portal_open,
+            self.english_query,
+        )
+
+    def score_batch(
+        self, signals: Sequence[LinkSignal] | LinkColumns
+    ) -> npt.NDArray[np.float64]:
+        """``score`` of many links at once (the same numbers), for rescoring the queue."""
+        return links.score_batch(
+            signals,
+            self.model.weights,
+            self.term_weights.weights,
+            self.portal_open,
+            self.english_query,
+        )
+
+    def explain(self, link_signal: LinkSignal) -> LinkExplanation:
+        """Every step of the link's score now."""
+        return links.explain(
+            link_signal,
+            self.model.weights,
+            self.term_weights.weights,
+            self.portal_open,
+            self.english_query,
+        )
+
+    def learn(self, link_signal: LinkSignal, hit: bool) -> bool:
+        """Teach the link model one fetched link: was its page relevant (spec §3, §11 step 9)?
+
+        The features are taken under the current term weights. Returns True when the weights
+        in use changed: the queue must be rescored (``needs_rescore`` also reports it).
+        """
+        x = links.features(link_signal, self.term_weights.weights)
+        changed = self.model.observe(x, bool(hit))
+        if changed:
+            logger.debug("link weights changed to %s", self.model.weights)
+            self._model_changed = True
+        return changed
+
+    def needs_rescore(self) -> bool:
+        """The queued scores are stale: the link weights changed since the last rescoring or
+        the term weights moved by ≥ ``RESCORE_DELTA``. True means "rescore now"; asking again
+        without a change returns False.
+        """
+        # moved() first and always: it records the weights it reports as moved
+        weights_moved = self.term_weights.moved()
+        changed = self._model_changed or weights_moved
+        self._model_changed = False
+        return changed

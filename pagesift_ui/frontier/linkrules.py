@@ -1,0 +1,389 @@
+"""What a link says before its page is fetched (spec §8): its line, its URL, its anchor.
+
+The page-reading and URL-and-anchor rules of the link score: the links of a Markdown page with
+their context lines, the locator text (the words of a URL), furniture (navigation and corporate
+pages), dated leaves (news items), section entries, language portals and other-language paths.
+All are pure functions; ``links`` combines them into a score and re-exports them.
+
+"Same site" is decided on the registrable part of the host [ours, kept simple, no public-suffix
+list]: its last two labels (``www.uni.localhost`` → ``uni.localhost``), or its last three when
+the last label is a two-letter country code under a generic second level such as ``ac``,
+``co``, ``edu`` or ``gov`` (``www.ox.ac.uk`` → ``ox.ac.uk``). A single-label host
+(``localhost``) or an IP address is its own site.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import unquote, urlsplit
+
+from pagesift_ui.frontier.query import words
+from pagesift_ui.frontier.urlshape import is_language_code, is_language_name
+
+__all__ = [
+    "CONTEXT_BYTES",
+    "FURNITURE_WORDS",
+    "GENERIC_HOST_LABELS",
+    "is_dated",
+    "is_english_section",
+    "is_furniture",
+    "is_language_portal",
+    "is_section_entry",
+    "link_contexts",
+    "locator_text",
+    "markdown_text",
+    "other_language",
+    "path_segments",
+    "same_site",
+    "site_of",
+]
+
+#: Whole path segments or anchor head words that mark site furniture (spec §8). The spec's list,
+#: then our extensions, each group with its reason.
+FURNITURE_WORDS = frozenset(
+    # spec §8
+    """
+    news events blog press calendar tag tags category search archive feed rss sitemap about
+    history leadership governance board mission strategy brand awards privacy terms cookies
+    legal accessibility login
+    """.split()
+    # plural, singular and joined spellings of the spec's own entries
+    + """
+    event blogs archives categories newsroom press-releases media-releases site-map cookie
+    cookie-policy cookie-settings privacy-policy privacy-notice terms-of-use terms-of-service
+    terms-and-conditions about-us aboutus who-we-are
+    """.split()
+    # the rest of the session machinery next to "login": never content
+    + "logout log-in signin sign-in signup sign-up register my-account".split()
+    # legal notices under their other names; "impressum"/"datenschutz" because German sites
+    # are common seeds of English queries (the language-portal rule exists for them)
+    + "disclaimer imprint impressum datenschutz copyright gdpr".split()
+    # the same contact/fundraising/share pages hang off every section of a site
+    + "contact contact-us donate giving share print".split()
+    # feed formats and blog/CMS machinery next to "feed"/"rss"/"tag"
+    + "atom author authors wp-login wp-admin wp-json".split()
+)
+
+#: Host labels that say nothing about a page: service prefixes and generic domain labels.
+GENERIC_HOST_LABELS = frozenset(
+    "www www1 www2 www3 web m mobile com org net edu gov int mil info biz ac co localhost".split()
+)
+
+# Generic second levels under a country code (ox.ac.uk, unimelb.edu.au, example.co.jp).
+_SECOND_LEVELS = frozenset("ac co com edu gov net org or ne go gob mil nic sch".split())
+
+# Page-type extensions dropped from the last path segment of a locator.
+_PAGE_EXTENSIONS = frozenset(
+    "html htm shtml xhtml php php3 php5 asp aspx jsp jspx cfm cgi pl py do action xml json "
+    "pdf doc docx txt rtf".split()
+)
+
+#: Bytes of the Markdown line kept around a link's anchor (spec §8).
+CONTEXT_BYTES = 400
+
+_YEAR_SEGMENT = re.compile(r"(?:199\d|20\d\d)")
+_DATE_SEGMENT = re.compile(r"(?:199\d|20\d\d)-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:$|[-_.])")
+_HEX = frozenset("0123456789abcdef")
+
+# Path markers of English content: "/en/", "/en-gb/", "/english/", and ISO 639-2 "/eng/".
+_ENGLISH_MARKERS = frozenset({"en", "english", "eng"})
+# A portal link points at the English root, possibly spelled as its index page.
+_INDEX_PAGES = frozenset({"index", "home", "default", "start"})
+
+#: Anchors that are a link to the English version (spec §8).
+_ENGLISH_ANCHORS = (["english"], ["en"])
+
+# A short anchor is a noun phrase whose head (last word) names what it links to (ours).
+_MAX_FURNITURE_ANCHOR_WORDS = 3
+# Section entries have anchors of 1–4 words (spec §8).
+_MAX_SECTION_ANCHOR_WORDS = 4
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _registrable_labels(host: str) -> int:
+    """How many trailing labels of ``host`` form its registrable part."""
+    labels = host.split(".")
+    if (
+        len(labels) >= 3
+        and len(labels[-1]) == 2
+        and labels[-1].isalpha()
+        and labels[-2] in _SECOND_LEVELS
+    ):
+        return 3
+    return min(2, len(labels))
+
+
+def site_of(host: str) -> str:
+    """The registrable part of a host (see the module docstring), lower-cased."""
+    host = host.lower().rstrip(".")
+    if not host or _is_ip(host):
+        return host
+    return ".".join(host.split(".")[-_registrable_labels(host) :])
+
+
+def same_site(host: str, other: str) -> bool:
+    """Both hosts belong to one site (``journals.uni.localhost`` and ``www.uni.localhost``)."""
+    return bool(host) and site_of(host) == site_of(other)
+
+
+def _strip_extension(segment: str) -> str:
+    stem, dot, extension = segment.rpartition(".")
+    return stem if dot and stem and extension.lower() in _PAGE_EXTENSIONS else segment
+
+
+def path_segments(url: str) -> list[str]:
+    """Non-empty, percent-decoded path segments of ``url``, in order."""
+    return [unquote(seg) for seg in urlsplit(url).path.split("/") if seg]
+
+
+def _is_noise_token(token: str) -> bool:
+    """Numbers and machine identifiers: they name an instance, never a topic."""
+    if token.isdigit() or len(token) > 30:
+        return True
+    if len(token) >= 8 and any(char.isdigit() for char in token):
+        return True  # "a1b2c3d4", "p20240517"
+    return len(token) >= 12 and set(token) <= _HEX  # hex hashes without a digit run
+
+
+def _host_tokens(host: str) -> list[str]:
+    """Host labels minus the top level, the site's own name and generic labels."""
+    if not host or _is_ip(host):
+        return []
+    labels = host.split(".")
+    keep = _registrable_labels(host)
+    # the site's own name is on every link of the site: it says nothing about one page
+    meaningful = labels[:-keep] if len(labels) > 1 else labels
+    return [label for label in meaningful if label not in GENERIC_HOST_LABELS]
+
+
+def locator_text(url: str) -> str:
+    """The words of a URL (spec §8): host labels and path segments, split on ``-_./``.
+
+    Dropped: the top-level and generic host labels (www, com, edu, localhost…), the host's
+    registrable name (for a link of the crawled site, the seed site's own name), a page-type
+    extension of the last segment, numbers and long identifiers. The query string is not part
+    of the locator.
+
+    >>> locator_text("https://www.uni.localhost/admissions/international-student_fees.html")
+    'admissions international student fees'
+    """
+    parts = urlsplit(url)
+    tokens = [tok for label in _host_tokens(parts.hostname or "") for tok in words(label)]
+    segments = path_segments(url)
+    if segments:
+        segments[-1] = _strip_extension(segments[-1])
+    tokens.extend(tok for seg in segments for tok in words(seg))
+    return " ".join(tok for tok in tokens if not _is_noise_token(tok))
+
+
+def _normal_segment(segment: str) -> str:
+    return _strip_extension(segment).lower().replace("_", "-")
+
+
+def is_furniture(url: str, anchor: str) -> bool:
+    """The link leads to site furniture (spec §8).
+
+    True when a whole path segment is in ``FURNITURE_WORDS`` (extension dropped, ``_`` read as
+    ``-``), or the anchor is: either the whole anchor ("About us" → ``about-us``), or an anchor
+    of at most three words whose last word is [ours: "Latest news", "Our history"; a longer
+    anchor is a title whose words describe the page, and its last word is the noun the phrase
+    is about, so "About tuition fees" is not furniture].
+    """
+    if any(_normal_segment(seg) in FURNITURE_WORDS for seg in path_segments(url)):
+        return True
+    anchor_words = words(anchor)
+    if not anchor_words:
+        return False
+    if "-".join(anchor_words) in FURNITURE_WORDS:
+        return True
+    return len(anchor_words) <= _MAX_FURNITURE_ANCHOR_WORDS and anchor_words[-1] in FURNITURE_WORDS
+
+
+def is_dated(url: str) -> bool:
+    """A dated leaf (spec §8): a year segment 1990–2099 followed by more segments, or a segment
+    that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``)."""
+    segments = path_segments(url)
+    for index, segment in enumerate(segments):
+        if _YEAR_SEGMENT.fullmatch(segment) and index < len(segments) - 1:
+            return True
+        if _DATE_SEGMENT.match(segment):
+            return True
+    return False
+
+
+def _without_language(segments: list[str]) -> list[str]:
+    if segments and (is_language_code(segments[0]) or is_language_name(segments[0])):
+        return segments[1:]
+    return segments
+
+
+def is_section_entry(url: str, anchor: str, seed_host: str) -> bool:
+    """The entry page of a section of the seed's site (spec §8).
+
+    Either a URL of the same site with exactly one path segment after a leading language
+    segment, no query string and an anchor of 1–4 words; or the root of another host of the
+    same site (``journals.uni.localhost/``).
+    """
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if not same_site(host, seed_host) or parts.query:
+        return False
+    segments = _without_language(path_segments(url))
+    if not segments:
+        return host.removeprefix("www.") != seed_host.lower().removeprefix("www.")
+    return len(segments) == 1 and 1 <= len(words(anchor)) <= _MAX_SECTION_ANCHOR_WORDS
+
+
+def _english_marker(segment: str) -> bool:
+    seg = _normal_segment(segment)
+    return seg in _ENGLISH_MARKERS or (is_language_code(seg) and seg[:3] in ("en-", "en_"))
+
+
+def is_language_portal(url: str, anchor: str) -> bool:
+    """A link to the English version (spec §8).
+
+    The anchor is "English" or "EN"; or the URL is an English root: ``/en/``, ``/en.html``,
+    ``/english/``, ``/en-gb/``, ``/eng/``, optionally followed by an index page
+    (``/en/index.html``), or the root of an ``en.`` host [ours: English sub-sites such as
+    ``en.uni.de`` are as common as ``/en/``].
+    """
+    if words(anchor) in _ENGLISH_ANCHORS:
+        return True
+    segments = path_segments(url)
+    if not segments:
+        return (urlsplit(url).hostname or "").lower().startswith("en.")
+    if not _english_marker(segments[0]):
+        return False
+    rest = segments[1:]
+    return not rest or (len(rest) == 1 and _normal_segment(rest[0]) in _INDEX_PAGES)
+
+
+def is_english_section(url: str) -> bool:
+    """The URL lies under an English portal path (``/en/…``) or on an ``en.`` host."""
+    segments = path_segments(url)
+    if segments and _english_marker(segments[0]):
+        return True
+    return (urlsplit(url).hostname or "").lower().startswith("en.")
+
+
+def other_language(url: str) -> bool:
+    """The path starts with another language's segment: ``/de/``, ``/fr-fr/``, ``/deutsch/``.
+
+    Only the first segment counts [ours]: deeper, two-letter segments such as ``id``, ``no`` or
+    ``my`` are far more often identifiers and words than languages.
+    """
+    segments = path_segments(url)
+    if not segments:
+        return False
+    first = _normal_segment(segments[0])
+    if _english_marker(first):
+        return False
+    return is_language_code(first) or is_language_name(first)
+
+
+# --------------------------------------------------------------------------- contexts
+
+# An image becomes its alt text first, so a linked logo "[![Fees](f.png)](url)" keeps "Fees".
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\s*\)")
+# [anchor](url "title"); one level of balanced parentheses in the URL (wiki-style URLs).
+_LINK = re.compile(
+    r"\[([^\[\]]*)\]\(\s*<?((?:[^()\s<>]|\([^()\s<>]*\))+)>?(?:\s+\"[^\"]*\")?\s*\)"
+)
+# Block markers at the start of a line: headings, bullets, quotes, numbered items.
+_BLOCK_MARKER = re.compile(r"^\s*(?:(?:#{1,6}|[-*+>]|\d{1,3}[.)])\s+)+")
+_SPACES = re.compile(r"\s+")
+_ASCII_WORD_HEAD = re.compile(r"^[A-Za-z0-9]+")
+_ASCII_WORD_TAIL = re.compile(r"[A-Za-z0-9]+$")
+
+
+def _is_absolute(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def _is_ascii_alnum(byte: int) -> bool:
+    return chr(byte).isascii() and chr(byte).isalnum()
+
+
+def _window(line: str, start: int, end: int) -> str:
+    """At most ``CONTEXT_BYTES`` UTF-8 bytes of ``line`` centred on ``line[start:end]``.
+
+    Cuts fall on character boundaries; a Latin word cut in half at an edge is dropped, so a
+    context never shows "ees" for "fees".
+    """
+    data = line.encode("utf-8")
+    if len(data) <= CONTEXT_BYTES:
+        return line.strip()
+    lo = len(line[:start].encode("utf-8"))
+    span = len(line[start:end].encode("utf-8"))
+    lo = max(0, lo - max(CONTEXT_BYTES - span, 0) // 2)
+    hi = min(len(data), lo + CONTEXT_BYTES)
+    lo = max(0, hi - CONTEXT_BYTES)
+    while lo < hi and data[lo] & 0xC0 == 0x80:  # UTF-8 continuation byte: not a start
+        lo += 1
+    while hi > lo and hi < len(data) and data[hi] & 0xC0 == 0x80:
+        hi -= 1
+    text = data[lo:hi].decode("utf-8")
+    if lo > 0 and _is_ascii_alnum(data[lo - 1]):
+        text = _ASCII_WORD_HEAD.sub("", text)
+    if hi < len(data) and _is_ascii_alnum(data[hi]):
+        text = _ASCII_WORD_TAIL.sub("", text)
+    return text.strip()
+
+
+def _render_line(line: str) -> tuple[str, list[tuple[str, str, int, int]]]:
+    """The line as text (links as their anchors) and each link's (anchor, url, start, end)."""
+    line = _IMAGE.sub(lambda m: m.group(1), _BLOCK_MARKER.sub("", line))
+    pieces: list[str] = []
+    found: list[tuple[str, str, int, int]] = []
+    position = 0
+    length = 0
+    for match in _LINK.finditer(line):
+        before = line[position : match.start()]
+        anchor = _SPACES.sub(" ", match.group(1)).strip()
+        pieces.append(before)
+        length += len(before)
+        found.append((anchor, match.group(2), length, length + len(anchor)))
+        pieces.append(anchor)
+        length += len(anchor)
+        position = match.end()
+    pieces.append(line[position:])
+    return "".join(pieces), found
+
+
+def markdown_text(markdown: str) -> str:
+    """The Markdown with every link and image written as its anchor or alt text.
+
+    Page statistics count the words a reader sees: a link target's URL words
+    (``/international-student-fees``) are the locator feature of the link, not page text.
+    """
+    return _LINK.sub(lambda m: m.group(1), _IMAGE.sub(lambda m: m.group(1), markdown))
+
+
+def link_contexts(markdown: str) -> dict[str, list[tuple[str, str]]]:
+    """Every absolute link of a Markdown page: URL → [(anchor, context line)], in page order.
+
+    The context is the link's line with every link in it written as its anchor text (so other
+    links' URLs do not leak words into it) and block markers removed, at most
+    ``CONTEXT_BYTES`` bytes around the anchor (spec §8). Relative, ``mailto:`` and other
+    non-HTTP links are skipped: the page's Markdown carries absolute URLs (spec §2).
+    """
+    if not isinstance(markdown, str):
+        raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")
+    contexts: dict[str, list[tuple[str, str]]] = {}
+    for raw_line in markdown.splitlines():
+        if "](" not in raw_line:
+            continue
+        rendered, found = _render_line(raw_line)
+        for anchor, url, start, end in found:
+            if _is_absolute(url):
+                contexts.setdefault(url, []).append((anchor, _window(rendered, start, end)))
+    return contexts

@@ -1,0 +1,412 @@
+"""Link signals and the link score (spec §8).
+
+A link found on a fetched page is kept as a ``LinkSignal``: its term bit masks (anchor, URL
+words, context line), its parent's relevance, depth and the shape flags of ``linkrules``. The
+score is a pure function of the signal, the link model's weights and the *current* term
+weights, so rescoring the queue after the weights move never re-reads a page:
+
+    x     = (anchor coverage, locator coverage, context coverage, parent relevance, phrase)
+    raw   = max(0, w·x)
+    shape = dated × 0.1, else furniture × 0.2; section entry: max(·, 0.25);
+            English query and portal open: portal max(·, 0.6), else other language × 0.2
+    score = shape × 0.9 ** depth
+
+``score`` explains nothing and ``explain`` returns every step; ``score_batch`` gives the same
+floats for a whole queue with numpy (see ``LinkColumns``).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from pagesift_ui.frontier.linkrules import (
+    CONTEXT_BYTES,
+    FURNITURE_WORDS,
+    is_dated,
+    is_furniture,
+    is_language_portal,
+    is_section_entry,
+    link_contexts,
+    locator_text,
+    other_language,
+)
+from pagesift_ui.frontier.model import FEATURE_NAMES, FEATURES
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.weights import mask_coverage, mask_coverage_array
+
+__all__ = [
+    "CONTEXT_BYTES",
+    "DATED_FACTOR",
+    "DEPTH_DECAY",
+    "FURNITURE_FACTOR",
+    "FURNITURE_WORDS",
+    "HUB_FACTOR",
+    "LANGUAGE_PORTAL_SCORE",
+    "OTHER_LANGUAGE_FACTOR",
+    "SECTION_FLOOR",
+    "FeatureContribution",
+    "LinkColumns",
+    "LinkExplanation",
+    "LinkSignal",
+    "ShapeRule",
+    "ShapeStep",
+    "explain",
+    "features",
+    "is_dated",
+    "is_furniture",
+    "is_language_portal",
+    "is_section_entry",
+    "link_contexts",
+    "link_signal",
+    "locator_text",
+    "other_language",
+    "score",
+    "score_batch",
+]
+
+logger = logging.getLogger(__name__)
+
+#: A hub parent (fewer prose words than links) passes on half its relevance (spec §8).
+HUB_FACTOR = 0.5
+#: Furniture targets: news, about, privacy… (spec §8).
+FURNITURE_FACTOR = 0.2
+#: Dated leaves (news items), instead of the furniture factor (spec §8).
+DATED_FACTOR = 0.1
+#: Section entries score at least this much (spec §8 [ours: value]).
+SECTION_FLOOR = 0.25
+#: The English portal of a non-English site scores at least this much (spec §8).
+LANGUAGE_PORTAL_SCORE = 0.6
+#: Another language's path under an English query (spec §8 [ours]).
+OTHER_LANGUAGE_FACTOR = 0.2
+#: Per link of depth (spec §8).
+DEPTH_DECAY = 0.9
+
+# --------------------------------------------------------------------------- signals
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSignal:
+    """Everything the score of one link needs, without its page (spec §8).
+
+    The masks are term bit masks (bit i: query term i occurs); coverage is taken at score time
+    under the current term weights. ``phrase`` and ``blind`` are derived from the masks when
+    left ``None``; a given value must agree with them.
+    """
+
+    url: str
+    anchor: str = ""
+    context: str = ""
+    depth: int = 0
+    parent_relevance: float = 0.0
+    parent_is_hub: bool = False
+    anchor_mask: int = 0
+    locator_mask: int = 0
+    context_mask: int = 0
+    phrase: bool | None = None
+    furniture: bool = False
+    dated: bool = False
+    section: bool = False
+    portal: bool = False
+    other_language: bool = False
+    blind: bool | None = None
+    # (anchor, locator, context mask, flags | depth << 8, parent feature): what a batch packs
+    _row: tuple[int, int, int, int, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 0:
+            raise ValueError(f"depth must be a non-negative integer, got {self.depth!r}")
+        parent = self.parent_relevance
+        if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
+            raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
+        object.__setattr__(self, "parent_relevance", float(parent))
+        for name in ("anchor_mask", "locator_mask", "context_mask"):
+            mask = getattr(self, name)
+            if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {mask!r}")
+        phrase = self.anchor_mask.bit_count() >= 2
+        blind = not (phrase or self.anchor_mask or self.locator_mask or self.context_mask)
+        for name, derived in (("phrase", phrase), ("blind", blind)):
+            given = getattr(self, name)
+            if given is not None and bool(given) != derived:
+                raise ValueError(f"{name}={given!r} contradicts the masks (it is {derived})")
+            object.__setattr__(self, name, derived)
+        object.__setattr__(self, "_row", _pack(self))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LinkSignal:
+        names = {f.name for f in fields(cls) if f.init}
+        unknown = set(data) - names
+        if unknown or "url" not in data:
+            raise ValueError(f"not a link signal: unknown {sorted(unknown)}, needs 'url'")
+        return cls(**dict(data))
+
+
+def link_signal(
+    query: Query,
+    url: str,
+    anchor: str,
+    context: str,
+    depth: int,
+    parent_relevance: float,
+    parent_is_hub: bool,
+    seed_host: str,
+) -> LinkSignal:
+    """Read one link: its term masks and the shape rules of ``linkrules``."""
+    if not isinstance(query, Query):
+        raise ValueError(f"query must be a Query, got {type(query).__name__}")
+    anchor_mask = query.hit_mask(anchor)
+    return LinkSignal(
+        url=url,
+        anchor=anchor,
+        context=context,
+        depth=depth,
+        parent_relevance=float(parent_relevance),
+        parent_is_hub=bool(parent_is_hub),
+        anchor_mask=anchor_mask,
+        locator_mask=query.hit_mask(locator_text(url)),
+        context_mask=query.hit_mask(context),
+        furniture=is_furniture(url, anchor),
+        dated=is_dated(url),
+        section=is_section_entry(url, anchor, seed_host),
+        portal=is_language_portal(url, anchor),
+        other_language=other_language(url),
+    )
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+class ShapeRule(enum.StrEnum):
+    """The shape steps of the score, in the order they apply (spec §8)."""
+
+    DATED = "dated"
+    FURNITURE = "furniture"
+    SECTION_FLOOR = "section floor"
+    LANGUAGE_PORTAL = "language portal"
+    OTHER_LANGUAGE = "other language"
+    DEPTH = "depth"
+
+
+class ShapeStep(NamedTuple):
+    """One applied shape step: the rule, its factor (or floor), the score after it."""
+
+    rule: ShapeRule
+    factor: float
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureContribution:
+    """One feature's part in the raw score: value × weight = contribution."""
+
+    name: str
+    value: float
+    weight: float
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class LinkExplanation:
+    """Why a link scores what it scores: features, raw score, shape steps, final score."""
+
+    features: tuple[FeatureContribution, ...]
+    raw: float
+    steps: tuple[ShapeStep, ...]
+    score: float
+    blind: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "features": [asdict(feature) for feature in self.features],
+            "raw": self.raw,
+            "steps": [
+                {"rule": str(s.rule), "factor": s.factor, "score": s.score} for s in self.steps
+            ],
+            "score": self.score,
+            "blind": self.blind,
+        }
+
+
+def _check_link_weights(link_weights: Sequence[float]) -> tuple[float, ...]:
+    if len(link_weights) != FEATURES:
+        raise ValueError(f"link_weights needs {FEATURES} values, got {link_weights!r}")
+    weights = tuple(float(w) for w in link_weights)
+    if not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"link_weights must be finite, got {link_weights!r}")
+    return weights
+
+
+def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
+    """The five features of a link under the current term weights (spec §8)."""
+    parent = signal.parent_relevance
+    if signal.parent_is_hub:
+        parent *= HUB_FACTOR
+    return (
+        mask_coverage(signal.anchor_mask, term_weights),
+        mask_coverage(signal.locator_mask, term_weights),
+        mask_coverage(signal.context_mask, term_weights),
+        parent,
+        1.0 if signal.phrase else 0.0,
+    )
+
+
+def _raw(x: Sequence[float], weights: Sequence[float]) -> float:
+    # left to right, like score_batch's column sums, so both give the same float
+    total = 0.0
+    for weight, value in zip(weights, x, strict=True):
+        total += weight * value
+    return max(0.0, total)
+
+
+def _shape(
+    signal: LinkSignal, raw: float, portal_open: bool, english_query: bool
+) -> list[ShapeStep]:
+    steps: list[ShapeStep] = []
+    value = raw
+    if signal.dated:
+        value *= DATED_FACTOR
+        steps.append(ShapeStep(ShapeRule.DATED, DATED_FACTOR, value))
+    elif signal.furniture:
+        value *= FURNITURE_FACTOR
+        steps.append(ShapeStep(ShapeRule.FURNITURE, FURNITURE_FACTOR, value))
+    if signal.section:
+        value = max(value, SECTION_FLOOR)
+        steps.append(ShapeStep(ShapeRule.SECTION_FLOOR, SECTION_FLOOR, value))
+    if english_query and portal_open and signal.portal:
+        value = max(value, LANGUAGE_PORTAL_SCORE)
+        steps.append(ShapeStep(ShapeRule.LANGUAGE_PORTAL, LANGUAGE_PORTAL_SCORE, value))
+    elif english_query and signal.other_language:
+        value *= OTHER_LANGUAGE_FACTOR
+        steps.append(ShapeStep(ShapeRule.OTHER_LANGUAGE, OTHER_LANGUAGE_FACTOR, value))
+    decay = DEPTH_DECAY**signal.depth
+    steps.append(ShapeStep(ShapeRule.DEPTH, decay, value * decay))
+    return steps
+
+
+def explain(
+    signal: LinkSignal,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+) -> LinkExplanation:
+    """Every step of a link's score (spec §8); ``explain(...).score == score(...)``."""
+    weights = _check_link_weights(link_weights)
+    x = features(signal, term_weights)
+    parts = tuple(
+        FeatureContribution(name, value, weight, weight * value)
+        for name, value, weight in zip(FEATURE_NAMES, x, weights, strict=True)
+    )
+    raw = _raw(x, weights)
+    steps = tuple(_shape(signal, raw, portal_open, english_query))
+    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind))
+
+
+def score(
+    signal: LinkSignal,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+) -> float:
+    """The link's score: raw = max(0, w·x), shaped, × DEPTH_DECAY ** depth (spec §8)."""
+    return explain(signal, link_weights, term_weights, portal_open, english_query).score
+
+
+# --------------------------------------------------------------------------- batches
+
+# Flag bits of a packed row, in LinkColumns.flags column order; the depth sits above them.
+_FLAG_NAMES = ("phrase", "furniture", "dated", "section", "portal", "other_language")
+_DEPTH_SHIFT = 8
+_ROW_DTYPE = np.dtype(
+    [("anchor", np.int64), ("locator", np.int64), ("context", np.int64),
+     ("code", np.int64), ("parent", np.float64)]
+)
+
+
+def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float]:
+    """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
+    code = signal.depth << _DEPTH_SHIFT
+    for bit, name in enumerate(_FLAG_NAMES):
+        code |= int(bool(getattr(signal, name))) << bit
+    parent = signal.parent_relevance
+    if signal.parent_is_hub:
+        parent *= HUB_FACTOR  # the same float features() computes
+    return (signal.anchor_mask, signal.locator_mask, signal.context_mask, code, parent)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkColumns:
+    """The numbers of many link signals as numpy columns, built once and rescored often.
+
+    A queue keeps this alongside its signals; ``score_batch`` also accepts a plain sequence of
+    signals and packs it on every call (the packing, not the scoring, is then the cost).
+    """
+
+    masks: npt.NDArray[np.int64]  # shape (n, 3): anchor, locator, context
+    depth: npt.NDArray[np.int64]
+    parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
+    flags: npt.NDArray[np.bool_]  # shape (n, 6): phrase, furniture, dated, section, portal, other
+
+    @classmethod
+    def from_signals(cls, signals: Sequence[LinkSignal]) -> LinkColumns:
+        rows = np.fromiter(
+            (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
+        )
+        code = rows["code"]
+        bits = np.arange(len(_FLAG_NAMES), dtype=np.int64)
+        return cls(
+            masks=np.stack([rows["anchor"], rows["locator"], rows["context"]], axis=1),
+            depth=code >> _DEPTH_SHIFT,
+            parent=rows["parent"],
+            flags=((code[:, None] >> bits) & 1).astype(np.bool_),
+        )
+
+    def __len__(self) -> int:
+        return int(self.depth.shape[0])
+
+
+def score_batch(
+    signals: Sequence[LinkSignal] | LinkColumns,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+) -> npt.NDArray[np.float64]:
+    """``score`` of many links at once, as a float64 array with the very same numbers."""
+    weights = _check_link_weights(link_weights)
+    cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
+    if len(cols) == 0:
+        return np.zeros(0, dtype=np.float64)
+    phrase, furniture, dated, section, portal, other = cols.flags.T
+    covered = mask_coverage_array(cols.masks, term_weights)  # (n, 3), one table build
+    x = [covered[:, 0], covered[:, 1], covered[:, 2], cols.parent, phrase.astype(np.float64)]
+    total = np.zeros(len(cols), dtype=np.float64)
+    for weight, column in zip(weights, x, strict=True):
+        total = total + weight * column
+    value = np.maximum(total, 0.0)
+    furnished = np.where(furniture, value * FURNITURE_FACTOR, value)
+    value = np.where(dated, value * DATED_FACTOR, furnished)
+    value = np.where(section, np.maximum(value, SECTION_FLOOR), value)
+    if english_query:
+        lifted = np.maximum(value, LANGUAGE_PORTAL_SCORE)
+        lowered = value * OTHER_LANGUAGE_FACTOR
+        if portal_open:
+            value = np.where(portal, lifted, np.where(other, lowered, value))
+        else:
+            value = np.where(other, lowered, value)
+    # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
+    decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
+    return value * decay[cols.depth]

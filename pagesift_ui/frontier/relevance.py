@@ -1,0 +1,424 @@
+"""Page relevance by facet (spec §7).
+
+A page is relevant to the degree it is *about* the query's units: the query terms, plus each
+adjacent pair of terms that the site itself uses as a collocation ("tuition fees"). Per unit
+the evidence is (about + head + saturated tf) / 3, where ``about`` = in the title or URL text,
+``head`` = in a heading line, and the tf part is BM25's saturation with k₁ = 1, b = 1
+(Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond").
+Units are weighted by their IDF over the pages fetched so far, with no floor: a unit on every
+page stops counting. A unit "occurs" on a page when it is anywhere on it: title, URL text,
+heading or body [ours: so a site name in every title also stops counting]. Upstream measured
+this relevance at AUC 0.86 against 0.79 for plain term coverage.
+
+A pair is a collocation when it follows directly more often than chance: O adjacent
+occurrences against E = count(a)·count(b)/total under independence, p = P(Poisson(E) ≥ O), an
+exact tail (Dunning 1993: normal approximations fail for rare words), then Benjamini–Hochberg
+at level δ over the query's pairs. Adjacency and the total are counted over the body's content
+words, stop words skipped [ours]: the query lost its stop words, so "cost of living" gives the
+pair (cost, living), which a body only ever shows as "cost of living". Pairs with a CJK term
+are never candidates [ours]: CJK text has no word boundaries to count adjacency on.
+
+Everything a page contributes is kept in a ``PageSignal``, so relevance is recomputed under the
+current site statistics without the page text.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from pagesift_ui.frontier.linkrules import locator_text, markdown_text
+from pagesift_ui.frontier.query import STOP_WORDS, Query, stem, words
+from pagesift_ui.frontier.stats import DELTA
+from pagesift_ui.frontier.tokens import is_cjk_char
+from pagesift_ui.frontier.weights import MIN_PAGES, idf
+
+__all__ = [
+    "Collocation",
+    "FacetStats",
+    "PageSignal",
+    "RelevanceExplanation",
+    "SiteStats",
+    "UnitEvidence",
+    "evidence",
+    "page_signal",
+]
+
+logger = logging.getLogger(__name__)
+
+
+def evidence(about: bool, head: bool, tf: int, length: int, avg_len: float) -> float:
+    """Evidence of one unit on one page: (about + head + tf/(tf + 1 + len/avg_len)) / 3.
+
+    With no average length yet (nothing observed), the page counts as of average length.
+
+    >>> evidence(False, False, 1, 100, 100.0) == (1 / 3) / 3
+    True
+    """
+    ratio = length / avg_len if avg_len > 0 else 1.0
+    saturated = tf / (tf + 1.0 + ratio)
+    return (float(about) + float(head) + saturated) / 3.0
+
+
+def _json_ready(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+@dataclass(frozen=True, slots=True)
+class PageSignal:
+    """What one fetched page contributes to facet relevance, without its text.
+
+    ``units`` are the candidate units: the ``n_terms`` query terms, then every candidate pair
+    of adjacent terms (written "a b"). ``about``, ``head`` and ``tf`` are per unit; ``length`` is
+    the body's word count, ``content_words`` its words minus stop words (the collocation test
+    counts on those), ``body_mask`` the terms the body hits (for the term weights of §6).
+    """
+
+    url: str
+    n_terms: int
+    units: tuple[str, ...]
+    about: tuple[bool, ...]
+    head: tuple[bool, ...]
+    tf: tuple[int, ...]
+    length: int
+    content_words: int
+    body_mask: int
+
+    def __post_init__(self) -> None:
+        n_units = len(self.units)
+        if not 0 <= self.n_terms <= n_units:
+            raise ValueError(f"n_terms must be in [0, {n_units}], got {self.n_terms!r}")
+        for name in ("about", "head", "tf"):
+            if len(getattr(self, name)) != n_units:
+                got = len(getattr(self, name))
+                raise ValueError(f"{name} needs one value per unit ({n_units}), got {got}")
+        if any(count < 0 for count in self.tf):
+            raise ValueError(f"tf counts must be non-negative, got {self.tf!r}")
+        if self.length < 0 or not 0 <= self.content_words <= self.length:
+            raise ValueError(
+                f"need 0 <= content_words <= length, got {self.content_words}, {self.length}"
+            )
+        if not 0 <= self.body_mask < (1 << self.n_terms):
+            raise ValueError(f"body_mask {self.body_mask!r} has bits beyond {self.n_terms} terms")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; ``PageSignal.from_dict`` reads it back."""
+        return {f.name: _json_ready(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PageSignal:
+        try:
+            return cls(
+                url=str(data["url"]),
+                n_terms=int(data["n_terms"]),
+                units=tuple(str(u) for u in data["units"]),
+                about=tuple(bool(b) for b in data["about"]),
+                head=tuple(bool(b) for b in data["head"]),
+                tf=tuple(int(n) for n in data["tf"]),
+                length=int(data["length"]),
+                content_words=int(data["content_words"]),
+                body_mask=int(data["body_mask"]),
+            )
+        except KeyError as missing:
+            raise ValueError(f"page signal lacks the field {missing}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class UnitEvidence:
+    """One active unit's part in a page's relevance."""
+
+    unit: str
+    about: bool
+    head: bool
+    tf: int
+    evidence: float
+    weight: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceExplanation:
+    """How a page's relevance comes out under the current site statistics."""
+
+    units: tuple[UnitEvidence, ...]
+    relevance: float
+    avg_len: float
+    pages: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "units": [unit.to_dict() for unit in self.units],
+            "relevance": self.relevance,
+            "avg_len": self.avg_len,
+            "pages": self.pages,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Collocation:
+    """The collocation test of one adjacent pair of query terms."""
+
+    pair: str
+    observed: int
+    expected: float
+    p_value: float
+    adjusted: float
+    significant: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# A unit as matched in text: a single stem, or two stems that must follow each other; a CJK
+# term instead matches its case-folded text as a substring.
+_Unit = tuple[str, ...]
+
+
+def _candidate_pairs(query: Query) -> list[tuple[int, int]]:
+    terms = query.terms
+    return [
+        (i, i + 1)
+        for i in range(len(terms) - 1)
+        if not (_is_cjk(terms[i]) or _is_cjk(terms[i + 1]))
+    ]
+
+
+def _content_stems(text: str) -> list[str]:
+    return [stem(word) for word in words(text) if word not in STOP_WORDS]
+
+
+def _is_cjk(term: str) -> bool:
+    return any(is_cjk_char(char) for char in term)
+
+
+class _Text:
+    """A text prepared for counting units: content stems, adjacent stem pairs, folded text."""
+
+    __slots__ = ("folded", "pairs", "stems")
+
+    def __init__(self, text: str) -> None:
+        sequence = _content_stems(text)
+        self.stems = Counter(sequence)
+        self.pairs = Counter(zip(sequence, sequence[1:], strict=False))
+        self.folded = text.casefold()
+
+    def count(self, unit: _Unit, cjk: bool) -> int:
+        if cjk:
+            return self.folded.count(unit[0])
+        if len(unit) == 1:
+            return self.stems[unit[0]]
+        return self.pairs[(unit[0], unit[1])]
+
+
+def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[bool]]:
+    """Names, match keys and CJK flags of the candidate units: terms, then pairs."""
+    names: list[str] = []
+    keys: list[_Unit] = []
+    cjk: list[bool] = []
+    for term, term_stem in zip(query.terms, query.stems, strict=True):
+        flag = _is_cjk(term)
+        names.append(term)
+        keys.append((term,) if flag else (term_stem,))
+        cjk.append(flag)
+    for i, j in _candidate_pairs(query):
+        names.append(f"{query.terms[i]} {query.terms[j]}")
+        keys.append((query.stems[i], query.stems[j]))
+        cjk.append(False)
+    return tuple(names), keys, cjk
+
+
+def page_signal(
+    query: Query, url: str, title: str, headings: Sequence[str], body_text: str
+) -> PageSignal:
+    """Count what a page says about each candidate unit (spec §7).
+
+    ``about``: the unit is in the title or the URL text (``linkrules.locator_text``); ``head``:
+    in one heading line; ``tf``: occurrences in the body. Terms match by Snowball stem, as in
+    ``Query.hit_mask``; a pair matches when its two terms follow each other (stop words between
+    them skipped). Markdown links and images count as their anchor or alt text, not their URLs
+    [ours].
+    """
+    if not isinstance(query, Query):
+        raise ValueError(f"query must be a Query, got {type(query).__name__}")
+    for name, value in (("url", url), ("title", title), ("body_text", body_text)):
+        if not isinstance(value, str):
+            raise ValueError(f"{name} must be a string, got {type(value).__name__}")
+    if isinstance(headings, str):
+        raise ValueError("headings must be a sequence of heading lines, not one string")
+    names, units, cjk = _units(query)
+    labels = [_Text(markdown_text(title)), _Text(locator_text(url))]
+    heads = [_Text(markdown_text(line)) for line in headings]
+    body_text = markdown_text(body_text)
+    body = _Text(body_text)
+    tf = tuple(body.count(unit, flag) for unit, flag in zip(units, cjk, strict=True))
+    n_terms = len(query)
+    return PageSignal(
+        url=url,
+        n_terms=n_terms,
+        units=names,
+        about=tuple(any(t.count(u, c) for t in labels) for u, c in zip(units, cjk, strict=True)),
+        head=tuple(any(t.count(u, c) for t in heads) for u, c in zip(units, cjk, strict=True)),
+        tf=tf,
+        length=len(words(body_text)),
+        content_words=body.stems.total(),
+        body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
+    )
+
+
+class FacetStats:
+    """Site statistics of facet relevance: document frequency per unit, body lengths, and the
+    unigram and bigram counts of the collocation test (spec §7).
+
+    ``observe`` every fetched page; ``relevance`` and ``explain_relevance`` use the statistics
+    as they are now, so a stored signal can be re-evaluated at any time.
+    """
+
+    __slots__ = (
+        "_collocations",
+        "_counts",
+        "_df",
+        "_n_terms",
+        "_pairs",
+        "_total_content",
+        "_total_words",
+        "_units",
+        "pages",
+    )
+
+    def __init__(self, query: Query) -> None:
+        if not isinstance(query, Query):
+            raise ValueError(f"query must be a Query, got {type(query).__name__}")
+        self._units, _, _ = _units(query)
+        self._n_terms = len(query)
+        self._pairs = _candidate_pairs(query)
+        self._df = [0] * len(self._units)
+        self._counts = [0] * len(self._units)  # Σ tf per unit: count(a), or O for a pair
+        self._total_words = 0
+        self._total_content = 0
+        self.pages = 0
+        self._collocations: tuple[Collocation, ...] | None = None
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The candidate units: the terms, then the candidate pairs."""
+        return self._units
+
+    @property
+    def avg_len(self) -> float:
+        """Average body word count of the observed pages; 0 before any."""
+        return self._total_words / self.pages if self.pages else 0.0
+
+    @property
+    def df(self) -> list[int]:
+        """Per candidate unit, the observed pages where it occurs anywhere (a copy)."""
+        return list(self._df)
+
+    def _check(self, signal: PageSignal) -> None:
+        if not isinstance(signal, PageSignal):
+            raise ValueError(f"expected a PageSignal, got {type(signal).__name__}")
+        if signal.units != self._units or signal.n_terms != self._n_terms:
+            raise ValueError(
+                f"signal of {signal.url!r} has units {signal.units!r}, expected {self._units!r}"
+            )
+
+    def observe(self, signal: PageSignal) -> None:
+        """Count one fetched page (every fetched page, useless ones included)."""
+        self._check(signal)
+        self.pages += 1
+        self._total_words += signal.length
+        self._total_content += signal.content_words
+        for i, tf in enumerate(signal.tf):
+            # a unit occurs on a page when it is anywhere on it: title, URL, heading or body
+            self._df[i] += int(signal.about[i] or signal.head[i] or tf > 0)
+            self._counts[i] += tf
+        self._collocations = None
+
+    def collocations(self) -> tuple[Collocation, ...]:
+        """The collocation test of every candidate pair, in query order (cached)."""
+        if self._collocations is None:
+            self._collocations = self._test_collocations()
+        return self._collocations
+
+    def _test_collocations(self) -> tuple[Collocation, ...]:
+        if not self._pairs:
+            return ()
+        observed: list[int] = []
+        expected: list[float] = []
+        p_values: list[float] = []
+        for k, (i, j) in enumerate(self._pairs):
+            o = self._counts[self._n_terms + k]
+            total = self._total_content
+            e = self._counts[i] * self._counts[j] / total if total else 0.0
+            observed.append(o)
+            expected.append(e)
+            # P(Poisson(E) ≥ O) = sf(O − 1, E); with E = 0 no adjacency can occur (O = 0): p = 1
+            p_values.append(float(scipy_stats.poisson.sf(o - 1, e)) if e > 0 else 1.0)
+        adjusted = scipy_stats.false_discovery_control(np.asarray(p_values), method="bh")
+        return tuple(
+            Collocation(
+                pair=self._units[self._n_terms + k],
+                observed=observed[k],
+                expected=expected[k],
+                p_value=p_values[k],
+                adjusted=float(adjusted[k]),
+                significant=observed[k] >= 1 and float(adjusted[k]) <= DELTA,
+            )
+            for k in range(len(self._pairs))
+        )
+
+    def _active_units(self) -> list[tuple[int, float]]:
+        """(index, weight) of every active unit: the terms, then the significant pairs.
+
+        Before ``MIN_PAGES`` pages every term weighs 1 and no pair is active (spec §7).
+        """
+        n = self._n_terms
+        if self.pages < MIN_PAGES:
+            return [(i, 1.0) for i in range(n)]
+        terms = [(i, idf(self.pages, self._df[i], floor=0.0)) for i in range(n)]
+        pairs = [
+            (n + k, idf(self.pages, self._df[n + k], floor=0.0))
+            for k, test in enumerate(self.collocations())
+            if test.significant
+        ]
+        return terms + pairs
+
+    def unit_weights(self) -> tuple[float, ...]:
+        """Weight of every candidate unit now; 0 for a pair that is not an active unit."""
+        weights = [0.0] * len(self._units)
+        for i, weight in self._active_units():
+            weights[i] = weight
+        return tuple(weights)
+
+    def explain_relevance(self, signal: PageSignal) -> RelevanceExplanation:
+        """Relevance of a page and each active unit's part, under the current statistics."""
+        self._check(signal)
+        avg_len = self.avg_len
+        parts = []
+        numerator = denominator = 0.0
+        for i, weight in self._active_units():
+            about, head, tf = signal.about[i], signal.head[i], signal.tf[i]
+            e = evidence(about, head, tf, signal.length, avg_len)
+            parts.append(UnitEvidence(self._units[i], about, head, tf, e, weight))
+            numerator += weight * e
+            denominator += weight
+        relevance = numerator / denominator if denominator > 0 else 0.0
+        # Σwe ≤ Σw exactly; the clamp only removes rounding residue
+        relevance = min(1.0, max(0.0, relevance)) if math.isfinite(relevance) else 0.0
+        return RelevanceExplanation(tuple(parts), relevance, avg_len, self.pages)
+
+    def relevance(self, signal: PageSignal) -> float:
+        """Σ weight·evidence / Σ weight over the active units, in [0, 1] (spec §7)."""
+        return self.explain_relevance(signal).relevance
+
+
+#: The name the design notes also use for ``FacetStats``.
+SiteStats = FacetStats
