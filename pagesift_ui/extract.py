@@ -1,0 +1,513 @@
+"""From HTML to a ``Page``: decoded text, the main content as Markdown, and every link.
+
+Main content is the first ``<main>`` or ``[role=main]``, else the top-level ``<article>``
+elements, else ``<body>`` without navigation, header, footer, aside and forms. Inside the
+main content, nested ``<nav>``/``<aside>``/``<footer>``/forms and menus are still left out.
+One iterative walk over the tree produces blocks, headings and links together, so deep or
+malformed documents cannot exhaust the recursion limit.
+
+Markdown blocks are trimmed and joined by exactly one blank line; the stop rules hash them,
+so the same HTML must always give the same string.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import charset_normalizer
+from bs4 import BeautifulSoup
+from bs4.builder._lxml import LXMLTreeBuilder
+from bs4.element import NavigableString, PageElement, Tag
+from w3lib.url import safe_url_string
+
+__all__ = ["Link", "Page", "decode_html", "extract"]
+
+logger = logging.getLogger(__name__)
+
+_SKIPPED = frozenset(
+    "script style noscript template head title meta link base iframe object embed svg math "
+    "canvas select textarea button input option datalist rt rp".split()
+)
+_BLOCKS = frozenset(
+    "address article aside blockquote body caption center dd details dialog div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr legend li "
+    "main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
+)
+_HEADINGS = {f"h{level}": "#" * level + " " for level in range(1, 7)}
+_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu", "form"})
+_BOILERPLATE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "menu"})
+_BOILERPLATE_TOKENS = frozenset(
+    "nav navbar navigation menu sidebar breadcrumb breadcrumbs site-header site-footer "
+    "masthead skip-link cookie-banner".split()
+)
+_TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_META_PRESCAN_BYTES = 2048
+_META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+# WHATWG Encoding Standard §4.2: browsers read these labels as these encodings, so pages
+# written for browsers decode without mojibake only with the same mapping (a page labelled
+# iso-8859-1 that contains € or “quotes” is really windows-1252; Shift_JIS is cp932).
+_WEB_CODECS = {
+    label: codec
+    for codec, labels in (
+        (
+            "cp1252",
+            "ascii us-ascii iso-8859-1 iso8859-1 iso_8859-1 latin1 latin-1 l1 cp819 "
+            "ibm819 iso-ir-100 csisolatin1 windows-1252 x-cp1252",
+        ),
+        ("cp932", "shift_jis shift-jis sjis x-sjis ms_kanji csshiftjis windows-31j ms932"),
+        ("gb18030", "gb2312 gbk x-gbk chinese csgb2312"),
+        ("cp949", "euc-kr ks_c_5601-1987 korean windows-949"),
+        ("cp1254", "iso-8859-9 latin5 l5 windows-1254"),
+        ("cp874", "tis-620 iso-8859-11 windows-874"),
+    )
+    for label in labels.split()
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One ``<a href>``: absolute http(s) URL without fragment, and where it sits.
+
+    ``in_main`` is False for links in navigation, header, footer, aside or menus;
+    ``nofollow`` is rel=nofollow or the page's meta robots nofollow.
+    """
+
+    url: str
+    anchor: str
+    in_main: bool
+    nofollow: bool
+    hreflang: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What a page says and where it points. ``headings`` are those of the main content."""
+
+    url: str
+    title: str
+    lang: str
+    headings: tuple[str, ...]
+    markdown: str
+    text: str
+    word_count: int
+    links: tuple[Link, ...]
+    canonical: str | None
+    noindex: bool
+    nofollow: bool
+    alternates: tuple[tuple[str, str], ...]
+
+
+def extract(html: bytes | str, url: str, encoding: str | None = None) -> Page:
+    """Parse ``html`` fetched from ``url``. Never raises on malformed HTML.
+
+    ``encoding`` (a codec or charset label) decodes ``bytes``; without it the charset is
+    sniffed as in ``decode_html``. It is ignored for ``str``.
+    """
+    soup = _parse(_as_text(html, encoding))
+    base = _base_url(soup, url)
+    robots = _meta_robots(soup)
+    collector = _Collector(base, page_nofollow="nofollow" in robots)
+    root = soup.body if soup.body is not None else soup
+    _walk(root, _main_roots(root), collector)
+    collector.flush(end=True)
+    text = "\n\n".join(collector.plain_blocks)
+    canonical, alternates = _head_links(soup, base)
+    return Page(
+        url=url,
+        title=_normalise(soup.title.get_text()) if soup.title is not None else "",
+        lang=_lang(soup),
+        headings=tuple(collector.headings),
+        markdown="\n\n".join(collector.markdown_blocks),
+        text=text,
+        word_count=len(text.split()),
+        links=tuple(collector.links),
+        canonical=canonical,
+        noindex="noindex" in robots,
+        nofollow="nofollow" in robots,
+        alternates=alternates,
+    )
+
+
+def decode_html(body: bytes, header_charset: str | None) -> tuple[str, str]:
+    """Decode an HTML body; returns ``(codec name, text)``. Never raises.
+
+    Order: byte-order mark, header charset, ``<meta charset>``/``http-equiv`` in the first
+    2 KB, then detection (valid UTF-8, else charset-normalizer preferring windows-1252).
+    Undecodable bytes become U+FFFD. The BOM comes first as in the WHATWG HTML
+    encoding-sniffing algorithm (§13.2.3.2): it cannot be wrong, while a server's default
+    charset often is. Labels map as browsers map them (WHATWG Encoding §4.2).
+    """
+    for bom, codec in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if body.startswith(bom):
+            return codec, body.decode(codec, "replace")
+    meta = _META_CHARSET.search(body[:_META_PRESCAN_BYTES])
+    meta_label = meta.group(1).decode("ascii") if meta else None
+    # WHATWG HTML §13.2.3.3: a prescanned "utf-16" means utf-8 (the bytes were ASCII).
+    if meta_label is not None and meta_label.lower().startswith("utf-16"):
+        meta_label = "utf-8"
+    for label in (header_charset, meta_label):
+        declared = _codec_for(label)
+        if declared is not None:
+            return declared, body.decode(declared, "replace")
+    sniffed = _sniff_codec(body)
+    return sniffed, body.decode(sniffed, "replace")
+
+
+def _sniff_codec(body: bytes) -> str:
+    """Guess an undeclared encoding: UTF-8 if valid, else charset-normalizer's answer."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "utf-8"  # legacy text almost never forms valid UTF-8 by accident
+    matches = charset_normalizer.from_bytes(body)
+    # On short Western text the detector often picks a sibling code page (cp1250, cp1257)
+    # that turns "è" into "č"; windows-1252 is the web's default legacy encoding (WHATWG
+    # HTML §13.2.3.2 step 9), so it wins whenever it is a plausible reading.
+    if any("cp1252" in match.could_be_from_charset for match in matches):
+        return "cp1252"
+    best = matches.best()
+    return _codec_for(best.encoding if best is not None else None) or "utf-8"
+
+
+def _codec_for(label: str | None) -> str | None:
+    if not label:
+        return None
+    name = label.strip().lower()
+    name = _WEB_CODECS.get(name, name)
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        return None
+    # bytes→bytes codecs such as base64 or zlib are not character encodings.
+    return info.name if getattr(info, "_is_text_encoding", True) else None
+
+
+class _QuietLXMLTreeBuilder(LXMLTreeBuilder):
+    """bs4's lxml HTML builder, logging instead of warning when a page looks like XML."""
+
+    @classmethod
+    def _warn(cls, stacklevel: int = 5) -> None:
+        logger.debug("document starts like XML; parsed as HTML")
+
+
+def _as_text(html: bytes | str, encoding: str | None) -> str:
+    if isinstance(html, str):
+        return html
+    codec = _codec_for(encoding)
+    return html.decode(codec, "replace") if codec else decode_html(html, None)[1]
+
+
+def _parse(markup: str) -> BeautifulSoup:
+    # lxml rejects NUL characters; the HTML tokenizer replaces them with U+FFFD anyway.
+    markup = markup.replace("\x00", "\ufffd").lstrip("\ufeff")
+    # bs4 warns before parsing when a document starts with "<?xml" (XHTML does) or when
+    # a short string has no "<" ("looks like a filename"); neither is a problem here.
+    if markup.startswith("<?xml"):
+        markup = " " + markup
+    elif "<" not in markup:
+        markup += "\n"
+    return BeautifulSoup(markup, builder=_QuietLXMLTreeBuilder())
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _resolve(base: str, href: str) -> str | None:
+    """Absolute http(s) URL without fragment, or None for anything else."""
+    # WHATWG URL §4.4: leading/trailing spaces and tabs/newlines anywhere are dropped.
+    href = href.strip().translate(_TAB_NEWLINE)
+    try:
+        absolute = urldefrag(urljoin(base, href)).url
+        parts = urlsplit(absolute)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            return None
+        return str(safe_url_string(absolute))
+    except ValueError:
+        return None
+
+
+def _base_url(soup: BeautifulSoup, url: str) -> str:
+    base = soup.find("base", href=True)
+    href = base.get("href") if isinstance(base, Tag) else None
+    resolved = _resolve(url, href) if isinstance(href, str) else None
+    return resolved or url
+
+
+def _meta_robots(soup: BeautifulSoup) -> frozenset[str]:
+    directives: set[str] = set()
+    for meta in soup.find_all("meta"):
+        name, content = meta.get("name"), meta.get("content")
+        if isinstance(name, str) and name.strip().lower() == "robots" and isinstance(content, str):
+            directives.update(content.lower().replace(",", " ").split())
+    if "none" in directives:  # "none" means noindex, nofollow
+        directives.update({"noindex", "nofollow"})
+    return frozenset(directives)
+
+
+def _head_links(soup: BeautifulSoup, base: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+    canonical: str | None = None
+    alternates: list[tuple[str, str]] = []
+    for link in soup.find_all("link", href=True):
+        rel = {value.lower() for value in _attr_list(link.get("rel"))}
+        href = link.get("href")
+        url = _resolve(base, href) if isinstance(href, str) else None
+        if url is None:
+            continue
+        if "canonical" in rel and canonical is None:
+            canonical = url
+        hreflang = link.get("hreflang")
+        if "alternate" in rel and isinstance(hreflang, str) and hreflang.strip():
+            alternates.append((hreflang.strip().lower(), url))
+    return canonical, tuple(alternates)
+
+
+def _lang(soup: BeautifulSoup) -> str:
+    html = soup.find("html")
+    if not isinstance(html, Tag):
+        return ""
+    lang = html.get("lang") or html.get("xml:lang")
+    return lang.strip().lower() if isinstance(lang, str) else ""
+
+
+def _attr_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str)]
+    return []
+
+
+def _main_roots(root: Tag) -> frozenset[int] | None:
+    """ids of the main-content elements, or None to fall back to the whole body."""
+    articles: list[Tag] = []
+    for tag in root.find_all(True):
+        role = tag.get("role")
+        if tag.name == "main" or (isinstance(role, str) and role.strip().lower() == "main"):
+            return frozenset({id(tag)})
+        if tag.name == "article" and tag.find_parent("article") is None:
+            articles.append(tag)
+    return frozenset(id(tag) for tag in articles) if articles else None
+
+
+def _is_boilerplate(tag: Tag, whole_body: bool) -> bool:
+    name = tag.name
+    if name in _BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    if tag.has_attr("hidden") or tag.get("aria-hidden") == "true":
+        return True
+    role = tag.get("role")
+    if isinstance(role, str):
+        role = role.strip().lower()
+        if role in _BOILERPLATE_ROLES or (whole_body and role == "banner"):
+            return True
+    tokens = {token.lower() for token in _attr_list(tag.get("class"))}
+    element_id = tag.get("id")
+    if isinstance(element_id, str):
+        tokens.add(element_id.lower())
+    return not tokens.isdisjoint(_BOILERPLATE_TOKENS)
+
+
+def _walk(root: Tag, main_roots: frozenset[int] | None, collector: _Collector) -> None:
+    """Depth-first, in document order, with an explicit stack (no recursion limit).
+
+    Stack items are ``(node, in_main_root, in_boilerplate, closing)``.
+    """
+    whole_body = main_roots is None
+    stack: list[tuple[PageElement, bool, bool, bool]] = [(root, whole_body, False, False)]
+    while stack:
+        node, in_root, boiler, closing = stack.pop()
+        if closing:
+            if isinstance(node, Tag):
+                collector.end(node, in_root and not boiler)
+            continue
+        if type(node) is NavigableString:  # not comments, doctypes, CDATA, ruby text
+            collector.text(str(node), in_root and not boiler)
+            continue
+        if not isinstance(node, Tag) or node.name in _SKIPPED:
+            continue
+        is_root = main_roots is not None and id(node) in main_roots
+        in_root = in_root or is_root
+        boiler = False if is_root else boiler or _is_boilerplate(node, whole_body)
+        collector.start(node, in_root and not boiler)
+        stack.append((node, in_root, boiler, True))
+        stack.extend((child, in_root, boiler, False) for child in reversed(node.contents))
+
+
+@dataclass(slots=True)
+class _OpenLink:
+    node_key: int  # id() of the <a> element, to close the right link
+    url: str
+    in_main: bool
+    nofollow: bool
+    hreflang: str | None
+    fallback: str
+    parts: list[str] = field(default_factory=list)
+    image_alts: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Collector:
+    """Turns walk events into Markdown blocks, plain-text blocks, headings and links."""
+
+    base: str
+    page_nofollow: bool
+    markdown_blocks: list[str] = field(default_factory=list)
+    plain_blocks: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    _markdown: list[str] = field(default_factory=list)
+    _plain: list[str] = field(default_factory=list)
+    _prefix: str = ""
+    _pre_depth: int = 0
+    _heading: list[str] | None = None
+    _open_links: list[_OpenLink] = field(default_factory=list)
+    _ordinals: list[int] = field(default_factory=list)
+
+    def text(self, value: str, content: bool) -> None:
+        for link in self._open_links:
+            link.parts.append(value)
+        if content and self._heading is not None:
+            self._heading.append(value)
+        if content and not self._open_links:
+            self._markdown.append(value)
+            self._plain.append(value)
+
+    def start(self, tag: Tag, content: bool) -> None:
+        name = tag.name
+        if name == "a":
+            self._open_link(tag, content)
+        elif name == "img" and self._open_links:
+            alt = tag.get("alt")
+            if isinstance(alt, str):
+                self._open_links[-1].image_alts.append(alt)
+        elif name == "br":
+            self.text("\n" if self._pre_depth else " ", content)
+        elif name in ("td", "th") and content and "".join(self._markdown).strip():
+            self._markdown.append(" | ")
+            self._plain.append(" | ")
+        elif name in _BLOCKS and not self._pre_depth:
+            self.flush(end=False)
+            self._start_block(name, content)
+        elif name == "pre":
+            self._pre_depth += 1
+
+    def end(self, tag: Tag, content: bool) -> None:
+        name = tag.name
+        if name == "a" and self._open_links and self._open_links[-1].node_key == id(tag):
+            self._close_link(content)
+        elif name == "pre":
+            self._pre_depth -= 1
+            if not self._pre_depth:
+                self._flush_preformatted()
+        elif name in _BLOCKS and not self._pre_depth:
+            if name in _HEADINGS and self._heading is not None:
+                heading = _normalise("".join(self._heading))
+                if heading:
+                    self.headings.append(heading)
+                self._heading = None
+            if name == "ol" and self._ordinals:
+                self._ordinals.pop()
+            self.flush(end=True)
+
+    def flush(self, *, end: bool) -> None:
+        """Emit the pending block; an empty one keeps its prefix unless the element ended."""
+        markdown = _normalise("".join(self._markdown))
+        if markdown:
+            self.markdown_blocks.append(self._prefix + markdown)
+            self.plain_blocks.append(_normalise("".join(self._plain)))
+        if markdown or end:
+            self._prefix = ""
+        self._markdown.clear()
+        self._plain.clear()
+
+    def _start_block(self, name: str, content: bool) -> None:
+        if name == "ol":
+            self._ordinals.append(0)
+        elif name in _HEADINGS:
+            self._prefix = _HEADINGS[name]
+            self._heading = [] if content else None
+        elif name == "li":
+            if self._ordinals:
+                self._ordinals[-1] += 1
+                self._prefix = f"{self._ordinals[-1]}. "
+            else:
+                self._prefix = "- "
+        elif name == "pre":
+            self._pre_depth += 1
+
+    def _flush_preformatted(self) -> None:
+        raw = "".join(self._markdown)
+        plain = "".join(self._plain)
+        self._markdown.clear()
+        self._plain.clear()
+        # Blank lines inside code would read as block separators, so fold them.
+        code = _BLANK_LINES.sub("\n", raw).strip("\n").rstrip()
+        if code.strip():
+            self.markdown_blocks.append(f"```\n{code}\n```")
+            self.plain_blocks.append(_normalise(plain))
+        self._prefix = ""
+
+    def _open_link(self, tag: Tag, content: bool) -> None:
+        href = tag.get("href")
+        url = _resolve(self.base, href) if isinstance(href, str) else None
+        if url is None or (isinstance(href, str) and href.strip().startswith("#")):
+            return
+        rel = {value.lower() for value in _attr_list(tag.get("rel"))}
+        hreflang = tag.get("hreflang")
+        fallback = [tag.get("title"), tag.get("aria-label")]
+        self._open_links.append(
+            _OpenLink(
+                node_key=id(tag),
+                url=url,
+                in_main=content,
+                nofollow=self.page_nofollow or "nofollow" in rel,
+                hreflang=hreflang.strip().lower() if isinstance(hreflang, str) else None,
+                fallback=_first_text(value for value in fallback if isinstance(value, str)),
+            )
+        )
+
+    def _close_link(self, content: bool) -> None:
+        link = self._open_links.pop()
+        raw = "".join(link.parts)
+        anchor = _normalise(raw) or _first_text(link.image_alts) or link.fallback
+        self.links.append(Link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
+        if content and anchor and not self._open_links:
+            label = anchor.replace("[", r"\[").replace("]", r"\]")
+            # Keep the word boundary that spaces inside the <a> made ("<a>out </a>next").
+            before = " " if raw[:1].isspace() else ""
+            after = " " if raw[-1:].isspace() else ""
+            markdown = f"{before}[{label}]({_markdown_destination(link.url)}){after}"
+            self._markdown.append(markdown)
+            self._plain.append(f"{before}{anchor}{after}")
+
+
+def _markdown_destination(url: str) -> str:
+    """``url`` as a CommonMark link destination: kept as is (so it equals ``Link.url``)
+    unless its parentheses are unbalanced, which would end the link early."""
+    if "(" not in url and ")" not in url:
+        return url
+    depth = 0
+    for char in url:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            break
+    if depth == 0:
+        return url
+    return url.replace("(", "%28").replace(")", "%29")
+
+
+def _first_text(values: Iterable[str]) -> str:
+    return next((text for value in values if (text := _normalise(value))), "")

@@ -1,0 +1,134 @@
+"""robots.txt rules per origin, with the failure semantics of RFC 9309.
+
+Parsing is Protego's (the parser Scrapy uses). This module does no I/O: the fetcher hands
+``RobotsCache`` a loader that downloads ``/robots.txt`` and reports the final status.
+
+RFC 9309 §2.3.1: 2xx → the rules in the file apply; 4xx → "unavailable", crawl anything
+(§2.3.1.3); 5xx or no answer → "unreachable", crawl nothing (§2.3.1.4).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from protego import Protego
+
+__all__ = [
+    "RobotsCache",
+    "RobotsLoader",
+    "RobotsRules",
+    "RobotsState",
+    "product_token",
+    "rules_from_response",
+]
+
+logger = logging.getLogger(__name__)
+
+RobotsLoader = Callable[[str], tuple[int | None, bytes]]
+"""Downloads a robots.txt URL: ``(final status, body)``, or ``(None, b"")`` if unreachable."""
+
+# RFC 9309 §2.4: do not use a cached robots.txt for more than 24 hours.
+CACHE_TTL_S = 24 * 3600.0
+# An unreachable robots.txt means "crawl nothing" (§2.3.1.4); ask again after a short while
+# so that one transient 503 does not block a host for the whole session.
+UNREACHABLE_TTL_S = 300.0
+
+
+class RobotsState(enum.Enum):
+    """How a robots.txt answer was interpreted (RFC 9309 §2.3.1)."""
+
+    PARSED = "parsed"
+    UNAVAILABLE = "unavailable"
+    UNREACHABLE = "unreachable"
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsRules:
+    """The verdict for one origin: parsed rules, allow-all, or disallow-all."""
+
+    state: RobotsState
+    parser: Protego | None = None
+
+    def allows(self, url: str, token: str) -> bool:
+        """True when ``token`` (a product token such as ``pagesift-ui``) may fetch ``url``."""
+        if self.state is RobotsState.UNREACHABLE:
+            return False
+        if self.parser is None:
+            return True
+        return self.parser.can_fetch(url, token)
+
+    def crawl_delay(self, token: str) -> float | None:
+        """The ``Crawl-delay`` in seconds for ``token``, or None when the file sets none."""
+        return None if self.parser is None else self.parser.crawl_delay(token)
+
+
+def rules_from_response(status: int | None, body: bytes) -> RobotsRules:
+    """Interpret a robots.txt download. ``status`` None means no HTTP answer at all."""
+    if status is None or status >= 500:
+        # RFC 9309 §2.3.1.4: unreachable (5xx or network error) → assume complete disallow.
+        return RobotsRules(RobotsState.UNREACHABLE)
+    if 200 <= status < 300:
+        # RFC 9309 §2.2: the file is UTF-8; undecodable bytes cannot form a matching rule.
+        return RobotsRules(RobotsState.PARSED, Protego.parse(body.decode("utf-8", "replace")))
+    # RFC 9309 §2.3.1.3: 4xx (and a redirect chain we gave up on, §2.3.1.2) → unavailable:
+    # the crawler may access any resource.
+    return RobotsRules(RobotsState.UNAVAILABLE)
+
+
+def product_token(user_agent: str) -> str:
+    """The product token of a User-Agent string, matched against robots.txt groups.
+
+    RFC 9309 §2.2.1 matches the product token (``pagesift-ui``), not the whole header;
+    matching the whole header would let a group for ``github`` apply because of the URL
+    in our comment.
+    """
+    token = user_agent.strip().split("/", 1)[0].split(None, 1)
+    return token[0].lower() if token else ""
+
+
+@dataclass(slots=True)
+class _Entry:
+    host: str
+    rules: RobotsRules
+    expires_at: float
+
+
+class RobotsCache:
+    """robots.txt verdicts cached per scheme, host and port (RFC 9309 §2.3).
+
+    ``load`` is called with ``scheme://host[:port]/robots.txt`` on a miss; ``clock`` is a
+    monotonic clock in seconds used for expiry.
+    """
+
+    def __init__(self, load: RobotsLoader, clock: Callable[[], float]) -> None:
+        self._load = load
+        self._clock = clock
+        self._entries: dict[str, _Entry] = {}
+
+    def rules_for(self, robots_url: str, host: str) -> RobotsRules:
+        """The verdict for the origin of ``robots_url``, loading it when missing or stale."""
+        entry = self._entries.get(robots_url)
+        now = self._clock()
+        if entry is None or entry.expires_at <= now:
+            status, body = self._load(robots_url)
+            rules = rules_from_response(status, body)
+            logger.info("robots.txt %s: %s (status %s)", robots_url, rules.state.value, status)
+            ttl = UNREACHABLE_TTL_S if rules.state is RobotsState.UNREACHABLE else CACHE_TTL_S
+            entry = _Entry(host=host, rules=rules, expires_at=now + ttl)
+            self._entries[robots_url] = entry
+        return entry.rules
+
+    def crawl_delay(self, host: str, token: str) -> float | None:
+        """Largest ``Crawl-delay`` any loaded robots.txt of ``host`` sets, or None.
+
+        Never loads anything: before the first robots.txt of a host is read, there is none.
+        """
+        delays = [
+            delay
+            for entry in self._entries.values()
+            if entry.host == host and (delay := entry.rules.crawl_delay(token)) is not None
+        ]
+        return max(delays) if delays else None
