@@ -1,0 +1,228 @@
+"""Step records and the other values a session hands to the UI, CLI and exports.
+
+Everything here is a frozen value with ``to_dict()`` giving plain JSON types; the nested
+explanation mappings are plain dicts treated as read-only.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = [
+    "FrontierRow",
+    "Override",
+    "OverrideKind",
+    "PageRow",
+    "PartStats",
+    "StepOutcome",
+    "StepRecord",
+    "WilsonRow",
+]
+
+
+class StepOutcome(enum.StrEnum):
+    """What happened to the URL a step took."""
+
+    FETCHED = "fetched"  # an HTML page went through the core
+    DUPLICATE = "duplicate"  # same text as a page fetched before; not counted against the limit
+    ERROR = "error"  # the fetch failed (timeout, 404, robots, policy ...); the crawl goes on
+    SKIPPED = "skipped"  # fetched but not HTML (its type is in ``content_type``)
+
+
+class OverrideKind(enum.StrEnum):
+    """A user's override of a crawl decision."""
+
+    FORGIVE = "forgive"  # continue past a stop verdict
+    STOP = "stop"  # stop now (``cancelled``)
+    RELABEL = "relabel"  # a fetched page is relevant (value True) or not (False)
+    FORCE_DRY = "force_dry"  # treat a subtree as dry: its queued links are not fetched
+    KEEP_OPEN = "keep_open"  # never treat a subtree as dry
+    CLEAR_SUBTREE = "clear_subtree"  # back to the statistics' verdict for a subtree
+    PIN = "pin"  # fetch this queued link next
+    DROP = "drop"  # remove this queued link
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """One override event: ``step`` is the number of steps completed when it happened."""
+
+    step: int
+    kind: OverrideKind
+    target: str = ""
+    value: bool | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "kind": self.kind.value,
+            "target": self.target,
+            "value": self.value,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Override:
+        return cls(
+            step=int(data["step"]),
+            kind=OverrideKind(data["kind"]),
+            target=str(data.get("target", "")),
+            value=data.get("value"),
+            note=str(data.get("note", "")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PartStats:
+    """Harvest of one subtree or cluster: counts, Wilson intervals, and its state."""
+
+    part: str
+    pages: int
+    hits: int
+    low: float
+    high: float
+    rest_low: float
+    rest_high: float
+    state: str  # "dry", "proven" or "open"
+    forced: str = ""  # "dry" or "open" when the user overrode the statistics
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: A Wilson-table row is a PartStats.
+WilsonRow = PartStats
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """Everything the UI shows about one step; see ``docs/SESSION_FORMAT.md``."""
+
+    step: int
+    url: str
+    final_url: str
+    outcome: StepOutcome
+    status: int | None
+    error: str | None
+    error_kind: str | None
+    content_type: str
+    depth: int
+    title: str
+    lang: str
+    score: float
+    link: dict[str, Any] | None  # the link's explanation (None for the seed)
+    blind: bool
+    subtree: str
+    cluster: str
+    relevance: float | None
+    relevance_detail: dict[str, Any] | None
+    fresh: bool
+    evidence_added: tuple[int, ...]
+    evidence: tuple[int, ...]
+    evidence_blocks: tuple[int, ...]
+    coverage: float
+    covered: bool
+    sources: int
+    stale: int
+    cold: int
+    verdict: str | None  # the stop reason that fired at this step, if any
+    forgiven: bool
+    forgiven_why: str
+    stopped: bool  # the crawl stopped at this step
+    terms: tuple[str, ...]
+    term_weights: tuple[float, ...]
+    link_weights: tuple[float, ...]
+    posterior_mean: tuple[float, ...]
+    standard_error: tuple[float, ...]
+    prior: tuple[float, ...]
+    model_changed: bool
+    rescored: bool
+    subtree_stats: PartStats | None
+    cluster_stats: PartStats | None
+    queue_length: int
+    pages_scheduled: int
+    pages_fetched: int
+    relevant_pages: int
+    links: dict[str, Any]
+    dropped_dry: tuple[str, ...]
+    duplicate_of: str
+    markdown: str
+    elapsed_ms: float
+    fetched_at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, PartStats):
+                value = value.to_dict()
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, enum.Enum):
+                value = value.value
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StepRecord:
+        """Rebuild from ``to_dict()`` output; raises KeyError/TypeError/ValueError on bad data."""
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            value = data[f.name]
+            if f.name in ("subtree_stats", "cluster_stats") and isinstance(value, Mapping):
+                value = PartStats(**value)
+            elif f.name == "outcome":
+                value = StepOutcome(value)
+            elif isinstance(value, list):
+                value = tuple(value)
+            kwargs[f.name] = value
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class PageRow:
+    """One fetched page for the pages table and CSV."""
+
+    step: int
+    url: str
+    title: str
+    outcome: str
+    status: int | None
+    relevance: float | None
+    relevant: bool
+    user_label: bool | None
+    fresh: bool
+    evidence_added: int
+    subtree: str
+    depth: int
+    score: float
+    blind: bool
+    verdict: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class FrontierRow:
+    """One queued link with why it ranks where it does."""
+
+    rank: int
+    key: str
+    url: str
+    score: float
+    depth: int
+    cluster: str
+    subtree: str
+    blind: bool
+    furniture: bool
+    pinned: bool
+    demoted: bool
+    anchor: str
+    explanation: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

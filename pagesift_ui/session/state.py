@@ -1,0 +1,63 @@
+"""The frontier state of one crawl: the core objects a session steps, and nothing else."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pagesift_ui.frontier.adaptive import Adaptive
+from pagesift_ui.frontier.focus import Focus
+from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.queue import BestFirst, default_cap
+from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
+from pagesift_ui.frontier.urls import TemplateStats
+from pagesift_ui.session.config import CrawlConfig
+
+__all__ = ["FrontierState"]
+
+
+@dataclass(slots=True)
+class FrontierState:
+    """The sans-IO core objects of one crawl, built from a config in one place."""
+
+    query: Query
+    focus: Focus
+    adaptive: Adaptive
+    subtrees: Harvest
+    clusters: Harvest
+    templates: TemplateStats
+    queue: BestFirst
+    cap: int
+    scheduled_by_cluster: Counter[str] = field(default_factory=Counter)
+    fetched_keys: set[str] = field(default_factory=set)
+    text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
+    forced_dry: set[str] = field(default_factory=set)
+    kept_open: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_config(cls, config: CrawlConfig) -> FrontierState:
+        query = Query(config.query)
+        return cls(
+            query=query,
+            focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta)),
+            adaptive=Adaptive(config.adaptive, len(query)),
+            subtrees=Harvest(z=z_two_sided(config.delta)),
+            clusters=Harvest(z=z_two_sided(config.delta)),
+            templates=TemplateStats(),
+            queue=BestFirst(),
+            cap=config.dispersion_cap or default_cap(config.limit),
+        )
+
+    def subtree_state(self, part: str) -> tuple[str, str]:
+        """(state, forced) of a subtree: state is dry/proven/open after the user's overrides."""
+        if part in self.forced_dry:
+            return "dry", "dry"
+        if part in self.kept_open:
+            return ("proven" if self.subtrees.is_proven(part) else "open"), "open"
+        if self.subtrees.is_dry(part):
+            return "dry", ""
+        return ("proven" if self.subtrees.is_proven(part) else "open"), ""
+
+    def is_dry(self, part: str) -> bool:
+        return self.subtree_state(part)[0] == "dry"

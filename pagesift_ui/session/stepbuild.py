@@ -1,0 +1,154 @@
+"""Assembling a ``StepRecord`` from what one step learned and the core's state after it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentType
+from pagesift_ui.extract import Page
+from pagesift_ui.fetcher import FetchResult
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.frontier.harvest import Harvest, subtree
+from pagesift_ui.frontier.queue import Entry, cluster_key
+from pagesift_ui.session.enqueue import LinkTally
+from pagesift_ui.session.record import PartStats, StepOutcome, StepRecord
+
+if TYPE_CHECKING:
+    from pagesift_ui.session.crawl import CrawlSession
+
+__all__ = ["StepFacts", "build_record", "part_stats"]
+
+
+@dataclass(slots=True)
+class StepFacts:
+    """What one step found out, filled in as the step goes."""
+
+    step: int
+    entry: Entry
+    dropped: tuple[str, ...]
+    result: FetchResult | None = None
+    page: Page | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    status: int | None = None
+    content_type: str = ""
+    duplicate_of: str = ""
+    relevance: float | None = None
+    relevance_detail: dict[str, Any] | None = None
+    evidence_added: tuple[int, ...] = ()
+    model_changed: bool = False
+    rescored: bool = False
+    verdict: StopReason | None = None
+    forgiven: bool = False
+    forgiven_why: str = ""
+    stopped: bool = False
+    links: LinkTally | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's URL after redirects (the link's URL when the fetch failed)."""
+        return self.result.final_url if self.result is not None else self.entry.url
+
+    def subtree(self, seed_host: str) -> str:
+        return subtree(seed_host, self.url)
+
+    def fail(self, exc: FetchError) -> None:
+        self.error, self.error_kind = exc.message, exc.kind
+        if isinstance(exc, HTTPStatusError):
+            self.status = exc.status
+        if isinstance(exc, UnsupportedContentType):
+            self.content_type = exc.content_type
+
+    @property
+    def outcome(self) -> StepOutcome:
+        if self.error_kind == UnsupportedContentType.kind:
+            return StepOutcome.SKIPPED
+        if self.error is not None:
+            return StepOutcome.ERROR
+        if self.duplicate_of:
+            return StepOutcome.DUPLICATE
+        return StepOutcome.FETCHED
+
+
+def part_stats(harvest: Harvest, part: str, state: str, forced: str) -> PartStats:
+    pages, hits = harvest.parts().get(part, (0, 0))
+    low, high = harvest.interval(part)
+    rest_low, rest_high = harvest.rest_interval(part)
+    return PartStats(part, pages, hits, low, high, rest_low, rest_high, state, forced)
+
+
+def _cluster_stats(session: CrawlSession, cluster: str) -> PartStats:
+    clusters = session.state.clusters
+    state = "open"
+    if clusters.is_proven(cluster):
+        state = "proven"
+    elif clusters.is_dry(cluster):
+        state = "dry"
+    return part_stats(clusters, cluster, state, "")
+
+
+def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> StepRecord:
+    """The frozen record of a finished step, read off the session's state after it."""
+    state, seed_host = session.state, session.config.seed_host
+    adaptive, focus, model = state.adaptive, state.focus, state.focus.model
+    part = facts.subtree(seed_host)
+    observed = facts.relevance is not None
+    page, result = facts.page, facts.result
+    entry = facts.entry
+    return StepRecord(
+        step=facts.step,
+        url=entry.url,
+        final_url=facts.url,
+        outcome=facts.outcome,
+        status=result.status if result is not None else facts.status,
+        error=facts.error,
+        error_kind=facts.error_kind,
+        content_type=result.content_type if result is not None else facts.content_type,
+        depth=entry.depth,
+        title=page.title if page is not None else "",
+        lang=page.lang if page is not None else "",
+        score=entry.score,
+        link=focus.explain(entry.signal).to_dict() if entry.signal is not None else None,
+        blind=bool(entry.signal is not None and entry.signal.blind),
+        subtree=part,
+        cluster=cluster_key(facts.url),
+        relevance=facts.relevance,
+        relevance_detail=facts.relevance_detail,
+        fresh=observed and adaptive.last_fresh,
+        evidence_added=facts.evidence_added or (0,) * len(state.query),
+        evidence=tuple(adaptive.evidence),
+        evidence_blocks=adaptive.last_evidence_blocks if observed else (),
+        coverage=adaptive.coverage(),
+        covered=adaptive.covered(),
+        sources=adaptive.sources,
+        stale=adaptive.stale,
+        cold=adaptive.cold,
+        verdict=facts.verdict.value if facts.verdict is not None else None,
+        forgiven=facts.forgiven,
+        forgiven_why=facts.forgiven_why,
+        stopped=facts.stopped,
+        terms=tuple(state.query.terms),
+        term_weights=tuple(focus.term_weights.weights),
+        link_weights=model.weights,
+        posterior_mean=model.posterior_mean,
+        standard_error=model.standard_error,
+        prior=model.prior,
+        model_changed=facts.model_changed,
+        rescored=facts.rescored,
+        subtree_stats=part_stats(state.subtrees, part, *state.subtree_state(part))
+        if observed
+        else None,
+        cluster_stats=_cluster_stats(session, cluster_key(facts.url)) if observed else None,
+        queue_length=len(state.queue),
+        pages_scheduled=session.pages_scheduled,
+        pages_fetched=session.pages_fetched,
+        relevant_pages=session.relevant_pages,
+        links=facts.links.to_dict() if facts.links is not None else LinkTally().to_dict(),
+        dropped_dry=facts.dropped,
+        duplicate_of=facts.duplicate_of,
+        markdown=page.markdown if page is not None and observed else "",
+        elapsed_ms=round(elapsed_ms, 3),
+        fetched_at=result.fetched_at if result is not None else time.time(),
+    )

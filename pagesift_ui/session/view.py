@@ -1,0 +1,96 @@
+"""A read-only session rebuilt from a bundle: the app shows it like a live one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.stats import z_two_sided
+from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.record import (
+    FrontierRow,
+    Override,
+    OverrideKind,
+    PageRow,
+    PartStats,
+    StepOutcome,
+    StepRecord,
+)
+from pagesift_ui.session.stepbuild import part_stats
+from pagesift_ui.session.views import page_rows
+
+__all__ = ["SessionView"]
+
+
+class SessionView:
+    """An imported session: config, steps, overrides and the final state, read-only.
+
+    It answers the same read questions as ``CrawlSession`` (``steps``, ``summary()``,
+    ``pages()``, ``wilson_table()``, ``frontier()``); ``done`` is always True and there is
+    nothing to step.
+    """
+
+    read_only = True
+    done = True
+
+    def __init__(
+        self,
+        config: CrawlConfig,
+        steps: list[StepRecord],
+        overrides: list[Override],
+        labels: Mapping[str, bool],
+        final: Mapping[str, Any],
+        meta: Mapping[str, Any],
+    ) -> None:
+        self.config = config
+        self.steps = steps
+        self.overrides = overrides
+        self.labels = dict(labels)
+        self.final = dict(final)
+        self.meta = dict(meta)
+        reason = final.get("stop_reason")
+        self.stop_reason = StopReason(reason) if reason else None
+        first = final.get("first_verdict")
+        self.first_verdict = StopReason(first) if first else None
+        self.stop_step: int | None = final.get("stop_step")
+
+    @property
+    def terms(self) -> list[str]:
+        return list(self.steps[-1].terms) if self.steps else []
+
+    def summary(self) -> dict[str, Any]:
+        return dict(self.final.get("summary", {}))
+
+    def pages(self) -> list[PageRow]:
+        return page_rows(self.steps, self.labels)
+
+    def frontier(self, n: int = 20) -> list[FrontierRow]:
+        rows = [FrontierRow(**row) for row in self.final.get("frontier", [])]
+        return rows[:n]
+
+    def wilson_table(self) -> list[PartStats]:
+        """Rebuilt from the steps exactly as the live harvest was fed (spec §11 step 8)."""
+        harvest = Harvest(z=z_two_sided(self.config.delta))
+        for record in self.steps:
+            if record.outcome is StepOutcome.FETCHED:
+                harvest.observe(record.subtree, record.fresh)
+        forced: dict[str, str] = {}
+        for event in self.overrides:
+            if event.kind is OverrideKind.FORCE_DRY:
+                forced[event.target] = "dry"
+            elif event.kind is OverrideKind.KEEP_OPEN:
+                forced[event.target] = "open"
+            elif event.kind is OverrideKind.CLEAR_SUBTREE:
+                forced.pop(event.target, None)
+        rows = []
+        for part, (pages, _) in sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0])):
+            force = forced.get(part, "")
+            if force == "dry" or (not force and harvest.is_dry(part)):
+                state = "dry"
+            else:
+                state = "proven" if harvest.is_proven(part) else "open"
+            rows.append(part_stats(harvest, part, state, force))
+            del pages
+        return rows

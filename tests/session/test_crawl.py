@@ -1,0 +1,180 @@
+"""CrawlSession against the fixture website on 127.0.0.1 (tests/fixture_site.py)."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.session import (
+    CrawlConfig,
+    CrawlSession,
+    OverrideKind,
+    SessionDone,
+    StepOutcome,
+    StepRecord,
+)
+from tests.fixture_site import FixtureSite
+
+RELEVANT = {"/help/refund-policy", "/help/refunds", "/help/returns"}
+
+
+_OPEN: list[CrawlSession] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_sessions() -> object:
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
+def make_session(site: FixtureSite, **settings: object) -> CrawlSession:
+    values = {
+        "seed_url": site.url("/"),
+        "query": "refund policy",
+        "limit": 40,
+        "delay_s": 0.0,
+        "read_timeout_s": 1.0,
+        **settings,
+    }
+    session = CrawlSession(CrawlConfig.from_mapping(values))
+    _OPEN.append(session)
+    return session
+
+
+def path(url: str) -> str:
+    return urlsplit(url).path
+
+
+def test_crawls_the_fixture_site_to_a_stop_with_relevant_pages_first(
+    fixture_site: FixtureSite,
+) -> None:
+    session = make_session(fixture_site)
+    records = session.run()
+    assert session.done
+    assert session.stop_reason is StopReason.COVERAGE_REACHED
+    assert records[-1].verdict == "coverage_reached" and records[-1].stopped
+    fetched = [path(r.final_url) for r in records if r.outcome is StepOutcome.FETCHED]
+    assert RELEVANT <= set(fetched)
+    last_relevant = max(fetched.index(p) for p in RELEVANT)
+    irrelevant = [i for i, p in enumerate(fetched) if p in {"/about", "/team", "/careers"}]
+    assert all(i > last_relevant for i in irrelevant), fetched
+    assert session.stop_step == len(records)
+    with pytest.raises(SessionDone):
+        session.step()
+
+
+def test_every_step_record_is_json_and_round_trips(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site, limit=6)
+    for record in session.run():
+        text = json.dumps(record.to_dict(), allow_nan=False)
+        assert StepRecord.from_dict(json.loads(text)) == record
+    first = session.steps[0]
+    assert first.step == 1 and first.depth == 0 and first.link is None
+    assert first.terms == ("refund", "policy")
+    assert len(first.link_weights) == 5 and first.prior == (2.0, 1.5, 1.0, 0.5, 0.5)
+    second = session.steps[1]
+    assert second.link is not None and {f["name"] for f in second.link["features"]} == {
+        "anchor", "locator", "context", "parent", "phrase",
+    }
+    assert second.relevance_detail is not None and second.subtree_stats is not None
+
+
+def test_the_limit_stops_the_crawl(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site, limit=3)
+    session.run()
+    assert session.stop_reason is StopReason.LIMIT_REACHED
+    assert session.pages_scheduled == 3
+    assert session.steps[-1].verdict == "limit_reached"
+
+
+def test_errors_are_recorded_and_the_crawl_goes_on(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site, limit=80, stop_on_verdict=False)
+    records = session.run()
+    by_path = {path(r.url): r for r in records}
+    assert by_path["/broken"].outcome is StepOutcome.ERROR
+    assert by_path["/broken"].status == 500 and by_path["/broken"].error_kind == "http_status"
+    assert "/files/report.pdf" not in by_path, "binary links are skipped before fetching"
+    assert all("/private/" not in r.url for r in records), "robots.txt disallows /private/"
+    skipped = {path(url): reason for r in records for url, reason in r.links["skipped"]}
+    assert skipped["/files/report.pdf"].startswith("binary file")
+    assert "disallowed by robots.txt" in skipped.values()
+    assert records[-1].stopped
+
+
+def test_no_stop_records_the_first_verdict_and_crawls_to_the_limit(
+    fixture_site: FixtureSite,
+) -> None:
+    session = make_session(fixture_site, limit=15, stop_on_verdict=False)
+    records = session.run()
+    assert session.stop_reason in (StopReason.LIMIT_REACHED, StopReason.EXHAUSTED)
+    assert session.first_verdict is StopReason.COVERAGE_REACHED
+    verdict_step = session.stop_step
+    assert verdict_step is not None and verdict_step < len(records)
+    assert records[verdict_step - 1].forgiven
+    assert "--no-stop" in records[verdict_step - 1].forgiven_why
+
+
+def test_forgive_continues_past_a_verdict(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site)
+    session.run()
+    steps_before = len(session.steps)
+    event = session.forgive()
+    assert event.kind is OverrideKind.FORGIVE and event.step == steps_before
+    assert not session.done and session.stop_reason is None
+    record = session.step()
+    assert record.step == steps_before + 1
+    with pytest.raises(ValueError, match="nothing to forgive"):
+        make_session(fixture_site).forgive()
+
+
+def test_pin_makes_the_next_step_fetch_that_link(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site)
+    session.step()
+    rows = session.frontier(50)
+    last = rows[-1]
+    assert rows[0].key != last.key
+    session.pin(last.key)
+    assert session.frontier(1)[0].key == last.key and session.frontier(1)[0].pinned
+    assert session.step().url == last.url
+
+
+def test_drop_and_force_dry_change_what_is_fetched(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site)
+    session.step()
+    head = session.frontier(1)[0]
+    session.drop(head.key)
+    assert head.key not in {row.key for row in session.frontier(100)}
+    nxt = session.frontier(1)[0]
+    session.force_dry(nxt.subtree)
+    record = session.step()
+    assert record.url != nxt.url
+    assert nxt.url in record.dropped_dry or nxt.url not in {r.url for r in session.steps}
+    kinds = [event.kind for event in session.overrides]
+    assert kinds == [OverrideKind.DROP, OverrideKind.FORCE_DRY]
+    with pytest.raises(ValueError, match="not in the queue"):
+        session.drop("http://nowhere.invalid/")
+
+
+def test_stop_now_cancels(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site)
+    session.step()
+    session.stop()
+    assert session.done and session.stop_reason is StopReason.CANCELLED
+    assert session.overrides[-1].kind is OverrideKind.STOP
+
+
+def test_relabel_is_recorded_and_counts(fixture_site: FixtureSite) -> None:
+    session = make_session(fixture_site, limit=4)
+    session.run()
+    about = session.steps[0].final_url
+    before = session.relevant_pages
+    session.relabel(about, True)
+    assert session.labels[about] is True
+    assert session.relevant_pages == before + 1
+    assert [p.user_label for p in session.pages() if p.url == about] == [True]
+    with pytest.raises(ValueError, match="not a fetched page"):
+        session.relabel("http://127.0.0.1:1/never", True)
