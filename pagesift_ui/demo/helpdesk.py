@@ -1,0 +1,217 @@
+"""The ``helpdesk`` scenario: Hearth & Oak, a home-goods shop with a separate help centre.
+
+The answers to "refund policy" are a handful of help articles on help.shop.localhost. The
+catalogue on www.shop.localhost is far larger, and the footer of every page on both hosts says
+"30-day refund policy - see our refund policy": every page hits the query, but only in a
+``<footer>``, the furniture a crawler must look past.
+"""
+
+from __future__ import annotations
+
+from .context import HostContext
+from .html import Block, Chrome, Heading, Inline, Link, bullets, para
+from .shop_catalog import build_catalog, category_path
+from .site import DemoSite, SiteBuilder
+from .text import Topic, slugify
+from .words_shop import (
+    ACCOUNT,
+    CATEGORIES,
+    DELIVERY,
+    GIFT_CARDS,
+    ORDERS,
+    PAYMENTS,
+    PRODUCT_CARE,
+    REFUNDS,
+    RETURNS,
+)
+
+__all__ = ["HELP_HOST", "QUERY", "SHOP_HOST", "build_helpdesk"]
+
+SHOP_HOST = "www.shop.localhost"
+HELP_HOST = "help.shop.localhost"
+QUERY = "refund policy"
+DESCRIPTION = (
+    "Hearth & Oak: an online shop of about 650 product and listing pages plus a help centre on "
+    "its own host. Only eight help articles are about refunds (the refund policy itself, how to "
+    "ask for a refund, timelines, sale items, gift cards, faulty items, cancellations), but the "
+    "footer of every page says '30-day refund policy - see our refund policy'. Expect a crawl "
+    "that treats the footer as furniture, heads for the help centre and stops with "
+    "coverage_reached or saturated; watch the catalogue pagination and ?sort= duplicates, and "
+    "robots.txt blocking /cart, /account/ and /search."
+)
+
+# (category, title, topic, lead sentence or "", relevant)
+_ARTICLES: tuple[tuple[str, str, Topic, str, bool], ...] = (
+    ("Orders", "Track your order", ORDERS, "", False),
+    ("Orders", "Change or cancel an order", ORDERS, "", False),
+    ("Orders", "Missing items", ORDERS, "", False),
+    ("Orders", "Ordering by phone", ORDERS, "", False),
+    ("Orders", "Order confirmation emails", ORDERS, "", False),
+    ("Delivery", "Delivery options and costs", DELIVERY, "", False),
+    ("Delivery", "International delivery", DELIVERY, "", False),
+    ("Delivery", "Click and collect", DELIVERY, "", False),
+    ("Delivery", "Changing your delivery address", DELIVERY, "", False),
+    ("Delivery", "Large item delivery", DELIVERY, "", False),
+    ("Returns and refunds", "Refund policy", REFUNDS,
+     "Our refund policy: if you change your mind, you can return most items within 30 days "
+     "for a full refund.", True),
+    ("Returns and refunds", "How to request a refund", REFUNDS,
+     "You can request a refund from your account or by returning the item to a store; this "
+     "page explains each step under our refund policy.", True),
+    ("Returns and refunds", "How long do refunds take?", REFUNDS,
+     "Under our refund policy we issue your refund within five working days of receiving "
+     "your return.", True),
+    ("Returns and refunds", "Refunds for sale and discounted items", REFUNDS,
+     "Sale items are covered by the same refund policy as full-price items.", True),
+    ("Returns and refunds", "Refunds to your original payment method", REFUNDS,
+     "Our refund policy is to pay every refund back to the card or account you paid with.",
+     True),
+    ("Returns and refunds", "Faulty or damaged items: repair, replacement or refund", REFUNDS,
+     "If an item arrives faulty or damaged, our refund policy gives you a full refund, a "
+     "replacement or a repair.", True),
+    ("Returns and refunds", "Refunds when you cancel an order", REFUNDS,
+     "If you cancel an order before it is dispatched, the refund policy is simple: we refund "
+     "the full amount straight away.", True),
+    ("Returns and refunds", "How to return an item", RETURNS, "", False),
+    ("Returns and refunds", "Returns labels and drop-off points", RETURNS, "", False),
+    ("Gift cards", "Buying a gift card", GIFT_CARDS, "", False),
+    ("Gift cards", "Checking your gift card balance", GIFT_CARDS, "", False),
+    ("Gift cards", "Returns and refunds for gift cards", REFUNDS,
+     "Gift cards themselves cannot be refunded for cash, but our refund policy applies to "
+     "anything you bought with a gift card.", True),
+    ("Gift cards", "Lost or stolen gift cards", GIFT_CARDS, "", False),
+    ("Payments", "Payment methods", PAYMENTS, "", False),
+    ("Payments", "Pay later", PAYMENTS, "", False),
+    ("Payments", "Promo codes", PAYMENTS, "", False),
+    ("Payments", "Price match policy", PAYMENTS,
+     "Our price match policy covers identical items sold by UK retailers.", False),
+    ("Payments", "VAT receipts", PAYMENTS, "", False),
+    ("Your account", "Creating an account", ACCOUNT, "", False),
+    ("Your account", "Resetting your password", ACCOUNT, "", False),
+    ("Your account", "Marketing preferences", ACCOUNT, "", False),
+    ("Your account", "Deleting your account", ACCOUNT, "", False),
+    ("Product care", "Caring for wood", PRODUCT_CARE, "", False),
+    ("Product care", "Caring for linen", PRODUCT_CARE, "", False),
+    ("Product care", "Candle safety", PRODUCT_CARE, "", False),
+    ("Product care", "Seasoning cast iron", PRODUCT_CARE, "", False),
+    ("Product care", "Our two-year guarantee", PRODUCT_CARE, "", False),
+)
+HELP_CATEGORIES = tuple(dict.fromkeys(category for category, *_ in _ARTICLES))
+_STEPS = {
+    "How to request a refund": (
+        "Sign in to your account and open Your orders.",
+        "Choose the order and select Request a refund.",
+        "Tell us which items you are sending back and why.",
+        "Print the free returns label and drop the parcel at a parcel shop.",
+        "We email you as soon as your refund has been issued.",
+    ),
+    "How to return an item": (
+        "Sign in to your account and open Your orders.",
+        "Choose Return items and select what you are sending back.",
+        "Pack the items in their original packaging.",
+        "Attach the free returns label and drop the parcel at a store or parcel shop.",
+    ),
+}
+
+
+def _article_path(title: str) -> str:
+    return f"/articles/{slugify(title)}"
+
+
+def _footer_note() -> tuple[Inline, ...]:
+    return ("30-day refund policy \u2014 see our ",
+            Link("refund policy", _article_path("Refund policy"), HELP_HOST), ".")
+
+
+def _social() -> tuple[Link, ...]:
+    return tuple(Link(name, "/hearthandoak", f"{name.lower()}.localhost")
+                 for name in ("Instagram", "Pinterest", "Facebook", "TikTok"))
+
+
+def _footer() -> tuple[tuple[str, tuple[Link, ...]], ...]:
+    return (
+        ("Customer care", (Link("Help centre", "/", HELP_HOST),
+                           Link("Delivery", f"/categories/{slugify('Delivery')}", HELP_HOST),
+                           Link("Returns", _article_path("How to return an item"), HELP_HOST),
+                           Link("Contact us", "/requests/new", HELP_HOST))),
+        ("About us", (Link("Our story", "/about", SHOP_HOST), Link("Stores", "/stores", SHOP_HOST),
+                      Link("Sustainability", "/sustainability", SHOP_HOST),
+                      Link("Careers", "/careers", SHOP_HOST))),
+        ("Legal", (Link("Privacy policy", "/privacy-policy", SHOP_HOST),
+                   Link("Cookie policy", "/cookie-policy", SHOP_HOST),
+                   Link("Terms and conditions", "/terms", SHOP_HOST),
+                   Link("Accessibility", "/accessibility", SHOP_HOST))),
+        ("Follow us", _social()),
+    )
+
+
+def _shop_chrome() -> Chrome:
+    nav = (*(Link(name, category_path(name)) for name, _ in CATEGORIES), Link("Sale", "/sale"))
+    utility = (Link("Help", "/", HELP_HOST), Link("Stores", "/stores"),
+               Link("Sign in", "/account/login"), Link("Basket", "/cart"),
+               Link("Search", "/search"))
+    return Chrome("Hearth & Oak", nav, utility, _footer(), _footer_note(),
+                  "© 2025 Hearth & Oak Ltd", nav_label="Shop by category")
+
+
+def _help_chrome() -> Chrome:
+    nav = (Link("Help centre", "/"),
+           *(Link(name, f"/categories/{slugify(name)}") for name in HELP_CATEGORIES),
+           Link("Contact us", "/requests/new"), Link("Back to the shop", "/", SHOP_HOST))
+    return Chrome("Hearth & Oak Help Centre", nav, (Link("Search help", "/search"),), _footer(),
+                  _footer_note(), "© 2025 Hearth & Oak Ltd", home_label="Help centre")
+
+
+def _help_centre(help_site: HostContext) -> None:
+    prose = help_site.prose("help")
+    popular = ("Track your order", "How to return an item", "Delivery options and costs",
+               "Change or cancel an order", "Checking your gift card balance")
+    help_site.add("/", "How can we help?", [
+        Heading("Browse by topic"),
+        bullets(*(Link(name, f"/categories/{slugify(name)}") for name in HELP_CATEGORIES)),
+        Heading("Popular questions"),
+        bullets(*(Link(title, _article_path(title)) for title in popular)),
+    ], breadcrumbs=False, full_title="Help centre | Hearth & Oak")
+    for category in HELP_CATEGORIES:
+        articles = [a for a in _ARTICLES if a[0] == category]
+        cat_link = Link(category, f"/categories/{slugify(category)}")
+        help_site.add(cat_link.target, category,
+                      [bullets(*(Link(a[1], _article_path(a[1])) for a in articles))])
+        for _cat, title, topic, lead, relevant in articles:
+            slug = slugify(title)
+            blocks: list[Block] = [para(lead)] if lead else []
+            blocks += [para(text) for text in prose.paragraphs(topic, 2)]
+            if title in _STEPS:
+                blocks += [Heading("Step by step"), bullets(*_STEPS[title], ordered=True)]
+            blocks.append(para("Was this article helpful? ",
+                               Link("Yes", f"/feedback?article={slug}&helpful=yes"), " ",
+                               Link("No", f"/feedback?article={slug}&helpful=no")))
+            related = [Link(a[1], _article_path(a[1])) for a in articles if a[1] != title][:4]
+            help_site.add(_article_path(title), title, blocks, crumbs=(cat_link,),
+                          aside=related, aside_title="Related articles", relevant=relevant)
+
+
+def _shop_home(shop: HostContext) -> None:
+    shop.add("/", "Hearth & Oak", [
+        para("Thoughtfully made things for the home, the table and the garden."),
+        Heading("Shop by category"),
+        bullets(*(Link(name, category_path(name)) for name, _ in CATEGORIES)),
+        Heading("This season"),
+        para(Link("Shop the sale", "/sale?utm_source=homepage&utm_medium=hero&utm_campaign=winter"),
+             " ", Link("Gift cards", "/gift-cards")),
+        para("Questions about an order? Visit our ", Link("help centre", "/", HELP_HOST), "."),
+    ], breadcrumbs=False, full_title="Hearth & Oak: homeware, tableware and garden")
+
+
+def build_helpdesk(seed: int) -> DemoSite:
+    builder = SiteBuilder(name="helpdesk", query=QUERY, description=DESCRIPTION,
+                          seed_host=SHOP_HOST, kept_params=("page",))
+    builder.register_host(SHOP_HOST, _shop_chrome(), "en",
+                          ("/cart", "/checkout", "/account/", "/search"))
+    builder.register_host(HELP_HOST, _help_chrome(), "en", ("/search", "/requests/", "/feedback"))
+    shop = HostContext(builder, seed, SHOP_HOST, "en", _shop_chrome())
+    help_site = HostContext(builder, seed, HELP_HOST, "en", _help_chrome())
+    _shop_home(shop)
+    build_catalog(shop)
+    _help_centre(help_site)
+    return builder.build()

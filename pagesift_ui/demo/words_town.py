@@ -1,0 +1,172 @@
+"""Word banks of the needle scenario: Millbrook Borough Council (tables only)."""
+
+from __future__ import annotations
+
+from .text import NO_OPENERS, Topic
+
+__all__ = ["BUSINESS_KINDS", "BUSINESS_NAMES", "COUNCIL", "PARK_NAMES", "PLANNING_WORKS",
+           "SERVICES", "STREETS", "TOWN_NEWS", "WARDS"]
+
+SERVICES: tuple[tuple[str, Topic, tuple[str, ...]], ...] = (
+    ("Bins and recycling", Topic((
+        "bins are collected every other week on the same day",
+        "put your bin out by 7am on your collection day",
+        "garden waste collections need a yearly subscription",
+        "bulky items such as sofas and fridges can be collected for a fee",
+        "glass, cans and plastic bottles go in the blue bin",
+        "food waste is collected every week in the small green caddy",
+        "report a missed collection within two working days",
+        "the recycling centre on Mill Lane is open every day except Christmas",
+        "bins must be left at the edge of your property with the lid closed",
+        "replacement bins can be ordered online",
+    )), ("Collection days", "Garden waste", "Bulky waste", "Recycling centres",
+         "Missed collections", "What goes in which bin")),
+    ("Council Tax", Topic((
+        "council tax pays for local services such as bins, parks and libraries",
+        "you can pay by direct debit in ten or twelve monthly instalments",
+        "a single person discount of 25 per cent is available if you live alone",
+        "your band is set by the Valuation Office Agency, not the council",
+        "tell us within 21 days if you move home",
+        "students in full-time education are exempt from council tax",
+        "you may get council tax support if you are on a low income",
+        "bills for the new year are sent out in March",
+        "empty properties may be charged a premium after one year",
+        "you can appeal against your band if you think it is wrong",
+    )), ("Pay your council tax", "Bands and charges", "Discounts and exemptions",
+         "Council Tax Support", "Moving home", "Appeals")),
+    ("Parking", Topic((
+        "residents' permits are valid for twelve months",
+        "our car parks accept card and phone payments",
+        "a penalty charge notice can be paid or challenged online",
+        "Blue Badge holders can park free of charge in council car parks",
+        "visitor permits are available as scratch cards",
+        "charging points for electric vehicles are in six town centre car parks",
+        "parking on yellow lines is enforced at all times",
+        "season tickets save regular users money",
+    )), ("Parking permits", "Car parks", "Penalty charge notices", "Blue Badges",
+         "Electric vehicle charging")),
+    ("Planning", Topic((
+        "most extensions need planning permission",
+        "you can ask for pre-application advice before you apply",
+        "neighbours are told about every application near them",
+        "decisions on householder applications are usually made within eight weeks",
+        "building control checks that work meets the building regulations",
+        "the local plan sets out where new homes and jobs will go",
+        "work on trees in a conservation area must be notified six weeks in advance",
+        "you can comment on an application during the consultation period",
+        "the planning committee meets once a month in the town hall",
+    )), ("Apply for planning permission", "Building control", "Local plan",
+         "Conservation areas", "Tree preservation orders")),
+    ("Housing", Topic((
+        "the housing register lists people waiting for a council or housing association home",
+        "homes are offered according to need and time on the register",
+        "contact us straight away if you are at risk of losing your home",
+        "private landlords must meet minimum standards of safety",
+        "disabled facilities grants pay for adaptations such as stairlifts",
+        "empty homes can be brought back into use with our help",
+        "our housing options team can help you find somewhere to live",
+        "tenants can report disrepair to the private sector housing team",
+    )), ("Housing register", "Homelessness", "Private renting", "Disabled facilities grants",
+         "Empty homes")),
+    ("Roads and transport", Topic((
+        "potholes can be reported online with a photo",
+        "we inspect main roads every month",
+        "gritting lorries treat priority routes when frost is forecast",
+        "street lights are repaired within five working days",
+        "road closures are listed a week in advance",
+        "dropped kerbs need permission before work starts",
+        "the council maintains all roads except motorways",
+        "bus timetables are available from the travel centre",
+    )), ("Report a pothole", "Street lighting", "Road closures", "Gritting", "Dropped kerbs")),
+    ("Libraries", Topic((
+        "library membership is free for everyone who lives, works or studies in the borough",
+        "you can borrow up to fifteen books at a time",
+        "e-books and audiobooks are available through the library app",
+        "computers and free wifi are available in every library",
+        "rhyme time sessions for babies run every Tuesday morning",
+        "the mobile library visits villages every fortnight",
+        "the local studies collection holds maps, photographs and parish records",
+    ), NO_OPENERS), ("Find a library", "Join the library", "E-books and audiobooks",
+                     "Events for children", "Local studies")),
+    ("Licensing", Topic((
+        "premises that sell alcohol need a licence from the council",
+        "taxi drivers must pass a knowledge test and a medical",
+        "street traders need a consent to trade in the town centre",
+        "temporary event notices must be given at least ten working days before the event",
+        "licence fees are set each year by the licensing committee",
+        "animal boarding and dog grooming businesses need a licence",
+    )), ("Alcohol and entertainment", "Taxi and private hire", "Street trading",
+         "Temporary event notices", "Animal licences")),
+    ("Business", Topic((
+        "business rates are collected by the council on behalf of the government",
+        "small businesses may get relief on their business rates",
+        "our environmental health officers inspect food businesses",
+        "grants are available for shop front improvements in the town centre",
+        "the markets service runs a general market every Wednesday and Saturday",
+        "new businesses can get free advice from the growth hub",
+    )), ("Business rates", "Food safety", "Grants for business", "Markets")),
+    ("Community", Topic((
+        "community grants of up to £5,000 are available to local groups",
+        "our community centres can be hired for meetings and parties",
+        "volunteers help at events, in parks and in libraries",
+        "the council supports a network of food banks",
+        "the community safety partnership works to reduce antisocial behaviour",
+        "the annual Millbrook festival takes place in July",
+    )), ("Community grants", "Community centres", "Volunteering", "Community safety")),
+)
+
+COUNCIL = Topic((
+    "the minutes of the previous meeting were agreed as a correct record",
+    "members noted the report of the head of finance",
+    "the committee resolved to approve the recommendations",
+    "apologies for absence were received from two councillors",
+    "no declarations of interest were made",
+    "a member of the public asked a question about parking in the town centre",
+    "the chair thanked officers for their work on the report",
+    "the item was deferred to the next meeting",
+    "members asked for an update on the budget in three months",
+    "the meeting closed at 8.45pm",
+), NO_OPENERS)
+
+TOWN_NEWS = Topic((
+    "work on the new leisure centre is on schedule",
+    "residents are asked to give their views by the end of the month",
+    "the scheme has been funded by a government grant",
+    "the leader of the council welcomed the news",
+    "volunteers planted more than {n}0 trees over the weekend",
+    "the market square will be closed to traffic for the day",
+    "the consultation is open to everyone who lives or works in the borough",
+    "further details are available from the customer contact centre",
+    "the work is expected to take {n} weeks",
+    "the council has won an award for its recycling service",
+), NO_OPENERS)
+
+STREETS = ("High Street", "Mill Lane", "Church Road", "Station Road", "Park Avenue", "Queen Street",
+           "Victoria Road", "Orchard Close", "Bridge Street", "Meadow Way", "School Lane",
+           "The Green", "Willow Drive", "Market Place", "King's Road", "Chapel Row")
+PLANNING_WORKS = ("Single-storey rear extension", "Loft conversion with rear dormer",
+                  "Change of use from shop to cafe", "Two-storey side extension",
+                  "Erection of a detached garage", "Replacement windows",
+                  "Installation of solar panels", "Felling of one oak tree",
+                  "Erection of four dwellings", "New shop front and signage",
+                  "Conversion of barn to dwelling", "Front porch")
+PARK_NAMES = ("Millbrook Park", "Riverside Gardens", "Abbey Fields", "Harcourt Recreation Ground",
+              "Beacon Hill Country Park", "Old Mill Meadow", "Jubilee Gardens", "Kingsway Park",
+              "Fernlea Woods", "Castle Green", "Brookside Play Area", "Hatherley Common")
+WARDS = ("Abbey", "Beacon", "Castle", "Fernlea", "Harcourt", "Jubilee", "Kingsway", "Riverside",
+         "St Mary's", "Town Centre")
+BUSINESS_KINDS = (("Cafe", "serves breakfast, lunch and homemade cakes"),
+                  ("Bakery", "bakes bread, pastries and celebration cakes every morning"),
+                  ("Plumber", "covers boilers, bathrooms and emergency repairs"),
+                  ("Florist", "makes bouquets for weddings, funerals and every day"),
+                  ("Garage", "offers MOTs, servicing and tyres"),
+                  ("Hair salon", "offers cuts, colour and treatments"),
+                  ("Butcher", "sells locally reared meat and homemade sausages"),
+                  ("Bookshop", "stocks new and second-hand books and hosts author events"),
+                  ("Accountant", "helps sole traders and small companies with tax returns"),
+                  ("Dentist", "is accepting new NHS and private patients"),
+                  ("Electrician", "handles rewiring, fuse boards and safety checks"),
+                  ("Pub", "serves real ale and food from the local area"))
+BUSINESS_NAMES = ("Brook", "Meadow", "Oakfield", "Castle", "Riverside", "Abbey", "Corner",
+                  "Old Mill", "Station", "Green Lane", "Harcourt", "Beacon", "Willow", "Market",
+                  "Kingsway", "Village")
