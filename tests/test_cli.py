@@ -1,0 +1,152 @@
+"""The command line: crawl a served folder, serve, demo --truth-out."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pagesift_ui.cli import main
+from pagesift_ui.serve import StaticServer
+
+NAV = '<nav><a href="/index.html">Home</a> <a href="/about.html">About us</a> ' \
+      '<a href="/help/index.html">Help centre</a></nav>'
+PAGES = {
+    "index.html": ("Northwind", "<p>Welcome to Northwind outdoor gear.</p>"
+                   '<p>See <a href="/help/index.html">help and refunds</a>.</p>'),
+    "about.html": ("About us", "<p>We sell tents and boots since 1990.</p>"),
+    "help/index.html": ("Help centre", '<p>Read our <a href="/help/refund-policy.html">refund '
+                        'policy</a> or <a href="/help/refunds.html">request a refund</a>.</p>'),
+    "help/refund-policy.html": ("Refund policy", "<h2>Refund policy</h2><p>Our refund policy "
+                                "gives 30 days for a full refund of unused items.</p><p>The "
+                                "policy covers gift cards: refunds go back to the card.</p>"),
+    "help/refunds.html": ("Request a refund", "<h2>How to request a refund</h2><p>Under the "
+                          "refund policy, send the order number; refunds take 5 days.</p>"),
+}
+
+
+def write_site(root: Path) -> None:
+    for name, (title, body) in PAGES.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(
+            f"<!doctype html><html lang='en'><head><title>{title}</title></head><body>"
+            f"{NAV}<main><h1>{title}</h1>{body}</main><footer>Northwind</footer></body></html>",
+            encoding="utf-8",
+        )
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    write_site(tmp_path / "site")
+    with StaticServer(tmp_path / "site") as server:
+        yield server.base_url() + "/index.html"
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_crawl_writes_a_bundle_with_pages_in_fetch_order(served: str, tmp_path: Path) -> None:
+    bundle_path, csv_path = tmp_path / "s.json", tmp_path / "pages.csv"
+    code, out, _ = run_cli(
+        "crawl", served, "--query", "refund policy", "--delay", "0", "--quiet",
+        "--out", str(bundle_path), "--pages-csv", str(csv_path),
+    )
+    assert code == 0
+    bundle = json.loads(bundle_path.read_text(encoding="utf-8"))
+    urls = [step["url"] for step in bundle["steps"]]
+    assert urls[0] == served
+    assert urls.index(served.replace("index.html", "help/index.html")) < len(urls)
+    assert [s["step"] for s in bundle["steps"]] == list(range(1, len(urls) + 1))
+    assert bundle["config"]["query"] == "refund policy"
+    assert bundle["stop_reason"] in {
+        "coverage_reached", "saturated", "no_relevant_pages", "limit_reached", "exhausted",
+    }
+    assert bundle["stop_step"] == len(urls)
+    assert all("relevance" in s and "verdict" in s for s in bundle["steps"])
+    assert bundle["steps"][-1]["verdict"] == bundle["stop_reason"]
+    assert "stop reason:" in out and "refund" in out
+    assert csv_path.read_text(encoding="utf-8").startswith("step,url,")
+
+
+def test_no_stop_keeps_the_first_verdict_step(served: str, tmp_path: Path) -> None:
+    bundle_path = tmp_path / "s.json"
+    code, _, _ = run_cli(
+        "crawl", served, "--query", "refund policy", "--delay", "0", "--quiet", "--no-stop",
+        "--patience", "1", "--evidence-per-term", "1", "--out", str(bundle_path),
+    )
+    assert code == 0
+    bundle = json.loads(bundle_path.read_text(encoding="utf-8"))
+    assert bundle["config"]["stop_on_verdict"] is False
+    assert bundle["stop_step"] is not None
+    assert bundle["end_reason"] in {"limit_reached", "exhausted"}
+    verdict_steps = [s["step"] for s in bundle["steps"] if s["verdict"]]
+    assert verdict_steps and verdict_steps[0] == bundle["stop_step"]
+
+
+def test_bad_input_gives_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
+    code, _, err = run_cli("crawl", "not-a-url", "--query", "fees")
+    assert code == 2 and "seed_url" in err and "http" in err
+    code, _, err = run_cli("crawl", "http://127.0.0.1:9/", "--query", "the")
+    assert code == 2 and "stop words" in err
+    code, _, err = run_cli("serve", str(tmp_path / "missing"))
+    assert code == 2 and "missing" in err
+
+
+def test_python_m_pagesift_ui_runs_a_crawl(served: str, tmp_path: Path) -> None:
+    bundle_path = tmp_path / "s.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pagesift_ui", "crawl", served, "--query", "refund policy",
+         "--delay", "0", "--out", str(bundle_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "pages fetched:" in proc.stdout
+    assert json.loads(bundle_path.read_text(encoding="utf-8"))["steps"]
+
+
+def _wait_for(predicate: object, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting")
+
+
+def test_demo_writes_the_ground_truth_and_serves_the_scenario(tmp_path: Path) -> None:
+    truth = tmp_path / "truth.txt"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pagesift_ui", "demo", "--scenario", "helpdesk",
+         "--truth-out", str(truth)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        _wait_for(lambda: truth.exists() and truth.stat().st_size > 0)
+        lines = truth.read_text(encoding="utf-8").splitlines()
+        assert lines[0] == "# query: refund policy"
+        assert lines[1].startswith("# seed: http://www.shop.localhost:")
+        urls = lines[2:]
+        assert urls and all(u.startswith("http://") for u in urls)
+        port = lines[1].rsplit(":", 1)[1].split("/")[0]
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/", headers={"Host": f"www.shop.localhost:{port}"}
+        )
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with direct.open(request, timeout=10) as response:
+            assert response.status == 200
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.communicate(timeout=10)
