@@ -15,7 +15,7 @@ from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
 
-__all__ = ["MAX_LIMIT", "CrawlConfig", "Scope"]
+__all__ = ["MAX_LIMIT", "CrawlConfig", "Scope", "Strategy"]
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
@@ -26,6 +26,14 @@ class Scope(enum.StrEnum):
 
     HOST = "host"  # the seed's host only
     SITE = "site"  # the seed's host and its sibling sub-domains (journals.e.edu beside www.e.edu)
+
+
+class Strategy(enum.StrEnum):
+    """How the next link is chosen."""
+
+    FOCUSED = "focused"  # best-first by link score, with dispersion, dry subtrees, demotion
+    BFS = "bfs"  # breadth-first: every link scores the same, so discovery order decides (the
+    # benchmark's baseline; the stop rules still observe every page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +60,7 @@ class CrawlConfig:
     stop_on_verdict: bool = True
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
+    strategy: Strategy = Strategy.FOCUSED
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -71,6 +80,8 @@ class CrawlConfig:
         _check_float("read_timeout_s", self.read_timeout_s, 0.1, 300.0)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
+        if not isinstance(self.strategy, Strategy):
+            raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> CrawlConfig:
@@ -93,6 +104,13 @@ class CrawlConfig:
                 kwargs["scope"] = Scope(kwargs["scope"])
             except ValueError as exc:
                 raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}") from exc
+        if "strategy" in kwargs and not isinstance(kwargs["strategy"], Strategy):
+            try:
+                kwargs["strategy"] = Strategy(kwargs["strategy"])
+            except ValueError as exc:
+                raise ConfigError(
+                    "strategy", f"must be one of {[s.value for s in Strategy]}"
+                ) from exc
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -106,6 +124,7 @@ class CrawlConfig:
         """Plain JSON-ready values; ``from_mapping(to_dict())`` gives an equal config."""
         out = asdict(self)
         out["scope"] = self.scope.value
+        out["strategy"] = self.strategy.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 

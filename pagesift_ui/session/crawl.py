@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from pagesift_ui.errors import FetchError, PagesiftError
@@ -68,12 +68,22 @@ class CrawlSession(OverridesMixin, ViewsMixin):
     ``stop_reason`` (why it is stopped now, None while it can go on), ``stop_step`` and
     ``first_verdict`` (the first stop verdict that was not forgiven automatically, also with
     ``stop_on_verdict=False``), ``verdicts`` (every verdict: step, reason, what became of it).
+
+    ``clock`` times each step for ``elapsed_ms`` (seconds, monotonic); a replay that must
+    reproduce ``elapsed_ms`` too injects the same deterministic clock as the recording.
     """
 
-    def __init__(self, config: CrawlConfig, source: PageSource | None = None) -> None:
+    def __init__(
+        self,
+        config: CrawlConfig,
+        source: PageSource | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.config = config
         self.state = FrontierState.from_config(config)
         self._source = source if source is not None else _default_source(config)
+        self._clock = clock
         self.steps: list[StepRecord] = []
         self.done = False
         self.stop_reason: StopReason | None = None
@@ -96,7 +106,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         """
         if self.done:
             raise SessionDone(f"the crawl has stopped: {self.stop_reason}")
-        started = time.perf_counter()
+        started = self._clock()
         dropped: list[str] = []
         entry = self._next_entry(dropped)
         if entry is None:
@@ -126,6 +136,14 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             except SessionDone:
                 return
 
+    def set_source(self, source: PageSource) -> PageSource:
+        """Take pages from ``source`` from the next step on (a resumed session goes live).
+
+        Returns the previous source, which the caller closes; the session's state is untouched.
+        """
+        previous, self._source = self._source, source
+        return previous
+
     def close(self) -> None:
         self._source.close()
 
@@ -143,9 +161,9 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         while True:
             entry = state.queue.pop_diverse(
                 state.scheduled_by_cluster,
-                state.cap,
+                state.dispersion_cap(),
                 state.clusters.is_proven,
-                demoted_templates=state.templates.demoted_templates(),
+                demoted_templates=state.demoted_templates(),
             )
             if entry is None or not state.is_dry(subtree(self.config.seed_host, entry.url)):
                 return entry
@@ -208,8 +226,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             facts.model_changed = state.focus.learn(entry.signal, relevance >= MIN_RELEVANCE)
         # needs_rescore() covers a model change too, and resets its flags: call it every time
         if state.focus.needs_rescore():
-            state.queue.rescore(state.focus.score_batch)
-            facts.rescored = True
+            facts.rescored = state.rescore()
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
         if reason is not None:
@@ -282,7 +299,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         elif not self._has_fetchable():
             facts.verdict, facts.stopped = StopReason.EXHAUSTED, True
             self._end(StopReason.EXHAUSTED, facts.step)
-        record = build_record(self, facts, (time.perf_counter() - started) * 1000.0)
+        record = build_record(self, facts, (self._clock() - started) * 1000.0)
         logger.debug("step %d %s → %s", record.step, record.url, record.outcome)
         return record
 

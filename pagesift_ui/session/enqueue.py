@@ -99,7 +99,7 @@ def enqueue_links(
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), depth + 1, relevance, hub, seed_host
         )
-        score = state.focus.score(signal)
+        score = state.link_score(signal)
         outcome, evicted = state.queue.offer(key, url, depth + 1, score, signal, room)
         _tally_offer(tally, url, outcome, evicted)
     return tally

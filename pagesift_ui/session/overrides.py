@@ -76,7 +76,7 @@ class OverridesMixin:
         self.labels[url] = bool(relevant)
         signal = self._link_signals.get(url)
         if signal is not None and self.state.focus.learn(signal, bool(relevant)):
-            self.state.queue.rescore(self.state.focus.score_batch)
+            self.state.rescore()
         word = "relevant" if relevant else "irrelevant"
         return self._record(OverrideKind.RELABEL, url, bool(relevant), f"labelled {word}")
 

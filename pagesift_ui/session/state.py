@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from pagesift_ui.frontier.adaptive import Adaptive
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import BestFirst, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.urls import TemplateStats
-from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.config import CrawlConfig, Strategy
 
 __all__ = ["FrontierState"]
 
@@ -29,6 +30,7 @@ class FrontierState:
     templates: TemplateStats
     queue: BestFirst
     cap: int
+    breadth_first: bool = False
     scheduled_by_cluster: Counter[str] = field(default_factory=Counter)
     fetched_keys: set[str] = field(default_factory=set)
     text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
@@ -47,6 +49,7 @@ class FrontierState:
             templates=TemplateStats(),
             queue=BestFirst(),
             cap=config.dispersion_cap or default_cap(config.limit),
+            breadth_first=config.strategy is Strategy.BFS,
         )
 
     def subtree_state(self, part: str) -> tuple[str, str]:
@@ -60,4 +63,23 @@ class FrontierState:
         return ("proven" if self.subtrees.is_proven(part) else "open"), ""
 
     def is_dry(self, part: str) -> bool:
-        return self.subtree_state(part)[0] == "dry"
+        """Links of a dry subtree are not fetched; breadth-first fetches everything."""
+        return not self.breadth_first and self.subtree_state(part)[0] == "dry"
+
+    def demoted_templates(self) -> frozenset[str]:
+        return frozenset() if self.breadth_first else self.templates.demoted_templates()
+
+    def link_score(self, signal: LinkSignal) -> float:
+        """The queue score of a link: its focused score, or 1 for every link when
+        breadth-first (equal scores pop in discovery order, spec §9)."""
+        return 1.0 if self.breadth_first else self.focus.score(signal)
+
+    def rescore(self) -> bool:
+        """Rescore every queued link under the current weights (not when breadth-first)."""
+        if self.breadth_first:
+            return False
+        self.queue.rescore(self.focus.score_batch)
+        return True
+
+    def dispersion_cap(self) -> int:
+        return 2**62 if self.breadth_first else self.cap

@@ -49,7 +49,7 @@ class ViewsMixin:
     def frontier(self: CrawlSession, n: int = 20) -> list[FrontierRow]:
         """The best ``n`` queued links in pop order, with their score explanations."""
         state, seed_host = self.state, self.config.seed_host
-        demoted = state.templates.demoted_templates()
+        demoted = state.demoted_templates()
         rows = []
         for rank, entry in enumerate(state.queue.top(n, demoted), start=1):
             signal = entry.signal
