@@ -1,4 +1,4 @@
-"""CLI commands around the bundled demo web: ``demo`` (and ``bench``, added with the benchmark)."""
+"""CLI commands around the bundled demo web and the benchmark: ``demo`` and ``bench``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,19 @@ def add_demo_commands(commands: Any) -> None:
     demo.add_argument("--seed", type=int, default=0, help="generator seed (same seed, same site)")
     demo.add_argument("--port", type=int, default=0, help="0 picks a free port")
     demo.add_argument("--truth-out", type=Path, help="write the ground truth here and keep serving")
+
+    bench = commands.add_parser(
+        "bench", help="focused crawl vs breadth-first vs oracle: recall per page fetched"
+    )
+    bench.add_argument("--scenario", action="append", default=None,
+                       help="a demo scenario (repeatable, or 'all'); the default is all")
+    bench.add_argument("--site", help="start URL of a site you serve (with --truth)")
+    bench.add_argument("--truth", type=Path, help="truth file: '# query:', '# seed:', URLs")
+    bench.add_argument("--label", help="name of the --site run in the report")
+    bench.add_argument("--limit", type=int, default=1500, help="pages per crawler")
+    bench.add_argument("--out", type=Path, default=Path("benchmarks/results"),
+                       help="folder for JSON, HTML and PNG (default benchmarks/results)")
+    bench.add_argument("--no-png", action="store_true", help="skip the Chromium PNG")
 
 
 def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -38,6 +51,59 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _bench_targets(args: argparse.Namespace, err: TextIO) -> list[tuple[str, str]] | None:
+    """("scenario", name) or ("site", label) pairs to run, or None after an error message."""
+    from pagesift_ui.demo import SCENARIOS
+
+    if args.site or args.truth:
+        if not (args.site and args.truth):
+            err.write("pagesift-ui bench: --site and --truth go together\n")
+            return None
+        return [("site", args.label or "site")]
+    names = args.scenario or ["all"]
+    if "all" in names:
+        names = list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        err.write(f"pagesift-ui bench: unknown scenario {unknown[0]!r}; "
+                  f"choose from {', '.join(SCENARIOS)} or all\n")
+        return None
+    return [("scenario", n) for n in names]
+
+
+def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from pagesift_ui.bench import Truth, run_bench
+    from pagesift_ui.bench.report import markdown_table, write_outputs
+    from pagesift_ui.demo import build_site, start_demo
+
+    targets = _bench_targets(args, err)
+    if targets is None:
+        return 2
+    reports = []
+    for kind, name in targets:
+        if kind == "site":
+            loaded = Truth.load(args.truth)
+            truth = Truth(loaded.query, args.site, loaded.urls)
+            reports.append(run_bench(name, truth, args.limit))
+            continue
+        site = build_site(name)
+        with start_demo(name) as server:
+            truth = Truth(site.query, server.seed_url, tuple(server.truth_urls()))
+            reports.append(run_bench(name, truth, args.limit))
+    for report in reports:
+        paths = write_outputs(report, args.out, png=not args.no_png)
+        ratio = report.speedup_at(0.9)
+        err.write(f"{report.label}: {', '.join(str(p) for p in paths.values())}\n")
+        out.write(f"{report.label}: focused needs {ratio:.2f}× the pages breadth-first needs "
+                  "for 90% recall\n" if ratio is not None else
+                  f"{report.label}: 90% recall not reached by both crawlers\n")
+    table = markdown_table(reports)
+    (args.out / "results.md").write_text(table, encoding="utf-8")
+    out.write(table)
+    return 0
+
+
 DEMO_HANDLERS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "demo": run_demo,
+    "bench": run_bench_command,
 }

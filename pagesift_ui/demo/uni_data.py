@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 __all__ = [
+    "JOURNALS_HOST",
     "COUNTRIES", "FACULTIES", "HEADLINE_OBJECTS", "HEADLINE_SUBJECTS", "HEADLINE_VERBS",
     "JOURNALS", "JOURNAL_GROUPS", "JOURNAL_OUTCOMES", "JOURNAL_REGIONS", "JOURNAL_THEMES",
     "NEWS_TAGS", "RESEARCH_FIELDS", "ROLES",
 ]
+
+#: The university press's own host (a sub-site of the university).
+JOURNALS_HOST = "journals.uni.localhost"
 
 # faculty -> departments -> subjects taught (each subject becomes a course page)
 FACULTIES: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (

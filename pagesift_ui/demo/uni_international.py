@@ -10,7 +10,7 @@ from .context import HostContext
 from .html import Block, Heading, Link, Table, bullets, para
 from .text import Prose, slugify
 from .uni_admissions import paras
-from .uni_data import COUNTRIES
+from .uni_data import COUNTRIES, JOURNALS_HOST
 from .words_uni import (
     ADMISSIONS,
     ARRIVAL,
@@ -92,6 +92,15 @@ def _funding(www: HostContext, prose: Prose) -> None:
         Heading("Living costs"),
         para("Plan your budget with our guide to ", Link("the cost of living", FUNDING_PATH +
                                                          "living-costs"), "."),
+        # University sites advertise their press next to the topic it studies; for the crawler
+        # this is the entrance to the journals trap (issue tables of contents full of the
+        # query words that add nothing an applicant needs).
+        Heading("Research on student finance"),
+        para("Our researchers study how tuition fees shape international students' choices. "
+             "Read the ", Link("International Journal of Student Finance", "/ijsf/",
+                               JOURNALS_HOST),
+             " and the ", Link("Journal of International Higher Education", "/jihe/",
+                                JOURNALS_HOST), ", published by Northgate University Press."),
     ]
     _add(www, prose, FUNDING_PATH, "Fees and funding for international students", blocks,
          (INTL,), relevant=True)

@@ -17,6 +17,7 @@ from .site import DemoSite, SiteBuilder
 from .text import child_rng
 from .uni_admissions import build_admissions
 from .uni_courses import Course, plan_courses
+from .uni_data import JOURNALS_HOST
 from .uni_events import build_events
 from .uni_international import build_international
 from .uni_journals import build_journals
@@ -28,7 +29,6 @@ from .words_uni import ABOUT, LEGAL
 __all__ = ["JOURNALS_HOST", "QUERY", "UNI_HOST", "build_university"]
 
 UNI_HOST = "www.uni.localhost"
-JOURNALS_HOST = "journals.uni.localhost"
 QUERY = "international students tuition fees"
 DESCRIPTION = (
     "Northgate University: a university website of about 1,300 pages. The pages about tuition "

@@ -1,0 +1,153 @@
+"""Run the three crawlers on one site and report: JSON, a recall plot, a Markdown row."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import plotly.graph_objects as go
+
+from pagesift_ui.fetcher import Fetcher, FetchPolicy
+from pagesift_ui.session import CrawlConfig
+
+from .graph import GraphRecorder, oracle_order
+from .run import CrawlCurve, curve_from_keys, run_crawl
+from .truth import Truth, url_key
+
+__all__ = ["BenchReport", "markdown_table", "run_bench"]
+
+logger = logging.getLogger(__name__)
+
+COLOURS = {"focused": "#1f77b4", "breadth-first": "#7f7f7f", "oracle": "#2ca02c"}
+
+
+@dataclass(slots=True)
+class BenchReport:
+    """The three curves of one benchmark site."""
+
+    label: str
+    truth: Truth
+    limit: int
+    curves: list[CrawlCurve]
+
+    def curve(self, name: str) -> CrawlCurve:
+        return next(c for c in self.curves if c.name == name)
+
+    def speedup_at(self, target: float) -> float | None:
+        """Focused pages to ``target`` recall ÷ breadth-first pages to it (lower is better)."""
+        focused = self.curve("focused").pages_to(target)
+        bfs = self.curve("breadth-first").pages_to(target)
+        if focused is None or bfs is None:
+            return None
+        return focused / bfs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "query": self.truth.query,
+            "seed": self.truth.seed,
+            "relevant": len(self.truth.urls),
+            "limit": self.limit,
+            "focused_over_bfs_pages_to_90": self.speedup_at(0.9),
+            "crawlers": [c.to_dict() for c in self.curves],
+        }
+
+    def figure(self) -> go.Figure:
+        fig = go.Figure()
+        for curve in self.curves:
+            x = list(range(1, curve.pages + 1))
+            fig.add_trace(go.Scatter(x=x, y=curve.recall, mode="lines", name=curve.name,
+                                     line={"color": COLOURS.get(curve.name)}))
+            if curve.stop_step is not None and curve.name != "oracle":
+                fig.add_trace(go.Scatter(
+                    x=[curve.stop_step], y=[curve.recall_at(curve.stop_step)], mode="markers",
+                    marker={"symbol": "x", "size": 12, "color": COLOURS.get(curve.name)},
+                    name=f"{curve.name}: adaptive stop ({curve.stop_reason})",
+                ))
+        fig.update_layout(
+            title=f"{self.label}: recall vs pages fetched — “{self.truth.query}”",
+            xaxis_title="pages fetched", yaxis_title="recall of the relevant pages",
+            yaxis_range=[-0.02, 1.02], xaxis_type="log", template="plotly_white",
+            width=900, height=520, legend={"orientation": "h", "y": -0.22},
+        )
+        return fig
+
+
+def _configs(truth: Truth, limit: int) -> tuple[CrawlConfig, CrawlConfig]:
+    common = {
+        "seed_url": truth.seed, "query": truth.query, "limit": limit, "delay_s": 0.0,
+        "stop_on_verdict": False,
+    }
+    focused = CrawlConfig.from_mapping(common)
+    bfs = CrawlConfig.from_mapping({**common, "strategy": "bfs"})
+    return focused, bfs
+
+
+def _fetcher(config: CrawlConfig) -> Fetcher:
+    return Fetcher(FetchPolicy(delay_s=config.delay_s, respect_robots=config.respect_robots))
+
+
+def run_bench(label: str, truth: Truth, limit: int = 1500) -> BenchReport:
+    """Focused crawl, breadth-first and the oracle on the same served site."""
+    focused_config, bfs_config = _configs(truth, limit)
+    keys = truth.keys
+    recorder = GraphRecorder(_fetcher(bfs_config), bfs_config)
+    bfs = run_crawl("breadth-first", bfs_config, keys, recorder)
+    logger.info("%s: breadth-first %d pages in %.1f s", label, bfs.pages, bfs.seconds)
+    focused = run_crawl("focused", focused_config, keys, _fetcher(focused_config))
+    logger.info("%s: focused %d pages in %.1f s", label, focused.pages, focused.seconds)
+    order, unreachable = oracle_order(recorder.edges, recorder.aliases, url_key(truth.seed), keys)
+    oracle = curve_from_keys("oracle", order, keys)
+    oracle.unreachable = len(unreachable)
+    oracle.stop_reason = "all relevant found" if not unreachable else "graph explored"
+    return BenchReport(label, truth, limit, [focused, bfs, oracle])
+
+
+def write_outputs(report: BenchReport, out_dir: Path, png: bool = True) -> dict[str, Path]:
+    """``<label>.json``, ``<label>.html`` (plotly.js beside it) and, if possible, a PNG."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out_dir / f"{report.label}.json", "html": out_dir / f"{report.label}.html"}
+    paths["json"].write_text(json.dumps(report.to_dict(), indent=1), encoding="utf-8")
+    fig = report.figure()
+    fig.write_html(paths["html"], include_plotlyjs="directory")
+    if png:
+        png_path = out_dir / f"{report.label}.png"
+        if _screenshot(paths["html"], png_path):
+            paths["png"] = png_path
+    return paths
+
+
+def _screenshot(html: Path, png: Path) -> bool:
+    """Render the plot with headless Chromium (Debian's, no download), if it is there."""
+    from pagesift_ui.bench.shot import screenshot_html
+
+    return screenshot_html(html, png)
+
+
+def _cell(value: float | int | None, percent: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.0%}" if percent else str(value)
+
+
+def markdown_table(reports: list[BenchReport]) -> str:
+    """The README's results table: one row per site and crawler."""
+    lines = [
+        "| site | query | crawler | pages to 50% | 90% | 100% | adaptive stop: pages | "
+        "recall | harvest | stop reason |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for report in reports:
+        for curve in report.curves:
+            stop = curve.stop_step if curve.name != "oracle" else curve.pages
+            lines.append(
+                f"| {report.label} | {report.truth.query} | {curve.name} | "
+                f"{_cell(curve.pages_to(0.5))} | {_cell(curve.pages_to(0.9))} | "
+                f"{_cell(curve.pages_to(1.0))} | {_cell(stop)} | "
+                f"{_cell(curve.recall_at(stop), True)} | {_cell(curve.harvest_at(stop), True)} | "
+                f"{curve.stop_reason or '–'} |"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,63 @@
+"""Ground truth: the relevant URLs of a site for one query, and the truth-file format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.frontier.urls import clean, dedupe_key
+
+__all__ = ["Truth", "url_key"]
+
+
+def url_key(url: str) -> str:
+    """The identity of a page for recall: the crawl's own dedupe key of the cleaned URL."""
+    return dedupe_key(clean(url))
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """``# query: Q`` and ``# seed: URL`` lines, then one relevant absolute URL per line."""
+
+    query: str
+    seed: str
+    urls: tuple[str, ...]
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(url_key(u) for u in self.urls)
+
+    @classmethod
+    def parse(cls, text: str, source: str = "truth file") -> Truth:
+        query = seed = ""
+        urls: list[str] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("#"):
+                name, _, value = line[1:].partition(":")
+                if name.strip() == "query":
+                    query = value.strip()
+                elif name.strip() == "seed":
+                    seed = value.strip()
+                continue
+            if not line.startswith(("http://", "https://")):
+                raise ConfigError("truth", f"{source} line {number}: {line!r} is not a URL")
+            urls.append(line)
+        if not query or not seed:
+            raise ConfigError("truth", f"{source} needs '# query:' and '# seed:' lines")
+        return cls(query, seed, tuple(urls))
+
+    @classmethod
+    def load(cls, path: Path) -> Truth:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError("truth", f"cannot read {path}: {exc.strerror}") from exc
+        return cls.parse(text, str(path))
+
+    def dump(self) -> str:
+        lines = [f"# query: {self.query}", f"# seed: {self.seed}", *self.urls]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,88 @@
+"""The benchmark on the demo web: focused vs breadth-first vs oracle, and the needle stop."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pagesift_ui.bench import BenchReport, Truth, run_bench
+from pagesift_ui.bench.graph import oracle_order
+from pagesift_ui.bench.report import markdown_table, write_outputs
+from pagesift_ui.demo import build_site, start_demo
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, StopReason
+from pagesift_ui.session import CrawlConfig, CrawlSession
+
+
+def bench(name: str, limit: int) -> BenchReport:
+    site = build_site(name)
+    with start_demo(name) as server:
+        truth = Truth(site.query, server.seed_url, tuple(server.truth_urls()))
+        return run_bench(name, truth, limit)
+
+
+@pytest.fixture(scope="module")
+def university() -> BenchReport:
+    return bench("university", 400)
+
+
+@pytest.fixture(scope="module")
+def helpdesk() -> BenchReport:
+    return bench("helpdesk", 400)
+
+
+@pytest.mark.parametrize("name", ["university", "helpdesk"])
+def test_focused_reaches_90_percent_in_at_most_half_the_breadth_first_pages(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    report: BenchReport = request.getfixturevalue(name)
+    focused = report.curve("focused").pages_to(0.9)
+    bfs = report.curve("breadth-first").pages_to(0.9)
+    oracle = report.curve("oracle").pages_to(0.9)
+    assert focused is not None and bfs is not None and oracle is not None
+    assert focused <= bfs / 2, (focused, bfs)
+    assert oracle <= focused
+
+
+def test_the_journals_subtree_is_found_dry_on_university(university: BenchReport) -> None:
+    assert "journals.uni.localhost" in university.curve("focused").became_dry
+
+
+def test_the_report_has_curves_stops_and_counterfactuals(
+    helpdesk: BenchReport, tmp_path: Path
+) -> None:
+    data = helpdesk.to_dict()
+    focused = data["crawlers"][0]
+    assert focused["name"] == "focused" and focused["pages"] == len(focused["recall"])
+    assert focused["adaptive_stop"]["reason"] in {r.value for r in StopReason}
+    assert focused["adaptive_stop"]["pages"] == helpdesk.curve("focused").stop_step
+    assert set(focused["pages_to"]) == {"50%", "90%", "100%"}
+    assert focused["counterfactual_stops"], "every stop rule that fired is listed"
+    paths = write_outputs(helpdesk, tmp_path, png=False)
+    assert json.loads(paths["json"].read_text(encoding="utf-8"))["label"] == "helpdesk"
+    assert "plotly" in paths["html"].read_text(encoding="utf-8")
+    table = markdown_table([helpdesk])
+    assert table.count("| helpdesk |") == 3
+
+
+def test_oracle_takes_the_shortest_paths_to_the_answers() -> None:
+    edges = {"s": ["a", "b"], "a": ["r1"], "b": ["c"], "c": ["r2"], "r1": [], "r2": []}
+    order, missing = oracle_order(edges, {}, "s", frozenset({"r1", "r2", "zz"}))
+    assert order == ["s", "a", "r1", "b", "c", "r2"]
+    assert missing == frozenset({"zz"})
+
+
+def test_needle_stops_with_no_relevant_pages_within_two_patiences_of_the_last_lead() -> None:
+    site = build_site("needle")
+    with start_demo("needle") as server:
+        config = CrawlConfig.from_mapping(
+            {"seed_url": server.seed_url, "query": site.query, "limit": 300, "delay_s": 0.0}
+        )
+        with CrawlSession(config) as session:
+            records = session.run()
+    assert session.stop_reason is StopReason.NO_RELEVANT_PAGES
+    leads = [r.step for r in records if not r.blind]
+    blind_after_last_lead = len(records) - max(leads)
+    assert blind_after_last_lead <= COLD_PATIENCE * config.adaptive.patience
+    assert records[-1].cold == COLD_PATIENCE * config.adaptive.patience
