@@ -24,6 +24,7 @@ from types import TracebackType
 
 import httpx
 
+from pagesift_ui.charset import decode_html
 from pagesift_ui.errors import (
     BlockedByPolicy,
     BlockedByRobots,
@@ -35,7 +36,6 @@ from pagesift_ui.errors import (
     TooManyRedirects,
     UnsupportedContentType,
 )
-from pagesift_ui.extract import decode_html
 from pagesift_ui.netpolicy import (
     DEFAULT_USER_AGENT,
     AddressKind,

@@ -1,0 +1,92 @@
+"""Decoding HTML bytes the way browsers do (used by the fetcher and by ``extract``)."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+import charset_normalizer
+
+__all__ = ["codec_for", "decode_html"]
+
+_META_PRESCAN_BYTES = 2048
+_META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+# WHATWG Encoding Standard §4.2: browsers read these labels as these encodings, so pages
+# written for browsers decode without mojibake only with the same mapping (a page labelled
+# iso-8859-1 that contains € or “quotes” is really windows-1252; Shift_JIS is cp932).
+_WEB_CODECS = {
+    label: codec
+    for codec, labels in (
+        (
+            "cp1252",
+            "ascii us-ascii iso-8859-1 iso8859-1 iso_8859-1 latin1 latin-1 l1 cp819 "
+            "ibm819 iso-ir-100 csisolatin1 windows-1252 x-cp1252",
+        ),
+        ("cp932", "shift_jis shift-jis sjis x-sjis ms_kanji csshiftjis windows-31j ms932"),
+        ("gb18030", "gb2312 gbk x-gbk chinese csgb2312"),
+        ("cp949", "euc-kr ks_c_5601-1987 korean windows-949"),
+        ("cp1254", "iso-8859-9 latin5 l5 windows-1254"),
+        ("cp874", "tis-620 iso-8859-11 windows-874"),
+    )
+    for label in labels.split()
+}
+
+
+def decode_html(body: bytes, header_charset: str | None) -> tuple[str, str]:
+    """Decode an HTML body; returns ``(codec name, text)``. Never raises.
+
+    Order: byte-order mark, header charset, ``<meta charset>``/``http-equiv`` in the first
+    2 KB, then detection (valid UTF-8, else charset-normalizer preferring windows-1252).
+    Undecodable bytes become U+FFFD. The BOM comes first as in the WHATWG HTML
+    encoding-sniffing algorithm (§13.2.3.2): it cannot be wrong, while a server's default
+    charset often is. Labels map as browsers map them (WHATWG Encoding §4.2).
+    """
+    for bom, codec in (
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if body.startswith(bom):
+            return codec, body.decode(codec, "replace")
+    meta = _META_CHARSET.search(body[:_META_PRESCAN_BYTES])
+    meta_label = meta.group(1).decode("ascii") if meta else None
+    # WHATWG HTML §13.2.3.3: a prescanned "utf-16" means utf-8 (the bytes were ASCII).
+    if meta_label is not None and meta_label.lower().startswith("utf-16"):
+        meta_label = "utf-8"
+    for label in (header_charset, meta_label):
+        declared = codec_for(label)
+        if declared is not None:
+            return declared, body.decode(declared, "replace")
+    sniffed = _sniff_codec(body)
+    return sniffed, body.decode(sniffed, "replace")
+
+
+def _sniff_codec(body: bytes) -> str:
+    """Guess an undeclared encoding: UTF-8 if valid, else charset-normalizer's answer."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "utf-8"  # legacy text almost never forms valid UTF-8 by accident
+    matches = charset_normalizer.from_bytes(body)
+    # On short Western text the detector often picks a sibling code page (cp1250, cp1257)
+    # that turns "è" into "č"; windows-1252 is the web's default legacy encoding (WHATWG
+    # HTML §13.2.3.2 step 9), so it wins whenever it is a plausible reading.
+    if any("cp1252" in match.could_be_from_charset for match in matches):
+        return "cp1252"
+    best = matches.best()
+    return codec_for(best.encoding if best is not None else None) or "utf-8"
+
+
+def codec_for(label: str | None) -> str | None:
+    if not label:
+        return None
+    name = label.strip().lower()
+    name = _WEB_CODECS.get(name, name)
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        return None
+    # bytes→bytes codecs such as base64 or zlib are not character encodings.
+    return info.name if getattr(info, "_is_text_encoding", True) else None
