@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import numpy as np
 import pytest
@@ -362,13 +361,9 @@ def test_score_batch_of_nothing_is_empty() -> None:
     assert score_batch([], PRIOR_WEIGHTS, TERM_WEIGHTS, False, True).shape == (0,)
 
 
-def test_rescoring_100k_packed_signals_takes_milliseconds() -> None:
+def test_score_batch_on_100k_packed_signals_is_shaped_and_non_negative() -> None:
+    # Speed is measured by benchmarks/bench_scoring.py, never asserted here (shared machines).
     signals = _random_signals(random.Random(1), 100_000, 12)
     columns = LinkColumns.from_signals(signals)
-    term_weights = [0.5] * 12
-    score_batch(columns, PRIOR_WEIGHTS, term_weights, True, True)  # warm-up
-    start = time.perf_counter()
-    scores = score_batch(columns, PRIOR_WEIGHTS, term_weights, True, True)
-    elapsed = time.perf_counter() - start
+    scores = score_batch(columns, PRIOR_WEIGHTS, [0.5] * 12, True, True)
     assert scores.shape == (100_000,) and np.all(scores >= 0)
-    assert elapsed < 0.25  # ~3–7 ms measured; loose so a busy CI machine does not flake
