@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
 from pagesift_ui.frontier.query import STOP_WORDS, Query, stem, words
@@ -351,6 +350,8 @@ class FacetStats:
     def _test_collocations(self) -> tuple[Collocation, ...]:
         if not self._pairs:
             return ()
+        # scipy.stats takes ~0.7 s to import: load it on the first test, not with the core
+        from scipy import stats as scipy_stats
         observed: list[int] = []
         expected: list[float] = []
         p_values: list[float] = []

@@ -23,7 +23,7 @@ from pagesift_ui.frontier.urls import clean, dedupe_key, text_fingerprints
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
 from pagesift_ui.session.overrides import OverridesMixin
-from pagesift_ui.session.record import StepRecord
+from pagesift_ui.session.record import StepRecord, VerdictFate
 from pagesift_ui.session.state import FrontierState
 from pagesift_ui.session.stepbuild import StepFacts, build_record
 from pagesift_ui.session.views import ViewsMixin
@@ -85,6 +85,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         self._source = source if source is not None else _default_source(config)
         self._clock = clock
         self.steps: list[StepRecord] = []
+        self._closed = False
         self.done = False
         self.stop_reason: StopReason | None = None
         self.stop_step: int | None = None
@@ -104,6 +105,8 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         Raises ``SessionDone`` when the session has stopped (budget spent, queue exhausted, a
         stop verdict, or the user's stop); ``forgive()`` lifts a verdict's stop.
         """
+        if self._closed:
+            raise SessionDone("the session was closed; start a new one or resume it")
         if self.done:
             raise SessionDone(f"the crawl has stopped: {self.stop_reason}")
         started = self._clock()
@@ -145,6 +148,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         return previous
 
     def close(self) -> None:
+        self._closed = True
         self._source.close()
 
     def __enter__(self) -> CrawlSession:
@@ -174,6 +178,9 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         self.state.scheduled_by_cluster[cluster_key(entry.url)] += 1
         self.state.fetched_keys.add(entry.key)
         facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=tuple(dropped))
+        if entry.signal is not None:
+            # explain with the weights the link was ranked under, before this page teaches
+            facts.link_explanation = self.state.focus.explain(entry.signal).to_dict()
         try:
             result = self._source.fetch(entry.url)
         except FetchError as exc:
@@ -243,22 +250,27 @@ class CrawlSession(OverridesMixin, ViewsMixin):
 
     def _judge(self, facts: StepFacts, reason: StopReason) -> None:
         """Step 10: a verdict stands unless a high-scoring, non-blind link is still queued."""
+        adaptive = self.state.adaptive
         facts.verdict = reason
+        facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
         pending = self._pending_lead()
         if pending:
-            self.state.adaptive.forgive()
+            adaptive.forgive()
             facts.forgiven, facts.forgiven_why = True, pending
+            facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
             self.verdicts.append((facts.step, reason.value, "forgiven: " + pending))
             return
         if self.stop_step is None:
             self.stop_step, self.first_verdict = facts.step, reason
         if not self.config.stop_on_verdict:
-            self.state.adaptive.forgive()
-            self.state.adaptive.reset_cold()
+            adaptive.forgive()
+            adaptive.reset_cold()
             facts.forgiven, facts.forgiven_why = True, "--no-stop: verdict recorded, crawl goes on"
+            facts.verdict_fate = VerdictFate.NO_STOP
             self.verdicts.append((facts.step, reason.value, "recorded (no-stop)"))
             return
         facts.stopped = True
+        facts.verdict_fate = VerdictFate.STOPPED
         self.verdicts.append((facts.step, reason.value, "stopped"))
 
     def _pending_lead(self) -> str:
@@ -293,12 +305,17 @@ class CrawlSession(OverridesMixin, ViewsMixin):
     def _finish(self, facts: StepFacts, started: float) -> StepRecord:
         if facts.stopped and facts.verdict is not None:
             self._end(facts.verdict, facts.step)
-        elif self.pages_scheduled >= self.config.limit:
-            facts.verdict, facts.stopped = StopReason.LIMIT_REACHED, True
-            self._end(StopReason.LIMIT_REACHED, facts.step)
-        elif not self._has_fetchable():
-            facts.verdict, facts.stopped = StopReason.EXHAUSTED, True
-            self._end(StopReason.EXHAUSTED, facts.step)
+        else:
+            ending = None
+            if self.pages_scheduled >= self.config.limit:
+                ending = StopReason.LIMIT_REACHED
+            elif not self._has_fetchable():
+                ending = StopReason.EXHAUSTED
+            if ending is not None:
+                # a budget or queue end overrides a forgiven verdict of the same step
+                facts.verdict, facts.stopped = ending, True
+                facts.verdict_fate = VerdictFate.STOPPED
+                self._end(ending, facts.step)
         record = build_record(self, facts, (self._clock() - started) * 1000.0)
         logger.debug("step %d %s → %s", record.step, record.url, record.outcome)
         return record

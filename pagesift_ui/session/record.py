@@ -19,6 +19,7 @@ __all__ = [
     "PartStats",
     "StepOutcome",
     "StepRecord",
+    "VerdictFate",
     "WilsonRow",
 ]
 
@@ -30,6 +31,15 @@ class StepOutcome(enum.StrEnum):
     DUPLICATE = "duplicate"  # same text as a page fetched before; not counted against the limit
     ERROR = "error"  # the fetch failed (timeout, 404, robots, policy ...); the crawl goes on
     SKIPPED = "skipped"  # fetched but not HTML (its type is in ``content_type``)
+
+
+class VerdictFate(enum.StrEnum):
+    """What became of a stop verdict at the step it fired."""
+
+    NONE = ""  # no verdict at this step
+    STOPPED = "stopped"  # the crawl stopped here
+    AUTO_FORGIVEN = "auto_forgiven"  # a high-scoring link with clues was still queued (§11.10)
+    NO_STOP = "no_stop"  # recorded, and the crawl went on (stop_on_verdict=False)
 
 
 class OverrideKind(enum.StrEnum):
@@ -113,7 +123,7 @@ class StepRecord:
     title: str
     lang: str
     score: float
-    link: dict[str, Any] | None  # the link's explanation (None for the seed)
+    link: dict[str, Any] | None  # the score's explanation when the link was popped (seed: None)
     blind: bool
     subtree: str
     cluster: str
@@ -129,6 +139,9 @@ class StepRecord:
     stale: int
     cold: int
     verdict: str | None  # the stop reason that fired at this step, if any
+    verdict_fate: VerdictFate
+    verdict_stale: int  # the counters when the verdict fired (before any forgiveness)
+    verdict_cold: int
     forgiven: bool
     forgiven_why: str
     stopped: bool  # the crawl stopped at this step
@@ -176,6 +189,8 @@ class StepRecord:
                 value = PartStats(**value)
             elif f.name == "outcome":
                 value = StepOutcome(value)
+            elif f.name == "verdict_fate":
+                value = VerdictFate(value)
             elif isinstance(value, list):
                 value = tuple(value)
             kwargs[f.name] = value

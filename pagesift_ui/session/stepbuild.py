@@ -13,7 +13,7 @@ from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.session.enqueue import LinkTally
-from pagesift_ui.session.record import PartStats, StepOutcome, StepRecord
+from pagesift_ui.session.record import PartStats, StepOutcome, StepRecord, VerdictFate
 
 if TYPE_CHECKING:
     from pagesift_ui.session.crawl import CrawlSession
@@ -41,6 +41,10 @@ class StepFacts:
     model_changed: bool = False
     rescored: bool = False
     verdict: StopReason | None = None
+    verdict_fate: VerdictFate = VerdictFate.NONE
+    verdict_stale: int = 0
+    verdict_cold: int = 0
+    link_explanation: dict[str, Any] | None = None
     forgiven: bool = False
     forgiven_why: str = ""
     stopped: bool = False
@@ -110,7 +114,7 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         title=page.title if page is not None else "",
         lang=page.lang if page is not None else "",
         score=entry.score,
-        link=focus.explain(entry.signal).to_dict() if entry.signal is not None else None,
+        link=facts.link_explanation,
         blind=bool(entry.signal is not None and entry.signal.blind),
         subtree=part,
         cluster=cluster_key(facts.url),
@@ -126,6 +130,9 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         stale=adaptive.stale,
         cold=adaptive.cold,
         verdict=facts.verdict.value if facts.verdict is not None else None,
+        verdict_fate=facts.verdict_fate,
+        verdict_stale=facts.verdict_stale,
+        verdict_cold=facts.verdict_cold,
         forgiven=facts.forgiven,
         forgiven_why=facts.forgiven_why,
         stopped=facts.stopped,
