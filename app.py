@@ -1,9 +1,89 @@
-"""pagesift-ui: the Streamlit entry point. It only lays the page out and routes."""
+"""pagesift-ui: the Streamlit entry point. It only lays the page out and routes to components."""
 
 from __future__ import annotations
 
-import streamlit as st
+import sys
+from pathlib import Path
 
-st.set_page_config(page_title="pagesift-ui", layout="wide")
-st.title("pagesift-ui")
-st.write("A focused-crawl explorer. The crawl controls arrive with the explorer issue.")
+# Streamlit puts the script's folder on sys.path; AppTest run from elsewhere does not.
+_ROOT = str(Path(__file__).resolve().parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import streamlit as st  # noqa: E402
+
+from components.controls import render_controls  # noqa: E402
+from components.decision_log import md_escape, render_decision_log  # noqa: E402
+from components.export import render_export  # noqa: E402
+from components.inspector import render_inspector  # noqa: E402
+from components.live import render_live  # noqa: E402
+from components.overrides import (  # noqa: E402
+    render_label_overrides,
+    render_queue_overrides,
+    render_subtree_overrides,
+    render_verdict_banner,
+)
+from components.sidebar import init_state, render_setup  # noqa: E402
+from components.state import AnySession, pop_flashes  # noqa: E402
+from components.tables import render_frontier, render_pages, render_subtrees  # noqa: E402
+
+FRONTIER_ROWS = 25
+_FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}
+# Less empty space above the title, so the charts fit on the first screen.
+_CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>"
+_INTRO = """
+Pick a target and a query in the sidebar and press **Start**; then **Step** one page at a time
+or **Run**. Every step says which link was taken and why, what the page added, and how close
+the adaptive stop rules are to firing. When a verdict fires you can continue anyway, and you
+can steer the crawl: pin or drop queued links, force a subtree dry, relabel pages.
+"""
+
+
+def _tabs(session: AnySession, running: bool) -> None:
+    if running:
+        st.caption("The tables below refresh when the run pauses.")
+    log, frontier, pages, inspector, subtrees = st.tabs(
+        ["Decision log", "Frontier", "Pages", "Page inspector", "Subtrees"])
+    with log:
+        render_decision_log(session.steps, session.overrides, session.config)
+    with frontier:
+        rows = session.frontier(FRONTIER_ROWS)
+        render_frontier(rows, session.config.seed_url)
+        render_queue_overrides(session, rows)
+    with pages:
+        page_rows = session.pages()
+        render_pages(page_rows)
+        render_label_overrides(session, page_rows)
+    with inspector:
+        render_inspector(session)
+    with subtrees:
+        wilson = session.wilson_table()
+        render_subtrees(wilson)
+        render_subtree_overrides(session, wilson, rows)
+
+
+def run() -> None:
+    st.set_page_config(page_title="pagesift-ui", layout="wide")
+    ss = st.session_state
+    init_state(ss)
+    session: AnySession | None = ss["session"]
+    running = bool(ss["running"])
+    with st.sidebar:
+        render_setup()
+        render_export(session, running)
+    st.html(_CSS)
+    st.title("pagesift-ui")
+    for kind, text in pop_flashes(ss):
+        _FLASH.get(kind, st.info)(md_escape(text))
+    render_controls(session, running)
+    if session is None:
+        st.markdown(_INTRO)
+        return
+    st.caption(f"Query “{session.config.query}” from {session.config.seed_url} · "
+               f"limit {session.config.limit}")
+    render_verdict_banner(session)
+    render_live(running)
+    _tabs(session, running)
+
+
+run()

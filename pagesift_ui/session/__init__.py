@@ -12,6 +12,7 @@ from pagesift_ui.session.record import (
     PartStats,
     StepOutcome,
     StepRecord,
+    VerdictFate,
     WilsonRow,
 )
 
@@ -28,5 +29,6 @@ __all__ = [
     "SessionDone",
     "StepOutcome",
     "StepRecord",
+    "VerdictFate",
     "WilsonRow",
 ]

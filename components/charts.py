@@ -1,0 +1,341 @@
+"""Figure builders: pure functions from step records (and overrides) to plotly figures.
+
+No Streamlit here, so every chart is testable on synthetic records. Traces are built from
+numpy arrays (plotly validates Python lists element by element, ~15× slower; recipe §5), and
+time charts draw at most the last ``window`` steps so a 2,000-step session stays fast.
+Overrides are drawn half a step after the step they followed (``Override.step`` counts the
+steps completed when the user acted).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, MIN_SOURCES
+from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.frontier.stats import z_one_sided
+from pagesift_ui.session import (
+    CrawlConfig,
+    Override,
+    OverrideKind,
+    PartStats,
+    StepRecord,
+    VerdictFate,
+)
+
+__all__ = [
+    "DEFAULT_WINDOW",
+    "FOREST_SORTS",
+    "MAX_FOREST_ROWS",
+    "VerdictMark",
+    "coverage_figure",
+    "forest_figure",
+    "stale_cold_figure",
+    "switch_counts",
+    "verdict_marks",
+    "weight_switches",
+    "weights_figure",
+]
+
+DEFAULT_WINDOW = 500
+MAX_FOREST_ROWS = 40
+FOREST_SORTS = ("pages", "estimate", "name")
+STATE_COLOURS = {"dry": "#d62728", "proven": "#2ca02c", "open": "#7f7f7f"}
+FATE_COLOURS = {
+    "stopped": "#d62728",
+    "forgiven automatically": "#ff7f0e",
+    "continued by the user": "#9467bd",
+    "recorded (no-stop)": "#8c564b",
+}
+REASON_SYMBOLS = {
+    "coverage_reached": "star",
+    "saturated": "x",
+    "no_relevant_pages": "triangle-down",
+    "limit_reached": "square",
+    "exhausted": "diamond",
+    "cancelled": "circle-open",
+}
+OVERRIDE_COLOUR = "#9467bd"
+_LAYOUT = {
+    "height": 320,
+    "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+    "legend": {"orientation": "h", "y": -0.2},
+    "hovermode": "closest",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictMark:
+    """One stop verdict that fired, what became of it (``fate``: a FATE_COLOURS key), and the
+    value of its counter when it fired (``level``: stale, or cold for no_relevant_pages)."""
+
+    step: int
+    reason: str
+    fate: str
+    level: int
+
+
+def _fired_level(record: StepRecord) -> int:
+    """The counter's value when the verdict fired (before any forgiveness reset it)."""
+    if record.verdict == "no_relevant_pages":
+        return record.verdict_cold
+    return record.verdict_stale
+
+
+def verdict_marks(
+    steps: Sequence[StepRecord], overrides: Sequence[Override], config: CrawlConfig
+) -> list[VerdictMark]:
+    """Every step whose record carries a verdict, with its fate."""
+    user_forgiven = {o.step for o in overrides if o.kind is OverrideKind.FORGIVE}
+    marks = []
+    for r in steps:
+        if r.verdict is None:
+            continue
+        if r.verdict_fate is VerdictFate.NO_STOP:
+            fate = "recorded (no-stop)"
+        elif r.verdict_fate is VerdictFate.AUTO_FORGIVEN:
+            fate = "forgiven automatically"
+        else:
+            fate = "continued by the user" if r.step in user_forgiven else "stopped"
+        marks.append(VerdictMark(r.step, r.verdict, fate, _fired_level(r)))
+    return marks
+
+
+def _override_trace(overrides: Sequence[Override], first: int, top: float) -> go.Scatter | None:
+    """All overrides as one trace of vertical segments (cheaper than one shape each)."""
+    shown = [o for o in overrides if o.step + 1 >= first]
+    if not shown:
+        return None
+    xs = np.repeat(np.array([o.step + 0.5 for o in shown], dtype=float), 3)
+    ys = np.tile(np.array([0.0, top, np.nan]), len(shown))
+    texts = np.repeat(np.array([f"{o.kind.value} {o.target}".strip() for o in shown]), 3)
+    return go.Scatter(
+        x=xs, y=ys, mode="lines", name="override", hovertext=texts, hoverinfo="text",
+        line={"color": OVERRIDE_COLOUR, "dash": "dot", "width": 1.5},
+    )
+
+
+def _step_axis(x: np.ndarray) -> dict[str, object]:
+    """Whole step numbers on the x axis (one tick per step while there are few)."""
+    axis: dict[str, object] = {"title": "step", "tickformat": "d"}
+    if len(x) and int(x[-1]) - int(x[0]) < 10:
+        axis["dtick"] = 1
+    return axis
+
+
+def _window(steps: Sequence[StepRecord], window: int) -> Sequence[StepRecord]:
+    return steps[-window:] if window > 0 else steps
+
+
+def stale_cold_figure(
+    steps: Sequence[StepRecord],
+    config: CrawlConfig,
+    overrides: Sequence[Override] = (),
+    window: int = DEFAULT_WINDOW,
+) -> go.Figure:
+    """Stale and cold counters over steps against the thresholds that make the verdicts fire."""
+    shown = _window(steps, window)
+    patience = config.adaptive.patience
+    x = np.fromiter((r.step for r in shown), dtype=np.int64, count=len(shown))
+    stale = np.fromiter((r.stale for r in shown), dtype=np.int64, count=len(shown))
+    cold = np.fromiter((r.cold for r in shown), dtype=np.int64, count=len(shown))
+    mode = "lines+markers" if len(x) <= 100 else "lines"  # dots show each step's value
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=x, y=stale, name="stale", mode=mode, marker={"size": 4},
+                             line={"shape": "hv", "color": "#1f77b4"}))
+    fig.add_trace(go.Scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
+                             line={"shape": "hv", "color": "#17becf"}))
+    lines = (
+        (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+        (patience, "saturated", "#d62728"),
+        (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
+    )
+    for level, label, colour in lines:
+        fig.add_hline(y=level, line={"dash": "dash", "color": colour, "width": 1},
+                      annotation_text=f"{label}: {level}", annotation_position="top left",
+                      annotation_font_size=10)
+    first = int(x[0]) if len(x) else 1
+    _add_verdict_traces(fig, verdict_marks(shown, overrides, config))
+    top = float(COLD_PATIENCE * patience + 1)
+    override = _override_trace(overrides, first, top)
+    if override is not None:
+        fig.add_trace(override)
+    fig.update_layout(title="Stale and cold counters", xaxis=_step_axis(x),
+                      yaxis={"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT)
+    return fig
+
+
+def _add_verdict_traces(fig: go.Figure, marks: Sequence[VerdictMark]) -> None:
+    for fate, colour in FATE_COLOURS.items():
+        chosen = [m for m in marks if m.fate == fate]
+        if not chosen:
+            continue
+        y = np.array([m.level for m in chosen])
+        fig.add_trace(go.Scatter(
+            x=np.array([m.step for m in chosen]), y=y, mode="markers", name=f"verdict: {fate}",
+            marker={"size": 12, "color": colour,
+                    "symbol": [REASON_SYMBOLS.get(m.reason, "circle") for m in chosen]},
+            hovertext=np.array([f"step {m.step}: {m.reason} ({fate})" for m in chosen]),
+            hoverinfo="text",
+        ))
+
+
+def weight_switches(used: np.ndarray) -> np.ndarray:
+    """Row indices where the weight in use differs from the row before."""
+    if used.shape[0] < 2:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.diff(used) != 0) + 1
+
+
+def weights_figure(
+    steps: Sequence[StepRecord],
+    config: CrawlConfig,
+    feature: str,
+    overrides: Sequence[Override] = (),
+    window: int = DEFAULT_WINDOW,
+) -> go.Figure:
+    """One link-model feature over steps: weight in use, posterior mean ± Z1·se, prior."""
+    i = FEATURE_NAMES.index(feature)
+    shown = _window(steps, window)
+    n = len(shown)
+    x = np.fromiter((r.step for r in shown), dtype=np.int64, count=n)
+    used = np.fromiter((r.link_weights[i] for r in shown), dtype=float, count=n)
+    mean = np.fromiter((r.posterior_mean[i] for r in shown), dtype=float, count=n)
+    se = np.fromiter((r.standard_error[i] for r in shown), dtype=float, count=n)
+    z = z_one_sided(config.delta)
+    prior = shown[-1].prior[i] if n else config.prior_weights[i]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=x, y=mean + z * se, mode="lines", line={"width": 0},
+                             showlegend=False, hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=x, y=mean - z * se, mode="lines", line={"width": 0},
+                             fill="tonexty", fillcolor="rgba(31,119,180,0.18)",
+                             name=f"±{z:.2f}·se", hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=x, y=mean, mode="lines", name="posterior mean",
+                             line={"color": "#1f77b4"}))
+    fig.add_trace(go.Scatter(x=x, y=used, mode="lines", name="weight in use",
+                             line={"shape": "hv", "color": "#ff7f0e", "width": 3}))
+    switches = weight_switches(used)
+    if len(switches):
+        fig.add_trace(go.Scatter(x=x[switches], y=used[switches], mode="markers",
+                                 name="switched", marker={"size": 10, "color": "#d62728"}))
+    fig.add_hline(y=prior, line={"dash": "dash", "color": "#555", "width": 1},
+                  annotation_text=f"prior {prior:g}", annotation_position="top left")
+    finite = np.concatenate([mean + z * se, used, [prior]]) if n else np.array([prior])
+    override = _override_trace(overrides, int(x[0]) if n else 1, float(np.nanmax(finite)))
+    if override is not None:
+        fig.add_trace(override)
+    fig.update_layout(title=f"Link weight: {feature}", xaxis=_step_axis(x),
+                      yaxis_title="weight", **_LAYOUT)
+    return fig
+
+
+def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figure:
+    """Evidence per query term after the last step, against ``evidence_per_term``."""
+    opts = config.adaptive
+    fig = go.Figure()
+    if steps:
+        last = steps[-1]
+        evidence = np.array(last.evidence, dtype=float)
+        weights = np.array(last.term_weights, dtype=float)
+        colours = np.where(evidence >= opts.evidence_per_term, "#2ca02c", "#ff7f0e")
+        fig.add_trace(go.Bar(
+            x=np.array(last.terms), y=evidence, marker_color=colours, name="evidence",
+            hovertext=np.array([f"{t}: {e:g} blocks, term weight {w:.2f}"
+                                for t, e, w in zip(last.terms, evidence, weights, strict=True)]),
+            hoverinfo="text",
+        ))
+    fig.add_hline(y=opts.evidence_per_term, line={"dash": "dash", "color": "#2ca02c"},
+                  annotation_text=f"evidence per term: {opts.evidence_per_term}",
+                  annotation_position="top right")
+    note = _coverage_note(steps[-1], config) if steps else "no page yet"
+    fig.update_layout(title={"text": "Evidence per term", "subtitle": {"text": note}},
+                      yaxis={"title": "evidence blocks", "rangemode": "tozero"},
+                      **{**_LAYOUT, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}})
+    fig.update_layout(showlegend=False)
+    return fig
+
+
+def _coverage_note(last: StepRecord, config: CrawlConfig) -> str:
+    threshold = config.adaptive.coverage_threshold
+    sources_ok = last.sources >= MIN_SOURCES
+    state = "covered" if last.covered else "not covered yet"
+    return (
+        f"coverage {last.coverage:.0%} (needs {threshold:.0%}) · sources {last.sources}/"
+        f"{MIN_SOURCES} {'met' if sources_ok else 'NOT met'} → {state}"
+    )
+
+
+def _sorted_parts(rows: Sequence[PartStats], sort_by: str) -> list[PartStats]:
+    if sort_by == "estimate":
+        return sorted(rows, key=lambda r: (-(r.hits / r.pages if r.pages else 0.0), r.part))
+    if sort_by == "name":
+        return sorted(rows, key=lambda r: r.part)
+    return sorted(rows, key=lambda r: (-r.pages, r.part))
+
+
+def forest_label(row: PartStats) -> str:
+    forced = f" [forced {row.forced}]" if row.forced else ""
+    return f"{row.part} ({row.hits}/{row.pages}){forced}"
+
+
+def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> go.Scatter:
+    """The rest of the site's interval per row, drawn as a thick translucent bar."""
+    low = np.array([r.rest_low for r in shown], dtype=float)
+    high = np.array([r.rest_high for r in shown], dtype=float)
+    mid = (low + high) / 2
+    return go.Scatter(
+        x=mid, y=labels, mode="markers", name="rest of the site",
+        marker={"size": 1, "color": "rgba(150,150,150,0.35)"},
+        error_x={"type": "data", "symmetric": False, "array": high - mid,
+                 "arrayminus": mid - low, "thickness": 12, "width": 0,
+                 "color": "rgba(150,150,150,0.35)"},
+        hovertext=np.array([f"rest: {a:.2f}–{b:.2f}" for a, b in zip(low, high, strict=True)]),
+        hoverinfo="text",
+    )
+
+
+def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figure:
+    """Wilson interval per subtree (coloured by state) against the rest of the site (grey)."""
+    if sort_by not in FOREST_SORTS:
+        raise ValueError(f"sort_by must be one of {FOREST_SORTS}, got {sort_by!r}")
+    shown = _sorted_parts(rows, sort_by)[:MAX_FOREST_ROWS]
+    labels = np.array([forest_label(r) for r in shown])
+    low = np.array([r.low for r in shown], dtype=float)
+    high = np.array([r.high for r in shown], dtype=float)
+    est = np.array([r.hits / r.pages if r.pages else 0.0 for r in shown], dtype=float)
+    states = np.array([r.state for r in shown])
+    fig = go.Figure(_rest_band(shown, labels))
+    for state, colour in STATE_COLOURS.items():
+        pick = states == state
+        if not pick.any():
+            continue
+        fig.add_trace(go.Scatter(
+            x=est[pick], y=labels[pick], mode="markers", name=state,
+            marker={"size": 9, "color": colour},
+            error_x={"type": "data", "symmetric": False, "array": high[pick] - est[pick],
+                     "arrayminus": est[pick] - low[pick], "thickness": 2, "color": colour},
+        ))
+    fig.update_layout(
+        title="Harvest per subtree (Wilson interval)",
+        xaxis_title="share of its pages that brought something new",
+        **{**_LAYOUT, "height": max(300, 140 + 24 * len(shown)),
+           "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1,
+                      "xanchor": "right"}})
+    fig.update_xaxes(range=[-0.02, 1.02])
+    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], type="category")
+    return fig
+
+
+def switch_counts(steps: Sequence[StepRecord], window: int = DEFAULT_WINDOW) -> dict[str, int]:
+    """How often each feature's weight in use switched within the drawn window."""
+    shown = _window(steps, window)
+    if len(shown) < 2:
+        return dict.fromkeys(FEATURE_NAMES, 0)
+    used = np.array([r.link_weights for r in shown], dtype=float)
+    changed = (np.diff(used, axis=0) != 0).sum(axis=0)
+    return {name: int(n) for name, n in zip(FEATURE_NAMES, changed, strict=True)}

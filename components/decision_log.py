@@ -1,0 +1,245 @@
+"""The decision log: one plain-language paragraph per step, built only from the step record.
+
+``explain_step(record, config)`` and ``explain_verdict(...)`` are pure functions (tested on
+synthetic records); :func:`render_decision_log` shows the newest entries first, with the
+user's overrides between the steps they followed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from pagesift_ui.frontier.adaptive import (
+    COLD_PATIENCE,
+    EVIDENCE_RELEVANCE,
+    MIN_RELEVANCE,
+    MIN_SOURCES,
+)
+from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
+
+__all__ = [
+    "LOG_ENTRIES",
+    "explain_override",
+    "explain_step",
+    "explain_verdict",
+    "log_entries",
+    "render_decision_log",
+    "md_escape",
+    "short_url",
+]
+
+#: Entries shown (newest first); older ones are in the exported bundle.
+LOG_ENTRIES = 50
+
+
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
+
+
+def md_escape(text: str) -> str:
+    """Text from the web shown literally by ``st.markdown`` (no emphasis, links or $math$)."""
+    return text.translate(_MD_SPECIAL)
+
+
+def short_url(url: str, seed_url: str) -> str:
+    """The path (with query) on the seed's host; the full URL elsewhere."""
+    parts, seed = urlsplit(url), urlsplit(seed_url)
+    if parts.netloc != seed.netloc:
+        return url
+    path = parts.path or "/"
+    return f"{path}?{parts.query}" if parts.query else path
+
+
+def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str:
+    """Which rule fired and why, in numbers.
+
+    A forgiven verdict resets its counter before the record is taken, so the counter's value
+    at the moment it fired is the rule's threshold (it grows by one per page).
+    """
+    patience = config.adaptive.patience
+    half = max(math.ceil(patience / 2), 1)
+    stale = record.stale if not record.forgiven else None
+    cold = record.cold if not record.forgiven else COLD_PATIENCE * patience
+    texts = {
+        "saturated": f"{stale if stale is not None else patience} pages in a row brought "
+                     f"nothing new (patience {patience})",
+        "coverage_reached": (
+            f"every term has enough evidence (coverage {record.coverage:.0%} ≥ "
+            f"{config.adaptive.coverage_threshold:.0%}, from {record.sources} pages ≥ "
+            f"{MIN_SOURCES}) and {stale if stale is not None else f'at least {half}'} pages in "
+            f"a row brought nothing new (ceil(patience/2) = {half})"
+        ),
+        "no_relevant_pages": (
+            f"nothing relevant was found yet and {cold} pages in a row came through clue-less "
+            f"links and were irrelevant ({COLD_PATIENCE} × patience = "
+            f"{COLD_PATIENCE * patience})"
+        ),
+        "limit_reached": f"the page budget of {config.limit} is spent",
+        "exhausted": "no fetchable link is left in the queue",
+        "cancelled": "the user stopped the crawl",
+    }
+    return f"{reason}: {texts.get(reason, 'a stop rule fired')}"
+
+
+def _score_text(record: StepRecord) -> str:
+    """The link's score and its terms. The explanation uses the weights in force when the link
+    was popped; the queue score may date from the last rescoring (term weights that drifted by
+    less than RESCORE_DELTA do not rescore), so when the two differ both are given."""
+    link = record.link
+    if link is None:
+        return f"the start URL (score {record.score:.2f})"
+    parts = [
+        f"{f['name']} {f['value']:.2f} × {f['weight']:.2f}"
+        for f in link.get("features", [])
+        if f.get("contribution", 0.0) > 0
+    ]
+    text = " + ".join(parts) if parts else "no feature matched the query"
+    for step in link.get("steps", []):
+        text += f", {step['rule']} → {step['score']:.2f}"
+    blind = "; a blind link: its score came from a floor only" if record.blind else ""
+    if abs(float(link.get("score", record.score)) - record.score) >= 0.005:
+        return f"ranked with score {record.score:.2f}; with the weights when it was fetched: " \
+               f"{text}{blind}"
+    return f"score {record.score:.2f}: {text}{blind}"
+
+
+def _relevance_text(record: StepRecord) -> str:
+    rel = record.relevance
+    if rel is None:
+        return ""
+    if rel >= EVIDENCE_RELEVANCE:
+        verdict = f"≥ {EVIDENCE_RELEVANCE}: its blocks can count as evidence"
+    elif rel >= MIN_RELEVANCE:
+        verdict = "too weak to count either way"
+    else:
+        verdict = f"< {MIN_RELEVANCE}: irrelevant"
+    units = _top_units(record.relevance_detail)
+    return f"Relevance {rel:.2f} ({verdict}{'; ' + units if units else ''})."
+
+
+def _top_units(detail: Mapping[str, Any] | None, n: int = 3) -> str:
+    if not detail:
+        return ""
+    units = [u for u in detail.get("units", []) if u.get("evidence", 0.0) > 0]
+    units.sort(key=lambda u: -u["evidence"] * u["weight"])
+    shown = []
+    for unit in units[:n]:
+        where = [w for w in ("about", "head") if unit.get(w)]
+        place = "+".join(where) + ", " if where else ""
+        shown.append(f"“{unit['unit']}” {place}tf {unit['tf']}")
+    return ", ".join(shown)
+
+
+def _evidence_text(record: StepRecord) -> str:
+    added = [f"{t} +{a}" for t, a in zip(record.terms, record.evidence_added, strict=False) if a]
+    if not added:
+        return "Nothing new." if record.relevance is not None else ""
+    blocks = len(record.evidence_blocks)
+    return f"New evidence: {', '.join(added)} from {blocks} block{'s' * (blocks != 1)}."
+
+
+def _coverage_text(record: StepRecord, config: CrawlConfig) -> str:
+    target = config.adaptive.evidence_per_term
+    at_target = sum(e >= target for e in record.evidence)
+    return (
+        f"Coverage {at_target}/{len(record.terms)} terms at {target} ({record.coverage:.0%}; "
+        f"needs {config.adaptive.coverage_threshold:.0%}), sources {record.sources} (needs "
+        f"{MIN_SOURCES}). Stale {record.stale}/{config.adaptive.patience}, cold {record.cold}/"
+        f"{COLD_PATIENCE * config.adaptive.patience}."
+    )
+
+
+def _head_text(record: StepRecord, config: CrawlConfig) -> str:
+    where = short_url(record.url, config.seed_url)
+    if record.outcome is StepOutcome.ERROR:
+        return f"Step {record.step}: {where} failed ({record.error})."
+    if record.outcome is StepOutcome.SKIPPED:
+        return f"Step {record.step}: skipped {where}: not HTML ({record.content_type})."
+    if record.outcome is StepOutcome.DUPLICATE:
+        return (f"Step {record.step}: {where} repeats "
+                f"{short_url(record.duplicate_of, config.seed_url)}; not counted.")
+    title = f" “{record.title}”" if record.title else ""
+    return f"Step {record.step}: fetched {where}{title} ({_score_text(record)})."
+
+
+def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
+    out = []
+    if record.dropped_dry:
+        out.append(f"Skipped {len(record.dropped_dry)} queued links of dry subtrees first.")
+    if record.model_changed:
+        out.append("The link model switched a weight in use; the queue was rescored.")
+    elif record.rescored:
+        out.append("Term weights moved; the queue was rescored.")
+    links = record.links or {}
+    if links.get("found"):
+        out.append(f"Links: {links['found']} found, {links.get('queued', 0)} queued.")
+    if record.verdict is not None:
+        out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
+        if record.forgiven:
+            out.append(f"Forgiven: {record.forgiven_why}.")
+        elif record.stopped:
+            out.append("The crawl stopped here.")
+    return out
+
+
+def explain_step(record: StepRecord, config: CrawlConfig) -> str:
+    """One paragraph saying what the step did and why, from the record alone."""
+    parts = [_head_text(record, config)]
+    if record.outcome is StepOutcome.FETCHED:
+        parts += [_relevance_text(record), _evidence_text(record), _coverage_text(record, config)]
+    parts += _tail_text(record, config)
+    return " ".join(p for p in parts if p)
+
+
+_OVERRIDE_TEXT = {
+    OverrideKind.FORGIVE: "continued past {target}",
+    OverrideKind.STOP: "stopped the crawl",
+    OverrideKind.FORCE_DRY: "forced subtree {target} dry: its queued links will not be fetched",
+    OverrideKind.KEEP_OPEN: "kept subtree {target} open whatever its interval says",
+    OverrideKind.CLEAR_SUBTREE: "let the statistics decide subtree {target} again",
+    OverrideKind.PIN: "pinned {target}: it is fetched next",
+    OverrideKind.DROP: "dropped {target} from the queue",
+}
+
+
+def explain_override(event: Override) -> str:
+    """One line for an override, placed after the step it followed."""
+    if event.kind is OverrideKind.RELABEL:
+        word = "relevant" if event.value else "irrelevant"
+        text = f"labelled {event.target} {word}; the link model learned from it"
+    else:
+        text = _OVERRIDE_TEXT[event.kind].format(target=event.target)
+    return f"Override after step {event.step}: you {text}."
+
+
+def log_entries(
+    steps: Sequence[StepRecord],
+    overrides: Sequence[Override],
+    config: CrawlConfig,
+    n: int = LOG_ENTRIES,
+) -> list[tuple[str, str]]:
+    """(kind, text) newest first: ``step`` and ``override`` entries, at most ``n``."""
+    first = max(len(steps) - n, 0)
+    entries: list[tuple[float, str, str]] = [
+        (r.step, "step", explain_step(r, config)) for r in steps[first:]
+    ]
+    entries += [(o.step + 0.5, "override", explain_override(o))
+                for o in overrides if o.step >= first]
+    entries.sort(key=lambda e: e[0], reverse=True)
+    return [(kind, text) for _, kind, text in entries[:n]]
+
+
+def render_decision_log(
+    steps: Sequence[StepRecord], overrides: Sequence[Override], config: CrawlConfig
+) -> None:
+    if not steps:
+        st.info("No steps yet: press **Step** or **Run**.")
+        return
+    st.caption(f"Newest first; the last {LOG_ENTRIES} entries. Your overrides are in bold.")
+    for kind, text in log_entries(steps, overrides, config):
+        safe = md_escape(text)
+        st.markdown(f"**{safe}**" if kind == "override" else safe)

@@ -1,0 +1,158 @@
+"""The live panel: one fragment holding the headline metrics, the latest explanation and the
+four charts. While Run is on, the fragment reruns every ``TICK_S`` and steps the session for at
+most ``STEP_BUDGET_S`` first (recipe §2.1-2.3: a tick ≥ 1 s keeps Pause responsive while
+headless Chromium redraws the charts)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from components.charts import (
+    DEFAULT_WINDOW,
+    FOREST_SORTS,
+    coverage_figure,
+    forest_figure,
+    stale_cold_figure,
+    switch_counts,
+    weights_figure,
+)
+from components.decision_log import explain_step, explain_verdict, md_escape
+from components.metrics import headline_metrics, render_metrics
+from components.runner import RunMode, TickResult, advance
+from components.state import AnySession, add_flash, is_live
+from pagesift_ui.frontier.model import FEATURE_NAMES
+
+__all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
+
+logger = logging.getLogger(__name__)
+
+TICK_S = 1.0
+STEP_BUDGET_S = 0.3
+WINDOW_OPTIONS = (100, 250, 500, 1000, 2000)
+CHART_KEYS = ("chart_coverage", "chart_stale", "chart_weights", "chart_forest")
+CAPTIONS = {
+    "chart_coverage": "Bars: new relevant blocks per query term (green once at target); dashed: "
+                      "evidence per term. Covered = coverage ≥ threshold and ≥ 2 source pages.",
+    "chart_stale": "A verdict fires when its counter reaches its dashed line; markers show "
+                   "what became of it; dotted purple lines are your overrides.",
+    "chart_weights": "Orange: weight in use; blue: posterior mean ± Z1·se; dashed: prior. The "
+                     "weight in use switches (red) only when the mean leaves that band.",
+    "chart_forest": "Share of fresh pages per subtree with its Wilson interval; grey band: the "
+                    "rest of the site. Dry (red) = entirely below the rest: its links are skipped.",
+}
+
+
+def build_figures(
+    session: AnySession, window: int, feature: str, sort_by: str
+) -> dict[str, go.Figure]:
+    """The four live charts of a session (live or imported), keyed by their chart keys."""
+    steps, config, overrides = session.steps, session.config, session.overrides
+    return {
+        "chart_coverage": coverage_figure(steps, config),
+        "chart_stale": stale_cold_figure(steps, config, overrides, window),
+        "chart_weights": weights_figure(steps, config, feature, overrides, window),
+        "chart_forest": forest_figure(session.wilson_table(), sort_by),
+    }
+
+
+def _memo_figures(
+    ss: Any, session: AnySession, options: Mapping[str, Any]
+) -> dict[str, go.Figure]:
+    """Rebuild the figures only when the session or an option changed (memo in session state;
+    ``st.cache_data`` would pickle each hit, ~15 ms per figure: recipe §2.5)."""
+    key = (ss.get("session_serial"), len(session.steps), len(session.overrides),
+           tuple(sorted(options.items())))
+    memo = ss.get("fig_memo")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    figures = build_figures(session, options["window"], options["feature"], options["sort"])
+    ss["fig_memo"] = (key, figures)
+    return figures
+
+
+def _chart_options(session: AnySession, rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """Each chart's option sits right above it (widgets in the fragment rerun only it)."""
+    window = rows[0][1].select_slider("Steps drawn", WINDOW_OPTIONS, value=DEFAULT_WINDOW,
+                                      key="history_window")
+    counts = switch_counts(session.steps, window)
+    feature = rows[1][0].radio(
+        "Feature", FEATURE_NAMES, key="weight_feature", horizontal=True,
+        format_func=lambda f: f"{f} ({counts[f]}↕)" if counts[f] else f)
+    sort_by = rows[1][1].radio("Sort subtrees by", FOREST_SORTS, key="forest_sort",
+                               horizontal=True)
+    return {"window": window, "feature": feature or FEATURE_NAMES[0],
+            "sort": sort_by or FOREST_SORTS[0]}
+
+
+def _summary_row(session: AnySession) -> None:
+    left, right = st.columns([3, 2])
+    with left:
+        render_metrics(headline_metrics(session.summary(), session.steps, session.config))
+    if session.steps:
+        latest = explain_step(session.steps[-1], session.config)
+        right.container(border=True, height=230).markdown(f"**Latest.** {md_escape(latest)}")
+
+
+def _panel(session: AnySession) -> None:
+    _summary_row(session)
+    option_rows = []
+    chart_rows = []
+    for _ in range(2):
+        option_rows.append(st.columns(2, vertical_alignment="bottom"))
+        chart_rows.append(st.columns(2))
+    options = _chart_options(session, option_rows)
+    figures = _memo_figures(st.session_state, session, options)
+    columns = [column for row in chart_rows for column in row]
+    for column, key in zip(columns, CHART_KEYS, strict=True):
+        column.plotly_chart(figures[key], key=key, width="stretch")
+        column.caption(CAPTIONS[key])
+
+
+def _tick(session: Any, mode: RunMode) -> TickResult:
+    """One tick; a bug in a step ends the run with a message instead of spinning the timer."""
+    try:
+        return advance(session, mode, STEP_BUDGET_S)
+    except Exception as exc:  # the UI edge: show it, log it with its traceback, stop the run
+        logger.exception("a run tick failed")
+        return TickResult(0, False, f"error: {exc}")
+
+
+def _pause_message(session: Any, result: TickResult) -> tuple[str, str] | None:
+    """Why Run paused; None when the crawl stopped (the verdict banner says why)."""
+    if result.why.startswith("error"):
+        return "error", f"Run stopped by an {result.why}"
+    if session.done or not session.steps:
+        return None
+    last = session.steps[-1]
+    if last.verdict is None:
+        return None
+    why = explain_verdict(last.verdict, last, session.config)
+    return "info", (f"Run paused at step {last.step}: {why}. The crawler forgave it itself: "
+                    f"{last.forgiven_why}. Press Run to go on, or Run to stop to run through "
+                    "such verdicts.")
+
+
+def render_live(running: bool) -> None:
+    @st.fragment(run_every=TICK_S if running else None)
+    def live_panel() -> None:
+        ss = st.session_state
+        session = ss.get("session")
+        if session is None:
+            return
+        if ss.get("running") and is_live(session):
+            mode = RunMode(ss.get("run_mode", RunMode.RUN.value))
+            result = _tick(session, mode)
+            if not result.keep_running:
+                ss["running"] = False
+                message = _pause_message(session, result)
+                if message:
+                    add_flash(ss, *message)
+                st.rerun()
+        _panel(session)
+
+    live_panel()

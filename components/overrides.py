@@ -1,0 +1,163 @@
+"""Steering the crawl: the verdict banner (continue anyway / accept) and the override controls.
+
+Every override goes through a ``CrawlSession`` method in an ``on_click`` callback; the engine
+records it as an ``Override`` event, which the charts and the decision log then show.
+A ``ValueError`` from the engine (nothing to forgive, link no longer queued, ...) is shown
+as a message, never raised into the page.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+import streamlit as st
+
+from components.decision_log import explain_verdict, md_escape
+from components.state import AnySession, add_flash, is_live
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.session import CrawlSession, FrontierRow, PageRow, PartStats, StepOutcome
+
+__all__ = [
+    "FORGIVABLE",
+    "render_label_overrides",
+    "render_queue_overrides",
+    "render_subtree_overrides",
+    "render_verdict_banner",
+]
+
+logger = logging.getLogger(__name__)
+
+FORGIVABLE = frozenset(
+    {StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES}
+)
+
+
+def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
+    """Run one override on the live session; show what it did or why it could not."""
+    ss = st.session_state
+    session = ss.get("session")
+    if not is_live(session):
+        add_flash(ss, "warning", "An imported session is read-only.")
+        return
+    try:
+        action(session)
+    except ValueError as exc:
+        add_flash(ss, "error", str(exc))
+        return
+    ss["fig_memo"] = None
+    add_flash(ss, "success", done)
+
+
+def on_forgive() -> None:
+    _apply(lambda s: s.forgive(note="continue anyway"),
+           "Continuing past the verdict: press Step or Run.")
+
+
+def on_accept() -> None:
+    ss = st.session_state
+    session = ss.get("session")
+    if session is not None and session.steps:
+        ss["accepted_step"] = session.steps[-1].step
+
+
+def on_stop() -> None:
+    _apply(lambda s: s.stop(), "Stopped (cancelled). Continue anyway is not offered for this.")
+
+
+def render_verdict_banner(session: AnySession) -> None:
+    """When the crawl has stopped: which rule fired and why, with the two choices."""
+    if not session.done or session.stop_reason is None or not session.steps:
+        return
+    last = session.steps[-1]
+    text = md_escape(explain_verdict(session.stop_reason.value, last, session.config))
+    ss = st.session_state
+    if not is_live(session) or ss.get("accepted_step") == last.step:
+        st.info(f"Stopped after step {last.step}. {text}.")
+        return
+    if session.stop_reason not in FORGIVABLE:
+        st.info(f"Stopped after step {last.step}. {text}.")
+        return
+    st.warning(f"**Stop verdict after step {last.step}.** {text}.")
+    left, right, _ = st.columns([1, 1, 3])
+    left.button("Continue anyway", key="forgive", on_click=on_forgive,
+                help="forgive the verdict: reset the counter and keep crawling")
+    right.button("Accept", key="accept", on_click=on_accept, help="keep the stop")
+
+
+def _options(rows: Sequence[FrontierRow]) -> dict[str, str]:
+    return {row.key: f"#{row.rank} {row.score:.2f} · {row.url}" for row in rows}
+
+
+def render_queue_overrides(session: AnySession, rows: Sequence[FrontierRow]) -> None:
+    """Pin a queued link to the front, or drop it."""
+    if not is_live(session) or not rows:
+        return
+    labels = _options(rows)
+    st.selectbox("Queued link", list(labels), key="queue_pick",
+                 format_func=lambda key: labels.get(key, key))
+    left, right, _ = st.columns([1, 1, 3])
+    left.button("Pin (fetch next)", key="pin", on_click=_on_queue, args=("pin",))
+    right.button("Drop", key="drop", on_click=_on_queue, args=("drop",))
+
+
+def _on_queue(kind: str) -> None:
+    key = st.session_state.get("queue_pick")
+    if not key:
+        return
+    if kind == "pin":
+        _apply(lambda s: s.pin(key), f"Pinned {key}: the next step fetches it.")
+    else:
+        _apply(lambda s: s.drop(key), f"Dropped {key} from the queue.")
+
+
+def render_subtree_overrides(
+    session: AnySession, rows: Sequence[PartStats], queued: Sequence[FrontierRow] = ()
+) -> None:
+    """Force a subtree dry, keep it open, or give it back to the statistics. The choice holds
+    every subtree seen so far and those of the queued links shown in the frontier."""
+    if not is_live(session) or not (rows or queued):
+        return
+    states = {row.part: f"{row.part} ({row.state}{', forced' if row.forced else ''})"
+              for row in rows}
+    for row in queued:
+        states.setdefault(row.subtree, f"{row.subtree} (not fetched yet)")
+    names = list(states)
+    st.selectbox("Subtree", names, key="subtree_pick", format_func=lambda p: states.get(p, p))
+    cols = st.columns([1, 1, 1, 2])
+    cols[0].button("Force dry", key="force_dry", on_click=_on_subtree, args=("force_dry",))
+    cols[1].button("Keep open", key="keep_open", on_click=_on_subtree, args=("keep_open",))
+    cols[2].button("Clear", key="clear_subtree", on_click=_on_subtree, args=("clear",))
+
+
+def _on_subtree(kind: str) -> None:
+    part = st.session_state.get("subtree_pick")
+    if not part:
+        return
+    if kind == "force_dry":
+        _apply(lambda s: s.force_dry(part), f"{part} is forced dry: its links are skipped.")
+    elif kind == "keep_open":
+        _apply(lambda s: s.keep_open(part), f"{part} is kept open.")
+    else:
+        _apply(lambda s: s.clear_subtree(part), f"The statistics decide {part} again.")
+
+
+def render_label_overrides(session: AnySession, rows: Sequence[PageRow]) -> None:
+    """Relabel a fetched page as relevant or irrelevant (the link model learns from it)."""
+    pages = [row for row in rows if row.outcome == StepOutcome.FETCHED.value]
+    if not is_live(session) or not pages:
+        return
+    labels = {row.url: f"step {row.step} · {row.url}" for row in pages}
+    st.selectbox("Fetched page", list(labels), key="relabel_pick",
+                 format_func=lambda url: labels.get(url, url))
+    left, right, _ = st.columns([1, 1, 3])
+    left.button("Mark relevant", key="label_relevant", on_click=_on_label, args=(True,))
+    right.button("Mark irrelevant", key="label_irrelevant", on_click=_on_label, args=(False,))
+
+
+def _on_label(relevant: bool) -> None:
+    url = st.session_state.get("relabel_pick")
+    if not url:
+        return
+    word = "relevant" if relevant else "irrelevant"
+    _apply(lambda s: s.relabel(url, relevant), f"{url} is labelled {word}.")

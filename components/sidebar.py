@@ -1,0 +1,227 @@
+"""The setup form in the sidebar: target, query, limit, stop rules, advanced settings.
+
+Widgets only collect plain values; ``CrawlConfig.from_mapping`` is the one place that
+validates them, and its ``ConfigError.field`` says next to which widget the message goes.
+Defaults come from ``CrawlConfig`` and ``AdaptiveOptions``, never from here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Mapping, MutableMapping
+from typing import Any
+
+import streamlit as st
+
+from components.state import (
+    STATE_DEFAULTS,
+    add_flash,
+    discard_session,
+    ensure_defaults,
+    field_error,
+    set_session,
+)
+from components.targets import (
+    DEFAULT_SCENARIO,
+    TARGET_DEMO,
+    TARGET_URL,
+    TARGETS,
+    demo_info,
+    resolve_target,
+)
+from pagesift_ui.demo import SCENARIOS
+from pagesift_ui.errors import ConfigError, PagesiftError
+from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
+
+__all__ = ["config_mapping", "form_defaults", "init_state", "render_setup"]
+
+logger = logging.getLogger(__name__)
+
+ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
+PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
+
+
+def form_defaults() -> dict[str, Any]:
+    """Initial widget values, read off the config dataclasses (defaults live there only)."""
+    fields = {f.name: f.default for f in dataclasses.fields(CrawlConfig)}
+    adaptive = AdaptiveOptions()
+    values: dict[str, Any] = {
+        "target": TARGET_DEMO,
+        "scenario": DEFAULT_SCENARIO,
+        "url": "https://",
+        "folder": "",
+        "query": "",
+        "scope": Scope(fields["scope"]).value,
+        **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
+                                         "dispersion_cap", "stop_on_verdict", "allow_private")},
+        **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
+    }
+    values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
+                                                    strict=True)})
+    return values
+
+
+def config_mapping(values: Mapping[str, Any], seed_url: str) -> dict[str, Any]:
+    """The ``CrawlConfig.from_mapping`` input for the form's values (no validation here)."""
+    return {
+        "seed_url": seed_url,
+        "query": values["query"],
+        "limit": values["limit"],
+        "adaptive": {key: values[key] for key in ADAPTIVE_KEYS},
+        "delay_s": values["delay_s"],
+        "respect_robots": bool(values["respect_robots"]),
+        "allow_private": bool(values["allow_private"]),
+        "scope": values["scope"],
+        "delta": values["delta"],
+        "prior_weights": [values[key] for key in PRIOR_KEYS],
+        "dispersion_cap": values["dispersion_cap"],
+        "stop_on_verdict": bool(values["stop_on_verdict"]),
+    }
+
+
+def init_state(ss: MutableMapping[str, Any]) -> None:
+    """Defaults for every key; the query starts as the default scenario's query."""
+    first_run = "target" not in ss
+    ensure_defaults(ss, STATE_DEFAULTS)
+    defaults = form_defaults()
+    for key in defaults:
+        if key in ss:
+            # Streamlit forgets the value of a widget that is not drawn in a run (the scenario
+            # while the target is a URL); re-setting it here keeps it.
+            ss[key] = ss[key]
+    ensure_defaults(ss, defaults)
+    if first_run and not ss.get("query"):
+        try:
+            ss["query"] = demo_info(ss["scenario"])[0]
+        except ConfigError as exc:
+            ss["field_errors"] = {exc.field: exc.message}
+
+
+# -- callbacks ----------------------------------------------------------------------------
+
+
+def on_scenario_change() -> None:
+    ss = st.session_state
+    try:
+        ss["query"] = demo_info(ss["scenario"])[0]
+    except ConfigError as exc:
+        ss["field_errors"] = {exc.field: exc.message}
+
+
+def on_start() -> None:
+    ss = st.session_state
+    values = {key: ss.get(key) for key in form_defaults()}
+    discard_session(ss)
+    ss["field_errors"] = {}
+    try:
+        target = resolve_target(values["target"], values["scenario"], values["url"] or "",
+                                values["folder"] or "")
+    except ConfigError as exc:
+        ss["field_errors"] = {exc.field: exc.message}
+        return
+    try:
+        config = CrawlConfig.from_mapping(config_mapping(values, target.seed_url))
+        session = CrawlSession(config)
+    except (PagesiftError, ValueError) as exc:
+        if target.server is not None:
+            target.server.stop()
+        field = exc.field if isinstance(exc, ConfigError) else "config"
+        message = exc.message if isinstance(exc, ConfigError) else str(exc)
+        ss["field_errors"] = {field: message}
+        return
+    set_session(ss, session)
+    ss["static_server"] = target.server
+    logger.info("session started on %s for %r", config.seed_url, config.query)
+
+
+def on_reset() -> None:
+    ss = st.session_state
+    discard_session(ss)
+    ss["field_errors"] = {}
+    add_flash(ss, "info", "Session discarded. Change the setup and press Start.")
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+def _error_for(*fields: str) -> None:
+    for field in fields:
+        message = field_error(st.session_state, field)
+        if message:
+            st.error(message)
+
+
+def _target_inputs() -> None:
+    ss = st.session_state
+    st.radio("Target", TARGETS, key="target")
+    if ss["target"] == TARGET_DEMO:
+        st.selectbox("Demo scenario", SCENARIOS, key="scenario", on_change=on_scenario_change)
+        try:
+            description = demo_info(ss["scenario"])[1]
+        except ConfigError:
+            description = ""
+        if description:
+            with st.expander("About this site"):
+                st.caption(description)
+        _error_for("scenario")
+    elif ss["target"] == TARGET_URL:
+        st.text_input("Start URL", key="url", help="http(s) URL of the page to start from")
+    else:
+        st.text_input("Folder", key="folder", help="served on 127.0.0.1 while the session lasts")
+        _error_for("folder")
+    if ss["target"] != TARGET_DEMO:
+        _error_for("seed_url")
+
+
+def _crawl_inputs() -> None:
+    st.text_input("Query", key="query", help="what the crawl looks for")
+    _error_for("query")
+    st.number_input("Page limit", key="limit", step=1)
+    _error_for("limit")
+    st.markdown("**Stop rules**")
+    st.number_input("Coverage threshold", key="coverage_threshold", step=0.05, format="%.2f")
+    st.number_input("Evidence per term", key="evidence_per_term", step=1)
+    st.number_input("Patience", key="patience", step=1,
+                    help="pages in a row with nothing new before 'saturated'")
+    st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
+    _error_for("adaptive")
+    st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
+                    help="per host; 0 on 127.0.0.1")
+    _error_for("delay_s")
+    st.checkbox("Respect robots.txt", key="respect_robots")
+
+
+def _advanced_inputs() -> None:
+    with st.expander("Advanced"):
+        st.number_input("δ (error rate)", key="delta", step=0.01, format="%.3f",
+                        help="Wilson intervals use Φ⁻¹(1−δ/2), the link model Φ⁻¹(1−δ)")
+        _error_for("delta")
+        st.markdown("**Prior link weights**")
+        for key, name in zip(PRIOR_KEYS, FEATURE_NAMES, strict=True):
+            st.number_input(f"{name} prior", key=key, step=0.1, format="%.2f")
+        _error_for("prior_weights")
+        st.number_input("Dispersion cap", key="dispersion_cap", step=1, value=None,
+                        placeholder="auto", help="pages per cluster before the crawl spreads "
+                        "out; empty = max(3, ⌈limit/4⌉)")
+        _error_for("dispersion_cap")
+        st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
+        _error_for("scope")
+        st.checkbox("Stop on verdict", key="stop_on_verdict",
+                    help="off: record verdicts and crawl on to the limit")
+        st.checkbox("Allow private addresses", key="allow_private")
+
+
+def render_setup() -> None:
+    ss = st.session_state
+    st.header("Setup")
+    _target_inputs()
+    _crawl_inputs()
+    _advanced_inputs()
+    left, right = st.columns(2)
+    left.button("Start", key="start", type="primary", on_click=on_start,
+                disabled=bool(ss["running"]), width="stretch")
+    right.button("Reset", key="reset", on_click=on_reset, width="stretch")
+    _error_for("config", "target")

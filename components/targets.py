@@ -1,0 +1,67 @@
+"""Where a crawl starts: a bundled demo scenario, a URL, or a local folder served on 127.0.0.1.
+
+No Streamlit here. Every failure is a ``ConfigError`` naming the setup field to show it by.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from pagesift_ui.demo import SCENARIOS, shared_demo
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.serve import StaticServer
+
+__all__ = [
+    "DEFAULT_SCENARIO",
+    "TARGETS",
+    "Target",
+    "demo_info",
+    "resolve_target",
+]
+
+logger = logging.getLogger(__name__)
+
+TARGET_DEMO = "Demo scenario"
+TARGET_URL = "URL"
+TARGET_FOLDER = "Local folder"
+TARGETS = (TARGET_DEMO, TARGET_URL, TARGET_FOLDER)
+DEFAULT_SCENARIO = "university" if "university" in SCENARIOS else SCENARIOS[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A resolved start: the seed URL, and the folder server to stop on Reset (if any)."""
+
+    seed_url: str
+    server: StaticServer | None = None
+
+
+def demo_info(name: str) -> tuple[str, str]:
+    """(query, description) of a scenario; starts its server once per process."""
+    try:
+        site = shared_demo(name).site
+    except (ValueError, OSError) as exc:
+        raise ConfigError("scenario", f"the demo {name!r} could not start: {exc}") from exc
+    return site.query, site.description
+
+
+def resolve_target(target: str, scenario: str, url: str, folder: str) -> Target:
+    """The seed URL of the chosen target. Raises ``ConfigError`` (field ``scenario``,
+    ``seed_url`` or ``folder``)."""
+    if target == TARGET_DEMO:
+        try:
+            return Target(shared_demo(scenario).seed_url)
+        except (ValueError, OSError) as exc:
+            raise ConfigError("scenario", f"the demo {scenario!r} could not start: {exc}") from exc
+    if target == TARGET_URL:
+        return Target((url or "").strip())
+    if target == TARGET_FOLDER:
+        if not (folder or "").strip():
+            raise ConfigError("folder", "enter the path of a folder with HTML files")
+        try:
+            server = StaticServer(folder.strip()).start()
+        except (ValueError, OSError) as exc:
+            raise ConfigError("folder", str(exc)) from exc
+        return Target(server.base_url() + "/", server)
+    raise ConfigError("target", f"choose one of {list(TARGETS)}, got {target!r}")

@@ -1,0 +1,225 @@
+"""The app end to end with Streamlit's AppTest, against the bundled demo web on 127.0.0.1.
+
+Widgets are found by key and outcomes read from session state (never element counts, except
+the four charts the issue names). AppTest never fires ``run_every``: one ``at.run()`` is one
+Run tick (recipe §3).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from components.export import export_json
+from pagesift_ui.session import CrawlSession, OverrideKind, SessionDone, StepOutcome
+from pagesift_ui.session.view import SessionView
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+CHART_KEYS = ("chart_coverage", "chart_stale", "chart_weights", "chart_forest")
+
+
+@pytest.fixture
+def at() -> Iterator[AppTest]:
+    app = AppTest.from_file(str(APP), default_timeout=60)
+    app.run()
+    assert not app.exception
+    yield app
+    session = app.session_state["session"] if "session" in app.session_state else None
+    if isinstance(session, CrawlSession):
+        session.close()
+
+
+def start(at: AppTest, scenario: str | None = None) -> CrawlSession:
+    if scenario is not None:
+        at.selectbox(key="scenario").set_value(scenario).run()
+    at.button(key="start").click().run()
+    assert not at.exception
+    session = at.session_state.session
+    assert isinstance(session, CrawlSession)
+    return session
+
+
+def step(at: AppTest, times: int = 1) -> None:
+    for _ in range(times):
+        at.button(key="step").click().run()
+        assert not at.exception
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def chart_titles(at: AppTest) -> list[str]:
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [spec["layout"]["title"]["text"] for spec in specs]
+
+
+def test_default_scenario_three_steps_show_metrics_and_four_charts(at: AppTest) -> None:
+    assert not at.button(key="start").disabled
+    session = start(at)
+    assert session.config.query == at.text_input(key="query").value
+    step(at, 3)
+    assert len(session.steps) == 3
+    assert metric(at, "Pages fetched") == "3"
+    assert len(at.get("plotly_chart")) == 4
+    assert chart_titles(at) == ["Evidence per term", "Stale and cold counters",
+                                "Link weight: anchor", "Harvest per subtree (Wilson interval)"]
+
+
+def test_a_bad_url_shows_an_error_and_starts_nothing(at: AppTest) -> None:
+    at.radio(key="target").set_value("URL").run()
+    at.text_input(key="url").input("not a url").run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert "is not an http(s) URL" in at.error[0].value
+    assert at.session_state.field_errors.keys() == {"seed_url"}
+
+
+def test_an_invalid_setting_is_reported_next_to_its_field(at: AppTest) -> None:
+    at.number_input(key="limit").set_value(0).run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert at.session_state.field_errors == {
+        "limit": "must be a whole number from 1 to 100000, got 0"}
+    assert [e.value for e in at.error] == ["must be a whole number from 1 to 100000, got 0"]
+
+
+def test_changing_the_scenario_updates_the_query(at: AppTest) -> None:
+    at.selectbox(key="scenario").set_value("helpdesk").run()
+    assert at.text_input(key="query").value == "refund policy"
+    at.radio(key="target").set_value("URL").run()
+    at.radio(key="target").set_value("Demo scenario").run()
+    assert at.selectbox(key="scenario").value == "helpdesk"  # kept while hidden
+
+
+def test_pinning_a_queued_link_makes_the_next_step_fetch_it(at: AppTest) -> None:
+    session = start(at)
+    step(at)
+    last = session.frontier(25)[-1]
+    assert last.rank > 1
+    at.selectbox(key="queue_pick").set_value(last.key).run()
+    at.button(key="pin").click().run()
+    assert session.overrides[-1].kind is OverrideKind.PIN
+    step(at)
+    assert session.steps[-1].url == last.url
+    assert any("you pinned" in m.value for m in at.markdown)
+
+
+def test_forcing_the_next_links_subtree_dry_skips_it(at: AppTest) -> None:
+    session = start(at)
+    step(at)
+    head = session.frontier(1)[0]
+    at.selectbox(key="subtree_pick").set_value(head.subtree).run()
+    at.button(key="force_dry").click().run()
+    step(at)
+    record = session.steps[-1]
+    assert record.subtree != head.subtree
+    assert head.url in record.dropped_dry
+
+
+def test_run_pauses_at_the_verdict_and_continue_anyway_goes_on(at: AppTest) -> None:
+    session = start(at, "helpdesk")
+    at.button(key="run").click().run()
+    for _ in range(30):
+        if not at.session_state.running:
+            break
+        at.run()  # one Run tick
+    assert not at.session_state.running and session.done
+    assert session.stop_reason is not None and session.stop_reason.value == "coverage_reached"
+    banner = at.warning[0].value  # which rule fired and why (Markdown-escaped: coverage\_reached)
+    assert banner.startswith(f"**Stop verdict after step {len(session.steps)}.** coverage")
+    assert "every term has enough evidence" in banner
+    at.button(key="forgive").click().run()
+    assert not session.done and session.overrides[-1].kind is OverrideKind.FORGIVE
+    assert not at.button(key="step").disabled
+
+
+def test_accepting_a_verdict_keeps_the_stop(at: AppTest) -> None:
+    session = start(at, "needle")  # nothing on the query: no_relevant_pages
+    at.button(key="run_to_stop").click().run()
+    for _ in range(30):
+        if not at.session_state.running:
+            break
+        at.run()
+    assert session.stop_reason is not None and session.stop_reason.value == "no_relevant_pages"
+    assert "nothing relevant was found yet" in at.warning[0].value
+    at.button(key="accept").click().run()
+    assert session.done and not at.warning
+    assert at.info[0].value.startswith(f"Stopped after step {len(session.steps)}.")
+
+
+def test_run_pauses_at_a_verdict_the_crawler_forgave_itself(at: AppTest) -> None:
+    session = start(at)  # university: coverage is reached long before the answers run out
+    at.button(key="run").click().run()
+    for _ in range(60):
+        if not at.session_state.running:
+            break
+        at.run()
+    last = session.steps[-1]
+    assert not session.done and last.verdict is not None and last.forgiven
+    assert "The crawler forgave it itself" in at.info[0].value
+    assert not at.button(key="run").disabled
+
+
+def test_pause_stops_the_ticks(at: AppTest) -> None:
+    session = start(at)
+    at.button(key="run").click().run()
+    assert at.session_state.running and at.button(key="step").disabled
+    assert len(session.steps) >= 1
+    at.button(key="pause").click().run()
+    taken = len(session.steps)
+    at.run()
+    assert not at.session_state.running and len(session.steps) == taken
+
+
+def test_export_then_import_round_trips(at: AppTest) -> None:
+    session = start(at)
+    step(at, 3)
+    data = export_json(session).encode()
+    at.file_uploader(key="upload").set_value(("s.json", data, "application/json")).run()
+    view = at.session_state.session
+    assert isinstance(view, SessionView)
+    assert view.steps == session.steps
+    assert export_json(view).encode() == data
+    assert at.button(key="step").disabled and len(at.get("plotly_chart")) == 4
+    assert metric(at, "Pages fetched") == "3"
+
+
+def test_a_broken_bundle_is_refused_with_a_message(at: AppTest) -> None:
+    at.file_uploader(key="upload").set_value(("b.json", b'{"format": 1}', "application/json"))
+    at.run()
+    assert at.session_state.session is None
+    assert "not a pagesift session bundle" in at.error[0].value
+
+
+def test_reset_discards_the_session(at: AppTest) -> None:
+    session = start(at)
+    step(at)
+    at.button(key="reset").click().run()
+    assert at.session_state.session is None and at.button(key="step").disabled
+    with pytest.raises(SessionDone, match="closed"):
+        session.step()
+
+
+def test_a_local_folder_is_served_and_crawled(at: AppTest, tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text(
+        "<html><head><title>Home</title></head><body><p>Welcome.</p>"
+        "<a href='fees.html'>Tuition fees</a></body></html>", encoding="utf-8")
+    (tmp_path / "fees.html").write_text(
+        "<html><head><title>Tuition fees</title></head><body><h1>Tuition fees</h1>"
+        "<p>International students pay tuition fees per year.</p></body></html>",
+        encoding="utf-8")
+    at.radio(key="target").set_value("Local folder").run()
+    at.text_input(key="folder").input(str(tmp_path)).run()
+    session = start(at)
+    step(at, 2)
+    assert [r.outcome for r in session.steps] == [StepOutcome.FETCHED, StepOutcome.FETCHED]
+    assert session.steps[1].url.endswith("/fees.html")
+    server = at.session_state.static_server
+    assert server is not None and server.running
+    at.button(key="reset").click().run()
+    assert not server.running

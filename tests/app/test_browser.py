@@ -1,0 +1,160 @@
+"""The app in a real browser: headless Debian Chromium driven by Playwright's Python package.
+
+Never ``playwright install`` (no CDN here): Playwright drives /usr/bin/chromium through
+``launch_persistent_context`` with a fresh profile (recipe §4). Skips when Chromium is absent.
+Screenshots go to docs/screenshots/ (overwritten each run; the small one is for the README).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                       reason=f"{CHROMIUM} is missing: apt-get install -y chromium"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _healthy(url: str, deadline: float) -> bool:
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as response:
+                if response.read() == b"ok":
+                    return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        if not _healthy(url, time.time() + 30):
+            pytest.fail("streamlit did not become healthy within 30 s")
+        yield url
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)  # only the server this fixture started
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tempfile.mkdtemp(prefix="chr-profile-")
+    try:
+        with sync_api.sync_playwright() as p:
+            ctx = p.chromium.launch_persistent_context(
+                profile, executable_path=CHROMIUM, headless=True, args=ARGS,
+                viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+            pg = ctx.new_page()
+            pg.goto(server)
+            yield pg
+            ctx.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _metric(page: Any, label: str) -> Any:
+    tile = page.locator('[data-testid="stMetric"]').filter(has_text=label)
+    return tile.locator('[data-testid="stMetricValue"]')
+
+
+def test_start_and_step_draw_the_charts(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    start = page.get_by_role("button", name="Start", exact=True)
+    expect(start).to_be_enabled(timeout=30_000)
+    page.screenshot(path=str(SHOTS / "setup.png"))
+    start.click()
+    step = page.get_by_role("button", name="Step", exact=True)
+    expect(step).to_be_enabled(timeout=15_000)
+    for n in range(1, 4):
+        step.click()
+        expect(_metric(page, "Pages fetched")).to_have_text(str(n), timeout=15_000)
+    expect(page.get_by_text("Step 3: fetched", exact=False).first).to_be_visible()
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    expect(charts).to_have_count(4, timeout=15_000)
+    for i in range(4):  # Plotly really drew each chart
+        expect(charts.nth(i).locator(".js-plotly-plot .main-svg").first).to_be_attached(
+            timeout=15_000)
+    page.mouse.move(5, 5)  # no tooltip over the picture
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(SHOTS / "after-3-steps.png"))
+
+
+def test_run_to_stop_shows_the_verdict_and_continue_anyway(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name="Run to stop", exact=True).click()
+    banner = page.get_by_text("Stop verdict after step", exact=False)
+    expect(banner).to_be_visible(timeout=90_000)
+    expect(page.locator(".js-plotly-plot .main-svg").first).to_be_attached(timeout=15_000)
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(1000)
+    # the README picture: the verdict banner, the metrics and the charts after a real stop
+    page.screenshot(path=str(SHOTS / "readme.png"), type="png")
+    page.get_by_role("button", name="Continue anyway", exact=True).click()
+    expect(banner).to_have_count(0, timeout=15_000)
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
+
+
+def test_pause_stops_a_run_mid_way(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    limit = page.get_by_label("Page limit")
+    limit.fill("2000")
+    limit.press("Enter")
+    page.get_by_text("Advanced", exact=True).click()
+    page.get_by_text("Stop on verdict", exact=True).click()  # crawl on through verdicts
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.get_by_text("limit 2000", exact=False)).to_be_visible(timeout=15_000)
+    page.get_by_role("button", name="Run to stop", exact=True).click()
+    pause = page.get_by_role("button", name="Pause", exact=True)
+    expect(pause).to_be_enabled(timeout=15_000)
+    page.wait_for_timeout(2500)
+    pause.click()
+    step = page.get_by_role("button", name="Step", exact=True)
+    expect(step).to_be_enabled(timeout=15_000)
+    fetched = _metric(page, "Pages fetched")
+    count = fetched.inner_text()
+    assert int(count) > 3
+    page.wait_for_timeout(2000)
+    assert fetched.inner_text() == count  # no tick after Pause
+    page.screenshot(path=str(SHOTS / "after-pause.png"))

@@ -1,0 +1,367 @@
+"""Pure tests of the app's building blocks on synthetic step records (no Streamlit run)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from components.charts import (
+    FOREST_SORTS,
+    coverage_figure,
+    forest_figure,
+    stale_cold_figure,
+    switch_counts,
+    verdict_marks,
+    weight_switches,
+    weights_figure,
+)
+from components.decision_log import (
+    explain_override,
+    explain_step,
+    explain_verdict,
+    log_entries,
+    md_escape,
+    short_url,
+)
+from components.inspector import highlight_blocks, relevance_rows
+from components.metrics import headline_metrics
+from components.runner import RunMode, advance
+from components.sidebar import config_mapping, form_defaults
+from components.tables import frontier_frame, pages_frame
+from pagesift_ui.frontier.model import PRIOR_WEIGHTS
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.stats import z_one_sided
+from pagesift_ui.session import (
+    CrawlConfig,
+    FrontierRow,
+    Override,
+    OverrideKind,
+    PageRow,
+    PartStats,
+    SessionDone,
+    StepOutcome,
+    StepRecord,
+    VerdictFate,
+)
+
+SEED = "http://www.uni.localhost:8000/"
+CONFIG = CrawlConfig.from_mapping({"seed_url": SEED, "query": "tuition fees visa"})
+
+LINK = {
+    "features": [
+        {"name": "anchor", "value": 1.0, "weight": 2.0, "contribution": 2.0},
+        {"name": "locator", "value": 0.0, "weight": 1.5, "contribution": 0.0},
+        {"name": "context", "value": 0.5, "weight": 1.0, "contribution": 0.5},
+        {"name": "parent", "value": 0.8, "weight": 0.5, "contribution": 0.4},
+        {"name": "phrase", "value": 0.0, "weight": 0.5, "contribution": 0.0},
+    ],
+    "raw": 2.9,
+    "steps": [{"rule": "depth", "factor": 0.9, "score": 2.61}],
+    "score": 2.61,
+    "blind": False,
+}
+DETAIL = {
+    "units": [
+        {"unit": "tuition", "about": True, "head": True, "tf": 3, "evidence": 0.9, "weight": 1.0},
+        {"unit": "fees", "about": False, "head": True, "tf": 2, "evidence": 0.5, "weight": 0.5},
+        {"unit": "visa", "about": False, "head": False, "tf": 0, "evidence": 0.0, "weight": 1.0},
+    ],
+    "relevance": 0.41,
+    "avg_len": 300.0,
+    "pages": 12,
+}
+
+
+def make_record(step: int = 1, **changes: Any) -> StepRecord:
+    """A fetched page's record with plausible values; ``changes`` override fields."""
+    values: dict[str, Any] = {
+        "step": step, "url": SEED + "admissions/fees", "final_url": SEED + "admissions/fees",
+        "outcome": StepOutcome.FETCHED, "status": 200, "error": None, "error_kind": None,
+        "content_type": "text/html", "depth": 1, "title": "Fees", "lang": "en",
+        "score": 2.61, "link": LINK, "blind": False, "subtree": "uni.localhost/admissions",
+        "cluster": "www.uni.localhost/admissions", "relevance": 0.41,
+        "relevance_detail": DETAIL, "fresh": True, "evidence_added": (2, 1, 0),
+        "evidence": (3, 1, 0), "evidence_blocks": (1, 3), "coverage": 0.44, "covered": False,
+        "sources": 1, "stale": 0, "cold": 0, "verdict": None,
+        "verdict_fate": VerdictFate.NONE, "verdict_stale": 0, "verdict_cold": 0, "forgiven": False,
+        "forgiven_why": "", "stopped": False, "terms": ("tuition", "fees", "visa"),
+        "term_weights": (1.0, 0.8, 1.0), "link_weights": PRIOR_WEIGHTS,
+        "posterior_mean": PRIOR_WEIGHTS, "standard_error": (2.0,) * 5, "prior": PRIOR_WEIGHTS,
+        "model_changed": False, "rescored": False, "subtree_stats": None,
+        "cluster_stats": None, "queue_length": 10, "pages_scheduled": step,
+        "pages_fetched": step, "relevant_pages": 1,
+        "links": {"found": 30, "queued": 12}, "dropped_dry": (), "duplicate_of": "",
+        "markdown": "", "elapsed_ms": 5.0, "fetched_at": 0.0,
+    }
+    values.update(changes)
+    return StepRecord(**values)
+
+
+def history(n: int, **changes: Any) -> list[StepRecord]:
+    return [make_record(i, stale=i % 4, cold=0, **changes) for i in range(1, n + 1)]
+
+
+# -- decision log ---------------------------------------------------------------------------
+
+
+def test_explain_step_tells_score_relevance_coverage_and_counters() -> None:
+    text = explain_step(make_record(12), CONFIG)
+    assert text.startswith("Step 12: fetched /admissions/fees “Fees” (score 2.61: ")
+    assert "anchor 1.00 × 2.00 + context 0.50 × 1.00 + parent 0.80 × 0.50, depth → 2.61" in text
+    assert "Relevance 0.41 (≥ 0.15" in text and "“tuition” about+head, tf 3" in text
+    assert "New evidence: tuition +2, fees +1 from 2 blocks." in text
+    assert "Coverage 1/3 terms at 3 (44%; needs 100%), sources 1 (needs 2)." in text
+    assert "Stale 0/5, cold 0/10." in text
+    assert "Links: 30 found, 12 queued." in text
+
+
+def test_explain_step_says_when_the_weights_moved_since_the_link_was_ranked() -> None:
+    text = explain_step(make_record(3, score=3.0), CONFIG)
+    assert "(ranked with score 3.00; with the weights when it was fetched: anchor 1.00" in text
+    assert "depth → 2.61)" in text
+
+
+def test_explain_step_for_the_seed_errors_and_duplicates() -> None:
+    assert "the start URL (score 1.00)" in explain_step(
+        make_record(1, link=None, score=1.0, url=SEED, final_url=SEED), CONFIG)
+    error = make_record(4, outcome=StepOutcome.ERROR, error="404 Not Found", relevance=None)
+    assert explain_step(error, CONFIG) == "Step 4: /admissions/fees failed (404 Not Found). " \
+        "Links: 30 found, 12 queued."
+    duplicate = make_record(5, outcome=StepOutcome.DUPLICATE, duplicate_of=SEED + "a", links={})
+    assert explain_step(duplicate, CONFIG) == "Step 5: /admissions/fees repeats /a; not counted."
+
+
+def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
+    stopped = make_record(9, verdict="saturated", stale=5, stopped=True, relevance=0.0,
+                          verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
+    text = explain_step(stopped, CONFIG)
+    assert "Verdict saturated: 5 pages in a row brought nothing new (patience 5)." in text
+    assert text.endswith("The crawl stopped here.")
+    forgiven = make_record(9, verdict="coverage_reached", stale=0, forgiven=True,
+                           forgiven_why="a link with clues scoring 0.9 is still queued",
+                           verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
+    text = explain_step(forgiven, CONFIG)
+    assert "at least 3 pages in a row brought nothing new (ceil(patience/2) = 3)" in text
+    assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
+
+
+def test_explain_verdict_for_every_stop_reason() -> None:
+    record = make_record(11, cold=10)
+    assert explain_verdict("no_relevant_pages", record, CONFIG).startswith(
+        "no_relevant_pages: nothing relevant was found yet and 10 pages in a row")
+    assert explain_verdict("limit_reached", record, CONFIG) == (
+        "limit_reached: the page budget of 100 is spent")
+    assert "no fetchable link" in explain_verdict("exhausted", record, CONFIG)
+    assert "the user stopped" in explain_verdict("cancelled", record, CONFIG)
+
+
+def test_log_entries_are_newest_first_with_overrides_after_their_step() -> None:
+    steps = history(3)
+    pin = Override(2, OverrideKind.PIN, SEED + "x")
+    entries = log_entries(steps, [pin], CONFIG)
+    assert [kind for kind, _ in entries] == ["step", "override", "step", "step"]
+    assert entries[1][1] == f"Override after step 2: you pinned {SEED}x: it is fetched next."
+    assert len(log_entries(history(80), [], CONFIG, n=50)) == 50
+
+
+def test_explain_override_relabel_and_markdown_escaping() -> None:
+    event = Override(3, OverrideKind.RELABEL, SEED + "a", False)
+    assert explain_override(event) == (
+        f"Override after step 3: you labelled {SEED}a irrelevant; the link model learned from it.")
+    assert md_escape("fees $9,250 *new* [x](y)") == r"fees \$9,250 \*new\* \[x\](y)"
+    assert short_url("http://other.localhost/a", SEED) == "http://other.localhost/a"
+    assert short_url(SEED + "a?b=1", SEED) == "/a?b=1"
+
+
+# -- charts ---------------------------------------------------------------------------------
+
+
+def test_stale_cold_chart_draws_counters_thresholds_and_verdict_fates() -> None:
+    steps = history(20)
+    steps[9] = make_record(10, verdict="coverage_reached", forgiven=True, stale=0,
+                           forgiven_why="a link with clues is still queued",
+                           verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
+    steps[14] = make_record(15, verdict="saturated", stopped=True, stale=5,
+                            verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
+    forgive = Override(15, OverrideKind.FORGIVE, "saturated")
+    fig = stale_cold_figure(steps, CONFIG, [forgive])
+    stale = fig.data[0]
+    assert stale.name == "stale" and isinstance(stale.y, np.ndarray)
+    assert stale.y.tolist() == [r.stale for r in steps]
+    assert sorted(shape.y0 for shape in fig.layout.shapes) == [3, 5, 10]
+    markers = {trace.name: trace for trace in fig.data if trace.name.startswith("verdict")}
+    auto = markers["verdict: forgiven automatically"]
+    assert auto.x.tolist() == [10] and auto.y.tolist() == [3]  # fired at ceil(5/2)
+    user = markers["verdict: continued by the user"]
+    assert user.x.tolist() == [15] and user.y.tolist() == [5]
+    override = next(trace for trace in fig.data if trace.name == "override")
+    assert override.x[0] == 15.5
+
+
+def test_time_charts_draw_only_the_window() -> None:
+    steps = history(2000)
+    fig = stale_cold_figure(steps, CONFIG, window=500)
+    assert len(fig.data[0].x) == 500 and fig.data[0].x[0] == 1501
+    fig = weights_figure(steps, CONFIG, "anchor", window=100)
+    assert all(len(trace.x) == 100 for trace in fig.data[:4])
+
+
+def test_weights_chart_band_prior_and_switches() -> None:
+    used = [2.0, 2.0, 2.6, 2.6, 3.1]
+    steps = [make_record(i + 1, link_weights=(w, 1.5, 1.0, 0.5, 0.5),
+                         posterior_mean=(w + 0.1, 1.5, 1.0, 0.5, 0.5),
+                         standard_error=(0.4, 2.0, 2.0, 2.0, 2.0)) for i, w in enumerate(used)]
+    fig = weights_figure(steps, CONFIG, "anchor")
+    z = z_one_sided(CONFIG.delta)
+    upper, lower, mean, in_use = fig.data[:4]
+    np.testing.assert_allclose(upper.y - mean.y, z * 0.4)
+    np.testing.assert_allclose(mean.y - lower.y, z * 0.4)
+    assert in_use.y.tolist() == used
+    switched = next(trace for trace in fig.data if trace.name == "switched")
+    assert switched.x.tolist() == [3, 5]
+    assert fig.layout.shapes[0].y0 == 2.0 and fig.layout.shapes[0].line.dash == "dash"
+    assert weight_switches(np.array(used)).tolist() == [2, 4]
+    assert switch_counts(steps)["anchor"] == 2 and switch_counts(steps)["phrase"] == 0
+
+
+def test_coverage_chart_bars_target_and_min_sources_note() -> None:
+    fig = coverage_figure([make_record(3)], CONFIG)
+    bars = fig.data[0]
+    assert bars.x.tolist() == ["tuition", "fees", "visa"] and bars.y.tolist() == [3, 1, 0]
+    assert bars.marker.color.tolist() == ["#2ca02c", "#ff7f0e", "#ff7f0e"]
+    assert fig.layout.shapes[0].y0 == CONFIG.adaptive.evidence_per_term
+    assert "sources 1/2 NOT met → not covered yet" in fig.layout.title.subtitle.text
+    assert coverage_figure([], CONFIG).layout.title.subtitle.text == "no page yet"
+
+
+def part(name: str, pages: int, hits: int, state: str, forced: str = "") -> PartStats:
+    return PartStats(name, pages, hits, 0.1, 0.9, 0.2, 0.6, state, forced)
+
+
+def test_forest_plot_sorts_colours_and_labels() -> None:
+    rows = [part("a/x", 3, 3, "proven"), part("a/y", 9, 0, "dry", "dry"), part("a/b", 5, 2, "open")]
+    fig = forest_figure(rows, "pages")
+    assert list(fig.layout.xaxis.range) == [-0.02, 1.02]
+    top_first = list(fig.layout.yaxis.categoryarray)[::-1]
+    assert top_first == ["a/y (0/9) [forced dry]", "a/b (2/5)", "a/x (3/3)"]
+    assert list(forest_figure(rows, "estimate").layout.yaxis.categoryarray)[::-1][0] == \
+        "a/x (3/3)"
+    assert list(forest_figure(rows, "name").layout.yaxis.categoryarray)[::-1][0] == "a/b (2/5)"
+    by_name = {trace.name: trace for trace in fig.data}
+    assert by_name["dry"].marker.color == "#d62728" and by_name["dry"].x.tolist() == [0.0]
+    assert by_name["proven"].x.tolist() == [1.0]
+    rest = by_name["rest of the site"]
+    np.testing.assert_allclose(rest.x + rest.error_x.array, [0.6] * 3)
+    with pytest.raises(ValueError, match="sort_by"):
+        forest_figure(rows, "size")
+    assert FOREST_SORTS == ("pages", "estimate", "name")
+
+
+def test_verdict_marks_fate_for_no_stop() -> None:
+    record = make_record(4, verdict="no_relevant_pages", forgiven=True, cold=0,
+                         forgiven_why="--no-stop: verdict recorded, crawl goes on",
+                         verdict_fate=VerdictFate.NO_STOP, verdict_cold=10)
+    (mark,) = verdict_marks([record], [], CONFIG)
+    assert (mark.fate, mark.level) == ("recorded (no-stop)", 10)
+
+
+# -- inspector, metrics, tables, setup --------------------------------------------------------
+
+
+def test_highlight_blocks_marks_stemmed_hits_escapes_and_outlines_evidence() -> None:
+    markdown = "# Tuition <b>Fees</b>\n\nNothing here.\n\nVisas & fee waivers"
+    html_text = highlight_blocks(markdown, Query("tuition fee visa"), [2])
+    assert "<mark>Tuition</mark> &lt;b&gt;<mark>Fees</mark>&lt;/b&gt;" in html_text
+    assert "<mark>Visas</mark> &amp; <mark>fee</mark> waivers" in html_text
+    assert html_text.count("<b>evidence</b>") == 1 and "block 2 <b>evidence</b>" in html_text
+    assert "<b>Fees</b>" not in html_text
+
+
+def test_relevance_rows_sum_to_the_relevance() -> None:
+    frame, line = relevance_rows(DETAIL)
+    assert frame["weight × evidence"].tolist() == [0.9, 0.25, 0.0]
+    assert "= 1.150 / 2.500 = 0.410" in line
+    assert relevance_rows(None)[1] == "No active unit: relevance 0."
+
+
+def test_headline_metrics_labels_and_values() -> None:
+    summary = {"pages_fetched": 3, "relevant_pages": 2, "harvest_rate": 0.5,
+               "queue_length": 40, "coverage": 0.25, "stop_reason": None}
+    steps = [make_record(2, pages_fetched=2), make_record(3, stale=2, cold=1, pages_fetched=3)]
+    metrics = {m.label: m for m in headline_metrics(summary, steps, CONFIG)}
+    assert list(metrics) == ["Pages fetched", "Relevant pages", "Harvest rate", "Queue length",
+                             "Coverage", "Stale / patience", "Cold / 2×patience", "Verdict"]
+    assert metrics["Pages fetched"].value == "3" and metrics["Pages fetched"].delta == "+1"
+    assert metrics["Harvest rate"].value == "50%"
+    assert metrics["Stale / patience"].value == "2 / 5"
+    assert metrics["Cold / 2×patience"].value == "1 / 10"
+    assert metrics["Verdict"].value == "—"
+    stopped = headline_metrics({**summary, "stop_reason": "saturated"}, steps, CONFIG)[-1]
+    assert (stopped.value, stopped.delta) == ("saturated", "stopped")
+
+
+def test_frontier_and_pages_frames() -> None:
+    row = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, True, False,
+                      "Fees", LINK)
+    frame = frontier_frame([row], SEED)
+    assert frame.columns.is_unique
+    assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
+    assert frame.loc[0, "shaping"] == "depth 2.61" and bool(frame.loc[0, "pinned"])
+    assert frame.loc[0, "now"] == 2.61
+    pages = [PageRow(i, f"u{i}", "", "fetched", 200, 0.2, True, None if i < 2 else False,
+                     True, 1, "s", 1, 1.0, False, "") for i in (1, 2)]
+    frame = pages_frame(pages)
+    assert frame["step"].tolist() == [2, 1]
+    assert frame["user_label"].tolist() == ["irrelevant", ""]
+
+
+def test_setup_defaults_come_from_the_config_dataclasses() -> None:
+    values = {**form_defaults(), "query": "tuition fees"}
+    config = CrawlConfig.from_mapping(config_mapping(values, SEED))
+    assert config == CrawlConfig(seed_url=SEED, query="tuition fees")
+
+
+# -- the Run tick ---------------------------------------------------------------------------
+
+
+class FakeSession:
+    """Steps through prepared records; ``done`` after the last one."""
+
+    def __init__(self, records: list[StepRecord]) -> None:
+        self.records = records
+        self.steps: list[StepRecord] = []
+        self.done = False
+        self.stop_reason: str | None = None
+
+    def step(self) -> StepRecord:
+        if self.done:
+            raise SessionDone("stopped")
+        record = self.records[len(self.steps)]
+        self.steps.append(record)
+        if record.stopped or len(self.steps) == len(self.records):
+            self.done, self.stop_reason = True, record.verdict or "exhausted"
+        return record
+
+
+def test_run_pauses_at_a_forgiven_verdict_but_run_to_stop_goes_on() -> None:
+    records = history(6)
+    records[2] = dataclasses.replace(records[2], verdict="saturated", forgiven=True,
+                                     verdict_fate=VerdictFate.AUTO_FORGIVEN)
+    session: Any = FakeSession(records)
+    result = advance(session, RunMode.RUN, budget_s=60)
+    assert (result.steps, result.keep_running) == (3, False)
+    assert result.why == "verdict saturated at step 3"
+    result = advance(session, RunMode.TO_STOP, budget_s=60)
+    assert (result.steps, result.keep_running, session.done) == (3, False, True)
+    assert advance(session, RunMode.TO_STOP, budget_s=60).steps == 0
+
+
+def test_a_tick_is_time_boxed() -> None:
+    ticks = iter(range(100))
+    session: Any = FakeSession(history(50))
+    result = advance(session, RunMode.TO_STOP, budget_s=3, clock=lambda: float(next(ticks)))
+    assert (result.steps, result.keep_running) == (3, True)
+    assert len(session.steps) == 3
