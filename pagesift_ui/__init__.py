@@ -18,9 +18,12 @@ __all__ = [
     "FetchError",
     "PagesiftError",
     "SessionDone",
+    "SessionStore",
     "StepRecord",
     "StopReason",
     "__version__",
+    "resume",
+    "start_session",
 ]
 
 __version__ = "0.1.0"
@@ -36,6 +39,9 @@ _LAZY = {
     "CrawlSession": "pagesift_ui.session",
     "SessionDone": "pagesift_ui.session",
     "StepRecord": "pagesift_ui.session",
+    "SessionStore": "pagesift_ui.store",
+    "resume": "pagesift_ui.store",
+    "start_session": "pagesift_ui.store",
 }
 
 

@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pagesift_ui import __version__
-from pagesift_ui.errors import ConfigError, PagesiftError
+from pagesift_ui.errors import PagesiftError
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
-from pagesift_ui.session.bundle import bundle_json, pages_csv, session_bundle
 
 __all__ = ["build_parser", "main"]
 
 logger = logging.getLogger(__name__)
 
 
-def _add_crawl_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--query", "-q", required=True, help="what the crawl looks for")
+def _add_crawl_options(parser: argparse.ArgumentParser, *, query_required: bool = True) -> None:
+    parser.add_argument("--query", "-q", required=query_required, help="what the crawl looks for")
     parser.add_argument("--limit", type=int, default=100, help="page budget (default 100)")
     parser.add_argument("--coverage-threshold", type=float, default=1.0)
     parser.add_argument("--evidence-per-term", type=int, default=3)
@@ -47,11 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     crawl = commands.add_parser("crawl", help="run a focused crawl from a start URL")
-    crawl.add_argument("seed", help="the start URL")
-    _add_crawl_options(crawl)
+    crawl.add_argument("seed", nargs="?", help="the start URL (leave out with --resume)")
+    _add_crawl_options(crawl, query_required=False)  # required unless --resume (cli_store)
     crawl.add_argument("--out", type=Path, help="write the JSON session bundle here")
     crawl.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
     crawl.add_argument("--quiet", action="store_true", help="no progress bar")
+    from pagesift_ui.cli_store import add_store_commands, add_store_options
+
+    add_store_options(crawl)
 
     serve = commands.add_parser("serve", help="serve a folder on 127.0.0.1 (offline crawling)")
     serve.add_argument("folder", type=Path)
@@ -60,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pagesift_ui.cli_demo import add_demo_commands
 
     add_demo_commands(commands)
+    add_store_commands(commands)
     return parser
 
 
@@ -116,38 +119,10 @@ def _summary_lines(session: CrawlSession) -> list[str]:
 
 
 def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    try:
-        config = config_from_args(args)
-    except ConfigError as exc:
-        err.write(f"pagesift-ui crawl: {exc}\n")
-        return 2
-    session = CrawlSession(config)
-    interrupted = False
-    try:
-        for record in session.iter_steps():
-            if not args.quiet:
-                _progress(record, config.limit, err)
-    except KeyboardInterrupt:
-        # nothing already crawled is lost: stop cleanly and still write the outputs
-        interrupted = True
-        if not session.done:
-            session.stop(note="interrupted (Ctrl-C)")
-    finally:
-        session.close()
-        if not args.quiet:
-            err.write("\n")
-    _write_outputs(session, args, err)
-    out.write("\n".join(_summary_lines(session)) + "\n")
-    return 130 if interrupted else 0
+    """Saved to the session store unless --no-save; --resume, --warc (see cli_store)."""
+    from pagesift_ui.cli_store import run_saved_crawl
 
-
-def _write_outputs(session: CrawlSession, args: argparse.Namespace, err: TextIO) -> None:
-    if args.out is not None:
-        args.out.write_text(bundle_json(session_bundle(session)), encoding="utf-8")
-        err.write(f"session bundle: {args.out}\n")
-    if args.pages_csv is not None:
-        args.pages_csv.write_text(pages_csv(session), encoding="utf-8")
-        err.write(f"pages CSV: {args.pages_csv}\n")
+    return run_saved_crawl(args, out, err)
 
 
 def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -185,8 +160,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     )
     handlers: dict[str, Any] = {"crawl": run_crawl, "serve": run_serve}
     from pagesift_ui.cli_demo import DEMO_HANDLERS
+    from pagesift_ui.cli_store import STORE_HANDLERS
 
     handlers.update(DEMO_HANDLERS)
+    handlers.update(STORE_HANDLERS)
     try:
         return int(handlers[args.command](args, out, err))
     except PagesiftError as exc:

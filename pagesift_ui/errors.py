@@ -13,12 +13,15 @@
         ├── BodyTooLarge                   the decoded body passed the size cap while streaming
         ├── UnsupportedContentType         not HTML/XHTML (``content_type``); recorded as skipped
         ├── BlockedByRobots                robots.txt disallows the URL for our user agent
-        └── BlockedByPolicy                the resolved address is private/link-local/not allowed
+        ├── BlockedByPolicy                the resolved address is private/link-local/not allowed
+        └── NotRecorded                    replaying offline: the recording never fetched the URL
 
 Every error carries a message a person understands, naming the URL and what to do about it.
 """
 
 from __future__ import annotations
+
+import time
 
 __all__ = [
     "BlockedByPolicy",
@@ -30,6 +33,7 @@ __all__ = [
     "FetchError",
     "FetchTimeout",
     "HTTPStatusError",
+    "NotRecorded",
     "PagesiftError",
     "TooManyRedirects",
     "UnsupportedContentType",
@@ -58,10 +62,13 @@ class FetchError(PagesiftError):
 
     kind = "fetch_error"
 
-    def __init__(self, url: str, message: str) -> None:
+    def __init__(self, url: str, message: str, *, at: float | None = None) -> None:
         super().__init__(message)
         self.url = url
         self.message = message
+        # when the failure happened (Unix time): a replay raises the error with the recorded
+        # time, so its step record is the same to the last field
+        self.at = time.time() if at is None else at
 
 
 class FetchTimeout(FetchError):
@@ -75,8 +82,8 @@ class ConnectFailed(FetchError):
 class HTTPStatusError(FetchError):
     kind = "http_status"
 
-    def __init__(self, url: str, message: str, status: int) -> None:
-        super().__init__(url, message)
+    def __init__(self, url: str, message: str, status: int, *, at: float | None = None) -> None:
+        super().__init__(url, message, at=at)
         self.status = status
 
 
@@ -91,8 +98,10 @@ class BodyTooLarge(FetchError):
 class UnsupportedContentType(FetchError):
     kind = "unsupported_type"
 
-    def __init__(self, url: str, message: str, content_type: str) -> None:
-        super().__init__(url, message)
+    def __init__(
+        self, url: str, message: str, content_type: str, *, at: float | None = None
+    ) -> None:
+        super().__init__(url, message, at=at)
         self.content_type = content_type
 
 
@@ -102,3 +111,9 @@ class BlockedByRobots(FetchError):
 
 class BlockedByPolicy(FetchError):
     kind = "network_policy"
+
+
+class NotRecorded(FetchError):
+    """A replay asked for a URL the recording never fetched; replays never go online."""
+
+    kind = "not_recorded"

@@ -28,7 +28,7 @@ from pagesift_ui.session.state import FrontierState
 from pagesift_ui.session.stepbuild import StepFacts, build_record
 from pagesift_ui.session.views import ViewsMixin
 
-__all__ = ["CrawlSession", "PageSource", "SessionDone"]
+__all__ = ["CrawlSession", "PageSource", "SessionDone", "default_source"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,8 @@ class PageSource(Protocol):
     def close(self) -> None: ...
 
 
-def _default_source(config: CrawlConfig) -> Fetcher:
+def default_source(config: CrawlConfig) -> Fetcher:
+    """The live page source a config asks for: the one place a ``Fetcher`` is built."""
     policy = FetchPolicy(
         delay_s=config.delay_s,
         respect_robots=config.respect_robots,
@@ -82,7 +83,7 @@ class CrawlSession(OverridesMixin, ViewsMixin):
     ) -> None:
         self.config = config
         self.state = FrontierState.from_config(config)
-        self._source = source if source is not None else _default_source(config)
+        self._source = source if source is not None else default_source(config)
         self._clock = clock
         self.steps: list[StepRecord] = []
         self._closed = False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,7 @@ class StepFacts:
     page: Page | None = None
     error: str | None = None
     error_kind: str | None = None
+    failed_at: float = 0.0
     status: int | None = None
     content_type: str = ""
     duplicate_of: str = ""
@@ -59,7 +59,7 @@ class StepFacts:
         return subtree(seed_host, self.url)
 
     def fail(self, exc: FetchError) -> None:
-        self.error, self.error_kind = exc.message, exc.kind
+        self.error, self.error_kind, self.failed_at = exc.message, exc.kind, exc.at
         if isinstance(exc, HTTPStatusError):
             self.status = exc.status
         if isinstance(exc, UnsupportedContentType):
@@ -157,5 +157,5 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         duplicate_of=facts.duplicate_of,
         markdown=page.markdown if page is not None and observed else "",
         elapsed_ms=round(elapsed_ms, 3),
-        fetched_at=result.fetched_at if result is not None else time.time(),
+        fetched_at=result.fetched_at if result is not None else facts.failed_at,
     )

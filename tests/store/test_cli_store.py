@@ -1,0 +1,159 @@
+"""The command line: crawls are saved, listed, resumed, exported as WARC, and replayed."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pagesift_ui.cli import main
+from pagesift_ui.fetcher import Fetcher, FetchResult
+from pagesift_ui.session.bundle import load_bundle
+from pagesift_ui.store import SessionStatus, SessionStore, default_db_path
+from pagesift_ui.store.portable import responses_from_bundle
+from tests.fixture_site import FixtureSite
+
+from . import write_foreign_warc
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def crawl(site: FixtureSite, *extra: str) -> tuple[int, str, str]:
+    return run("crawl", site.url("/"), "--query", "refund policy", "--delay", "0", "--quiet",
+               *extra)
+
+
+@pytest.fixture(scope="module")
+def exported(
+    site: FixtureSite, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Path, str]:
+    """A short crawl written as a bundle and a WARC, and its stdout."""
+    folder = tmp_path_factory.mktemp("exported")
+    bundle, warc = folder / "crawl.json", folder / "crawl.warc.gz"
+    code, out, err = crawl(site, "--limit", "6", "--no-save", "--out", str(bundle),
+                           "--warc", str(warc))
+    assert code == 0, err
+    return bundle, warc, out
+
+
+def test_a_crawl_is_saved_by_default_and_listed(site: FixtureSite) -> None:
+    code, out, err = crawl(site, "--limit", "4")
+    assert code == 0, err
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    assert f"session {info.session_id}: saving to {default_db_path()}" in err
+    assert (info.steps, info.status, info.stop_reason) == (4, SessionStatus.DONE, "limit_reached")
+    code, listing, _ = run("sessions")
+    assert code == 0
+    header, row = listing.splitlines()[1:]
+    assert header.split()[:4] == ["ID", "UPDATED", "STEPS", "STATUS"]
+    assert row.split()[0] == info.session_id and "refund policy" in row and site.url("/") in row
+
+
+def test_no_save_leaves_the_store_alone(site: FixtureSite, tmp_path: Path) -> None:
+    db = tmp_path / "elsewhere.sqlite3"
+    code, _, err = crawl(site, "--limit", "2", "--no-save", "--db", str(db))
+    assert code == 0 and "saving" not in err and not db.exists()
+    assert run("sessions", "--db", str(db))[1].startswith("no saved sessions")
+
+
+def test_the_bundle_carries_its_responses(exported: tuple[Path, Path, str]) -> None:
+    bundle, _, _ = exported
+    view = load_bundle(bundle)  # still an ordinary bundle
+    answers = responses_from_bundle(json.loads(bundle.read_text(encoding="utf-8")))
+    fetched = [a.url for a in answers if type(a).__name__ == "RecordedFetch"]
+    assert fetched == [s.url for s in view.steps]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["bundle", "warc"])
+def test_replay_with_the_recorded_settings_reproduces_the_crawl(
+    exported: tuple[Path, Path, str], site: FixtureSite, tmp_path: Path, which: int
+) -> None:
+    recording, summary = exported[which], exported[2]
+    requests = len(site.requests)
+    out_file = tmp_path / "replay.json"
+    code, out, err = run("replay", str(recording), "--out", str(out_file))
+    assert code == 0, err
+    assert len(site.requests) == requests
+    assert "0 URLs unavailable" in out
+    assert out.endswith(summary)
+    if which == 0:
+        assert "the replay reproduces all 6 recorded steps" in out
+    assert load_bundle(out_file).steps[0].url == site.url("/")
+
+
+def test_replay_with_other_settings_reports_unavailable_pages(
+    exported: tuple[Path, Path, str], site: FixtureSite
+) -> None:
+    requests = len(site.requests)
+    code, out, err = run("replay", str(exported[0]), "--query", "shipping times", "--limit",
+                         "30", "--no-stop", "--patience", "2")
+    assert code == 0, err
+    assert len(site.requests) == requests, "a replay never goes online"
+    found = re.search(r"(\d+) URLs? unavailable", out)
+    assert found is not None, out
+    unavailable = int(found.group(1))
+    assert unavailable > 0
+    assert "reproduces" not in out
+
+
+def test_ctrl_c_leaves_the_session_open_for_resume(
+    site: FixtureSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_fetch = Fetcher.fetch
+    calls = {"n": 0}
+
+    def interrupted_after_five(self: Fetcher, url: str) -> FetchResult:
+        calls["n"] += 1
+        if calls["n"] > 5:
+            raise KeyboardInterrupt
+        return real_fetch(self, url)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Fetcher, "fetch", interrupted_after_five)
+        code, out, err = crawl(site, "--limit", "12", "--no-stop")
+    assert code == 130 and "stop reason: cancelled" in out
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    assert (info.steps, info.status) == (5, SessionStatus.OPEN)
+    assert f"crawl --resume {info.session_id}` continues it" in err
+    code, out, err = run("crawl", "--resume", info.session_id, "--quiet")
+    assert code == 0, err
+    assert "rebuilt 5 saved steps offline" in err
+    assert "stop reason: limit_reached" in out
+    with SessionStore(default_db_path()) as store:
+        assert store.info(info.session_id).status is SessionStatus.DONE
+    code, again, _ = run("crawl", "--resume", info.session_id, "--quiet")
+    assert code == 0 and again == out, "resuming a finished crawl changes nothing"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["crawl", "--query", "x"], "give the start URL and --query"),
+        (["crawl", "http://a.test/"], "give the start URL and --query"),
+        (["crawl", "http://a.test/", "--resume", "abc"], "leave out the URL"),
+        (["crawl", "--resume", "abc", "--no-save"], "--no-save would not update"),
+        (["crawl", "--resume", "abc"], "no saved session has the id 'abc'"),
+    ],
+)
+def test_crawl_argument_mistakes_are_explained(argv: list[str], message: str) -> None:
+    code, _, err = run(*argv)
+    assert code in (1, 2) and message in err
+
+
+def test_replaying_a_foreign_warc_needs_a_start_url_and_query(tmp_path: Path) -> None:
+    warc = tmp_path / "foreign.warc.gz"
+    write_foreign_warc(warc)
+    code, _, err = run("replay", str(warc))
+    assert code == 2 and "give --seed and --query" in err
+    code, out, err = run("replay", str(warc), "--seed", "http://x.test/", "--query", "refunds")
+    assert code == 0, err
+    assert "replayed 1 step offline" in out and "0 URLs unavailable" in out

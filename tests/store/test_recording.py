@@ -1,0 +1,218 @@
+"""Recording a page source, replaying it, and its two encodings (store rows, bundle JSON)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from typing import Any
+
+import pytest
+
+from pagesift_ui.errors import (
+    BlockedByPolicy,
+    BlockedByRobots,
+    BodyTooLarge,
+    BundleError,
+    ConnectFailed,
+    FetchError,
+    FetchTimeout,
+    HTTPStatusError,
+    NotRecorded,
+    TooManyRedirects,
+    UnsupportedContentType,
+)
+from pagesift_ui.fetcher import FetchResult
+from pagesift_ui.store import (
+    Recorded,
+    RecordedError,
+    RecordedFetch,
+    RecordedRobots,
+    RecordingSource,
+    ReplaySource,
+)
+from pagesift_ui.store.portable import (
+    recorded_from_dict,
+    recorded_to_dict,
+    responses_from_bundle,
+)
+from pagesift_ui.store.schema import RESPONSE_COLUMNS, recorded_from_row, response_row
+
+PAGE = FetchResult(
+    url="http://a.test/old",
+    final_url="http://a.test/new",
+    status=200,
+    content_type="text/html",
+    encoding="windows-1252",
+    body="<p>Café – 5 €</p>".encode("cp1252"),
+    text="<p>Café – 5 €</p>",
+    redirects=("http://a.test/old",),
+    elapsed_s=0.0123,
+    fetched_at=1_790_000_000.25,
+    headers=(("Content-Type", "text/html; charset=windows-1252"), ("Content-Encoding", "gzip")),
+)
+ERRORS: list[FetchError] = [
+    FetchError("http://a.test/x", "broken exchange"),
+    FetchTimeout("http://a.test/x", "timed out after 1 s"),
+    ConnectFailed("http://a.test/x", "refused"),
+    HTTPStatusError("http://a.test/x", "answered 404 Not Found", 404),
+    TooManyRedirects("http://a.test/x", "loop"),
+    BodyTooLarge("http://a.test/x", "too big"),
+    UnsupportedContentType("http://a.test/x", "is application/pdf", "application/pdf"),
+    BlockedByRobots("http://a.test/x", "disallowed"),
+    BlockedByPolicy("http://a.test/x", "private address"),
+    NotRecorded("http://a.test/x", "not in the recording"),
+]
+
+
+class ScriptedSource:
+    """A page source with fixed answers: a page, errors, robots answers."""
+
+    def __init__(self, errors: dict[str, FetchError]) -> None:
+        self.errors = errors
+        self.closed = False
+
+    def fetch(self, url: str) -> FetchResult:
+        if url in self.errors:
+            raise self.errors[url]
+        return PAGE
+
+    def allowed_by_robots(self, url: str) -> bool:
+        return "private" not in url
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _same_error(a: FetchError, b: FetchError) -> bool:
+    return (type(a), a.kind, a.message, a.url, vars(a)) == (type(b), b.kind, b.message, b.url,
+                                                           vars(b))
+
+
+@pytest.mark.parametrize("error", ERRORS, ids=lambda e: type(e).__name__)
+def test_every_fetch_error_replays_as_the_same_error(error: FetchError) -> None:
+    recorded: list[Recorded] = []
+    source = RecordingSource(ScriptedSource({error.url: error}), recorded.append)
+    with pytest.raises(type(error)) as raised:
+        source.fetch(error.url)
+    assert raised.value is error, "the recorder re-raises the very error"
+    with pytest.raises(FetchError) as replayed:
+        ReplaySource(recorded).fetch(error.url)
+    assert _same_error(replayed.value, error)
+
+
+def test_an_unknown_error_class_keeps_its_kind() -> None:
+    recorded = RecordedError("QuotaExceeded", "quota", "daily quota used up")
+    error = recorded.to_exception("http://a.test/")
+    assert type(error) is FetchError and error.kind == "quota" and error.message.startswith("daily")
+
+
+def test_the_recorder_keeps_every_answer_in_order() -> None:
+    recorded: list[Recorded] = []
+    gone = HTTPStatusError("http://a.test/gone", "404", 404, at=1_700_000_000.5)
+    scripted = ScriptedSource({"http://a.test/gone": gone})
+    source = RecordingSource(scripted, recorded.append)
+    assert source.fetch("http://a.test/old") is PAGE
+    assert source.allowed_by_robots("http://a.test/private/x") is False
+    with pytest.raises(HTTPStatusError):
+        source.fetch("http://a.test/gone")
+    source.close()
+    assert scripted.closed
+    assert [type(r).__name__ for r in recorded] == ["RecordedFetch", "RecordedRobots",
+                                                   "RecordedFetch"]
+    assert recorded[0] == RecordedFetch("http://a.test/old", result=PAGE)
+    assert recorded[2] == RecordedFetch(
+        "http://a.test/gone",
+        error=RecordedError("HTTPStatusError", "http_status", "404", 404, at=1_700_000_000.5),
+    )
+    replayed = recorded[2].error.to_exception("http://a.test/gone")  # type: ignore[union-attr]
+    assert isinstance(replayed, HTTPStatusError) and replayed.at == 1_700_000_000.5
+
+
+def test_replay_answers_in_recorded_order_then_repeats_the_last() -> None:
+    other = RecordedError("FetchTimeout", "timeout", "slow")
+    source = ReplaySource([
+        RecordedFetch("http://a.test/old", error=other),
+        RecordedFetch("http://a.test/old", result=PAGE),
+        RecordedRobots("http://a.test/p", False),
+        RecordedRobots("http://a.test/p", True),
+    ])
+    with pytest.raises(FetchTimeout):
+        source.fetch("http://a.test/old")
+    assert source.fetch("http://a.test/old") == PAGE
+    assert source.fetch("http://a.test/old") == PAGE
+    assert [source.allowed_by_robots("http://a.test/p") for _ in range(3)] == [False, True, True]
+    assert source.urls == ["http://a.test/old"]
+
+
+def test_replay_reports_unrecorded_urls_and_allows_unasked_robots() -> None:
+    source = ReplaySource([RecordedFetch("http://a.test/old", result=PAGE)])
+    for _ in range(2):
+        with pytest.raises(NotRecorded, match="was not fetched when the session was recorded"):
+            source.fetch("http://a.test/elsewhere")
+    assert source.unavailable == ["http://a.test/elsewhere"]
+    assert source.allowed_by_robots("http://a.test/never-asked") is True
+
+
+ANSWERS: list[Recorded] = [
+    RecordedFetch(PAGE.url, result=PAGE),
+    RecordedRobots("http://a.test/private/", False),
+    *(RecordedFetch(e.url, error=RecordedError.from_exception(e)) for e in ERRORS),
+]
+
+
+@pytest.mark.parametrize("answer", ANSWERS, ids=lambda a: type(a).__name__)
+def test_store_rows_round_trip(answer: Recorded) -> None:
+    row = response_row("s1", 7, 3, answer)
+    assert len(row) == len(RESPONSE_COLUMNS) and row[:3] == ("s1", 7, 3)
+    assert recorded_from_row(row[3:]) == answer
+
+
+@pytest.mark.parametrize("answer", ANSWERS, ids=lambda a: type(a).__name__)
+def test_bundle_dicts_round_trip_through_json(answer: Recorded) -> None:
+    data = json.loads(json.dumps(recorded_to_dict(answer), allow_nan=False))
+    assert recorded_from_dict(data) == answer
+
+
+def _bundle(items: list[Any], **section: Any) -> dict[str, Any]:
+    return {"config": {"max_body_bytes": 10_000},
+            "responses": {"version": 1, "items": items, **section}}
+
+
+def _page_item(body: str) -> dict[str, Any]:
+    item = recorded_to_dict(RecordedFetch(PAGE.url, result=PAGE))
+    item["result"]["body"] = body
+    return item
+
+
+@pytest.mark.parametrize(
+    ("bundle", "message"),
+    [
+        ({"format": "pagesift-session"}, "has no recorded responses"),
+        ({"responses": []}, "'responses' must be a JSON object"),
+        ({"responses": {"version": 9, "items": []}}, "responses version 9"),
+        (_bundle({}), "'responses.items' must be a JSON list"),
+        (_bundle(["x"]), r"items\[0\] must be a JSON object"),
+        (_bundle([{"kind": "fetch"}]), r"items\[0\] lacks the field 'url'"),
+        (_bundle([{"kind": "ftp", "url": "u"}]), r"items\[0\] is malformed: kind"),
+        (_bundle([{"kind": "robots", "url": "u", "allowed": "yes"}]), "wrong type"),
+        (_bundle([_page_item("%%%not base64")]), "not base64 of zlib"),
+        (_bundle([_page_item(base64.b64encode(b"plain").decode())]), "not base64 of zlib"),
+        (_bundle([_page_item(base64.b64encode(zlib.compress(b"0" * 50_000)).decode())]),
+         "larger than the 10,000-byte limit"),
+        (_bundle([_page_item(base64.b64encode(zlib.compress(b"<p>" * 99)[:-6]).decode())]),
+         "cut short"),
+    ],
+)
+def test_hostile_response_sections_are_refused(bundle: dict[str, Any], message: str) -> None:
+    with pytest.raises(BundleError, match=message):
+        responses_from_bundle(bundle)
+
+
+def test_a_recorded_fetch_holds_a_page_or_an_error() -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        RecordedFetch("http://a.test/")
+    with pytest.raises(ValueError, match="unknown text encoding"):
+        recorded_from_dict({**_page_item(base64.b64encode(zlib.compress(b"x")).decode()),
+                            "result": {**_page_item("")["result"], "encoding": "klingon",
+                                       "body": base64.b64encode(zlib.compress(b"x")).decode()}})
