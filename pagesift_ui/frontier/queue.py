@@ -15,20 +15,26 @@ C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 
 
 from __future__ import annotations
 
-import enum
 import logging
-import math
-import numbers
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.queue_values import (
+    MAX_SCORE,
+    Entry,
+    Offer,
+    as_score,
+    as_scores,
+    check_count,
+    check_offer,
+    cluster_key,
+    default_cap,
+    intern,
+)
 from pagesift_ui.frontier.urls import template
 
 __all__ = [
@@ -45,9 +51,6 @@ logger = logging.getLogger(__name__)
 
 #: A link may jump ahead of the top for dispersion only if it scores ≥ this share of the top.
 DIVERSITY_RATIO = 0.5
-#: +inf scores are stored as the largest finite float: they rank above every finite score,
-#: tie with each other (discovery order), and keep the masked arithmetic below free of NaN.
-MAX_SCORE = sys.float_info.max
 
 _INITIAL_CAPACITY = 64
 _COMPACT_MIN_SLOTS = 1024
@@ -57,96 +60,6 @@ _DEAD = -1.0
 
 BoolArray = npt.NDArray[np.bool_]
 ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
-
-
-class Offer(enum.Enum):
-    """What ``BestFirst.offer`` did with a link, and what the caller must do about it."""
-
-    #: Added. Remember the key as queued.
-    QUEUED = "queued"
-    #: The key was queued already; re-ranked if the new score was higher. Nothing to do.
-    ALREADY_QUEUED = "already_queued"
-    #: Added in place of the worst entry, whose key comes back with the outcome: forget that
-    #: key so it may be offered again later (spec §9).
-    EVICTED = "evicted"
-    #: Not added (no room and not better than the worst). The caller may offer it again later.
-    REJECTED = "rejected"
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One queued link, as the UI and session bundles see it."""
-
-    key: str  #: dedupe key (``urls.dedupe_key``)
-    url: str  #: the cleaned URL to fetch
-    depth: int  #: link depth, the seed is 0
-    score: float  #: current score, ≥ 0 (+inf is stored as MAX_SCORE)
-    signal: object | None  #: why it scores so (a LinkSignal); None for a seed
-    seq: int  #: discovery order, 0 for the first link ever offered
-    pinned: bool  #: the user moved it to the front
-    template: str  #: ``urls.template(url)``, for demotion (spec §10)
-    cluster: str  #: ``cluster_key(url)``, for dispersion (spec §9)
-
-
-def cluster_key(url: str) -> str:
-    """Host (lower-cased, leading ``www.`` dropped) + ``/`` + first path segment (spec §9).
-
-    >>> cluster_key("https://www.e.edu/news/2024/x")
-    'e.edu/news'
-    >>> cluster_key("https://E.edu")
-    'e.edu/'
-    """
-    parts = urlsplit(url) if isinstance(url, str) else None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"cluster_key needs an absolute http(s) URL, got {url!r}")
-    first = next((segment for segment in parts.path.split("/") if segment), "")
-    return f"{parts.hostname.removeprefix('www.')}/{first}"
-
-
-def default_cap(limit: int) -> int:
-    """Pages a cluster may have scheduled before dispersion kicks in: max(3, ⌈limit/4⌉) [ours]."""
-    _check_count("limit", limit)
-    return max(3, -(-int(limit) // 4))
-
-
-def _as_score(score: float) -> float:
-    """NaN, negatives and -inf count as 0 (spec §9); +inf becomes ``MAX_SCORE``."""
-    try:
-        value = float(score)
-    except (TypeError, ValueError):
-        raise ValueError(f"score must be a number, got {score!r}") from None
-    return 0.0 if math.isnan(value) or value < 0.0 else min(value, MAX_SCORE)
-
-
-def _as_scores(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """``_as_score`` for an array."""
-    finite = np.nan_to_num(scores, nan=0.0, posinf=MAX_SCORE, neginf=0.0)
-    return np.maximum(finite, 0.0)
-
-
-def _is_integer(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _check_count(name: str, value: int) -> None:
-    if not _is_integer(value) or value < 0:
-        raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
-
-
-def _check_offer(key: str, depth: int, room: int) -> None:
-    if not isinstance(key, str) or not key:
-        raise ValueError(f"key must be a non-empty string, got {key!r}")
-    _check_count("depth", depth)
-    if not _is_integer(room):
-        raise ValueError(f"room must be an integer, got {room!r}")
-
-
-def _intern(index: dict[str, int], names: list[str], name: str) -> int:
-    found = index.get(name)
-    if found is None:
-        found = index[name] = len(names)
-        names.append(name)
-    return found
 
 
 class BestFirst:
@@ -266,8 +179,8 @@ class BestFirst:
         ValueError
             For an empty key, a negative depth, a non-numeric score or a non-http(s) URL.
         """
-        _check_offer(key, depth, room)
-        value = _as_score(score)
+        check_offer(key, depth, room)
+        value = as_score(score)
         slot = self._slot_of.get(key)
         if slot is not None:
             if value > self._scores[slot]:
@@ -297,8 +210,8 @@ class BestFirst:
         self._scores[slot], self._seqs[slot], self._depths[slot] = score, self._next_seq, depth
         self._live[slot], self._has_signal[slot] = True, signal is not None
         self._signals[slot] = signal
-        self._cluster_ids[slot] = _intern(self._cluster_index, self._cluster_names, cluster)
-        self._template_ids[slot] = _intern(self._template_index, self._template_names, shape)
+        self._cluster_ids[slot] = intern(self._cluster_index, self._cluster_names, cluster)
+        self._template_ids[slot] = intern(self._template_index, self._template_names, shape)
         self._next_seq += 1
 
     def _worst_evictable(self) -> int | None:
@@ -369,7 +282,7 @@ class BestFirst:
         ``proven`` is called at most once per call for each cluster that has a link with
         score ≥ thr; the order pinned → not demoted → demoted is the one ``top`` shows.
         """
-        _check_count("cap", cap)
+        check_count("cap", cap)
         if not self._slot_of:
             return None
         if self._pins:
@@ -448,7 +361,7 @@ class BestFirst:
         scores = np.asarray(score_fn(self._signals[slots].tolist()), dtype=np.float64)
         if scores.shape != (len(slots),):
             raise ValueError(f"score_fn returned {scores.shape} scores for {len(slots)} signals")
-        self._scores[slots] = _as_scores(scores)
+        self._scores[slots] = as_scores(scores)
 
     def peek_score(self) -> float | None:
         """The highest score queued (pins, demotion and dispersion ignored), or None."""
@@ -486,7 +399,7 @@ class BestFirst:
         Pinned first (pin order), then by score and discovery order; entries of
         ``demoted_templates`` after all others.
         """
-        _check_count("n", n)
+        check_count("n", n)
         return [self._entry(slot) for slot in self._pop_order(n, demoted_templates)]
 
     def entries(self, demoted_templates: AbstractSet[str] = frozenset()) -> list[Entry]:
