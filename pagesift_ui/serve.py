@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import functools
 import logging
-import socketserver
 import threading
 from collections.abc import Callable
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
-from types import TracebackType
+
+from pagesift_ui.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 
 __all__ = ["StaticServer", "serve_forever_cli"]
 
 logger = logging.getLogger(__name__)
 
-LOOPBACK = "127.0.0.1"
-POLL_SECONDS = 0.05
 # mimetypes leaves the charset out; saved pages are UTF-8 far more often than not.
 _TEXT_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -43,67 +41,23 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         logger.debug("%s %s", self.address_string(), format % args)
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def server_bind(self) -> None:
-        # Skip HTTPServer's socket.getfqdn() reverse lookup.
-        socketserver.TCPServer.server_bind(self)
-        self.server_name, self.server_port = LOOPBACK, self.server_address[1]
-
-
-class StaticServer:
+class StaticServer(BackgroundServer):
     """Serve ``folder`` at ``http://127.0.0.1:PORT/`` from a daemon thread (``port=0``: free)."""
+
+    _what = "static server"
 
     def __init__(self, folder: str | Path, port: int = 0) -> None:
         root = Path(folder)
         if not root.is_dir():
             raise ValueError(f"cannot serve {str(folder)!r}: it is not an existing folder")
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port must be an integer from 0 to 65535, got {port!r}")
+        super().__init__(port)
         self.folder = root.resolve()
-        self._requested_port = port
-        self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> StaticServer:
-        """Bind and serve in the background; a second call does nothing. Returns ``self``."""
-        if self._httpd is not None:
-            return self
+    def _make_server(self, port: int) -> LoopbackHTTPServer:
         handler = functools.partial(_QuietHandler, directory=str(self.folder))
-        self._httpd = _HTTPServer((LOOPBACK, self._requested_port), handler)
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
-            name=f"static-{self.port}", daemon=True)
-        self._thread.start()
-        logger.info("serving %s at %s/", self.folder, self.base_url())
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is None:
-            return
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join()
-        self._httpd, self._thread = None, None
-
-    def __enter__(self) -> StaticServer:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        return self._httpd is not None
-
-    @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("the static server is not running; call start() first")
-        return int(self._httpd.server_address[1])
+        server = LoopbackHTTPServer((LOOPBACK, port), handler)
+        logger.info("serving %s at http://%s:%d/", self.folder, LOOPBACK, server.server_port)
+        return server
 
     def base_url(self, host: str = LOOPBACK) -> str:
         """``http://HOST:PORT``; ``host`` may be any loopback name, e.g. ``site.localhost``."""

@@ -8,13 +8,13 @@ the site's host. The server binds 127.0.0.1 only and never makes a request of it
 from __future__ import annotations
 
 import logging
-import socketserver
 import threading
 from collections import deque
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from types import TracebackType
+
+from pagesift_ui.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 
 from .scenarios import build_site
 from .site import TEXT_TYPE, DemoResponse, DemoSite
@@ -23,10 +23,7 @@ __all__ = ["DemoServer", "RequestRecord", "shared_demo", "start_demo"]
 
 logger = logging.getLogger(__name__)
 
-LOOPBACK = "127.0.0.1"
 REQUEST_LOG_SIZE = 10_000
-# How often serve_forever checks for shutdown; small so stop() returns at once.
-POLL_SECONDS = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,20 +35,13 @@ class RequestRecord:
     status: int
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class _HTTPServer(LoopbackHTTPServer):
     def __init__(self, port: int, site: DemoSite) -> None:
         self.site = site
         self.log_lock = threading.Lock()
         self.request_log: deque[RequestRecord] = deque(maxlen=REQUEST_LOG_SIZE)
         self.request_total = 0
         super().__init__((LOOPBACK, port), _DemoHandler)
-
-    def server_bind(self) -> None:
-        # HTTPServer.server_bind calls socket.getfqdn(), a reverse DNS lookup we do not need.
-        socketserver.TCPServer.server_bind(self)
-        self.server_name, self.server_port = LOOPBACK, self.server_address[1]
 
     def record(self, entry: RequestRecord) -> None:
         with self.log_lock:
@@ -100,58 +90,26 @@ class _DemoHandler(BaseHTTPRequestHandler):
         logger.debug("%s %s", self.address_string(), format % args)
 
 
-class DemoServer:
+class DemoServer(BackgroundServer):
     """A demo site on 127.0.0.1 in a daemon thread. ``port=0`` takes a free port.
 
     Use as a context manager, or call :meth:`start` and :meth:`stop`.
     """
 
+    _what = "demo server"
+
     def __init__(self, site: DemoSite, port: int = 0) -> None:
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port must be an integer from 0 to 65535, got {port!r}")
+        super().__init__(port)
         self.site = site
-        self._requested_port = port
         self._httpd: _HTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> DemoServer:
-        """Bind and serve in the background; a second call does nothing. Returns ``self``."""
-        if self._httpd is not None:
-            return self
-        self._httpd = _HTTPServer(self._requested_port, self.site)
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
-            name=f"demo-{self.site.name}-{self.port}", daemon=True)
-        self._thread.start()
-        logger.info("demo %s serving at %s", self.site.name, self.seed_url)
-        return self
+    def _make_server(self, port: int) -> _HTTPServer:
+        server = _HTTPServer(port, self.site)
+        logger.info("demo %s serving on port %d", self.site.name, server.server_port)
+        return server
 
-    def stop(self) -> None:
-        """Stop serving and release the port; a server that is not running is left alone."""
-        if self._httpd is None:
-            return
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join()
-        self._httpd, self._thread = None, None
-
-    def __enter__(self) -> DemoServer:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.stop()
-
-    @property
-    def running(self) -> bool:
-        return self._httpd is not None
-
-    @property
-    def port(self) -> int:
-        if self._httpd is None:
-            raise RuntimeError("the demo server is not running; call start() first")
-        return int(self._httpd.server_address[1])
+    def _thread_name(self) -> str:
+        return f"demo-{self.site.name}-{self.port}"
 
     def base_url(self, host: str | None = None) -> str:
         """``http://HOST:PORT`` for one of the site's hosts (default: the seed host)."""
