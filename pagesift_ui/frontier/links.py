@@ -409,4 +409,5 @@ def score_batch(
             value = np.where(other, lowered, value)
     # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
     decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
-    return value * decay[cols.depth]
+    decayed: npt.NDArray[np.float64] = value * decay[cols.depth]
+    return decayed

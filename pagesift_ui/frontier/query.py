@@ -41,7 +41,7 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Snowball English stem of a case-folded word, so "refunds" matches "refund"."""
-    return _STEMMER.stemWord(word)
+    return str(_STEMMER.stemWord(word))
 
 
 def _has_cjk(term: str) -> bool:

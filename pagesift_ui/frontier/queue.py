@@ -111,7 +111,9 @@ class BestFirst:
             new[: len(slots)] = old[slots]
         self._keys[: len(slots)] = [keys[slot] for slot in slots.tolist()]
         self._urls[: len(slots)] = [urls[slot] for slot in slots.tolist()]
-        self._slot_of = {key: slot for slot, key in enumerate(self._keys[: len(slots)])}
+        self._slot_of = {
+            key: slot for slot, key in enumerate(self._keys[: len(slots)]) if key is not None
+        }
         self._free, self._size = [], len(slots)
 
     def _take_slot(self) -> int:
@@ -382,7 +384,8 @@ class BestFirst:
                 tied = tied[np.argpartition(self._seqs[tied], wanted - 1)[:wanted]]
             slots = np.concatenate([above, tied])
         order = np.lexsort((self._seqs[slots], -self._scores[slots]))
-        return slots[order][:limit].tolist()
+        best: list[int] = slots[order][:limit].tolist()
+        return best
 
     def _pop_order(self, limit: int | None, demoted_templates: AbstractSet[str]) -> list[int]:
         slots = [self._slot_of[key] for key in self._pins][:limit]

@@ -36,7 +36,7 @@ def is_language_code(segment: str) -> bool:
     if seg in LANGUAGE_CODES:
         return True
     match = _REGIONAL.match(seg)
-    return bool(match) and (match.group(1) in LANGUAGE_CODES or match.group(1) == "it")
+    return match is not None and (match.group(1) in LANGUAGE_CODES or match.group(1) == "it")
 
 
 def is_language_name(segment: str) -> bool:

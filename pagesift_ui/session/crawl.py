@@ -24,7 +24,7 @@ from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
 from pagesift_ui.session.overrides import OverridesMixin
 from pagesift_ui.session.record import StepRecord, VerdictFate
-from pagesift_ui.session.state import FrontierState
+from pagesift_ui.session.state import FrontierState, signal_of
 from pagesift_ui.session.stepbuild import StepFacts, build_record
 from pagesift_ui.session.views import ViewsMixin
 
@@ -179,9 +179,10 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         self.state.scheduled_by_cluster[cluster_key(entry.url)] += 1
         self.state.fetched_keys.add(entry.key)
         facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=tuple(dropped))
-        if entry.signal is not None:
+        signal = signal_of(entry)
+        if signal is not None:
             # explain with the weights the link was ranked under, before this page teaches
-            facts.link_explanation = self.state.focus.explain(entry.signal).to_dict()
+            facts.link_explanation = self.state.focus.explain(signal).to_dict()
         try:
             result = self._source.fetch(entry.url)
         except FetchError as exc:
@@ -214,14 +215,15 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         """Steps 6-11 for an HTML page that is not a duplicate."""
         state, entry = self.state, facts.entry
         self.pages_fetched += 1
-        signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
-        state.focus.observe_page(signal, lang=page.lang)
-        relevance = state.focus.relevance(signal)
+        page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
+        state.focus.observe_page(page_signal, lang=page.lang)
+        relevance = state.focus.relevance(page_signal)
         facts.relevance = relevance
-        facts.relevance_detail = state.focus.explain_relevance(signal).to_dict()
-        self._page_signals[facts.url] = signal
+        facts.relevance_detail = state.focus.explain_relevance(page_signal).to_dict()
+        self._page_signals[facts.url] = page_signal
         before = state.adaptive.evidence
-        blind = bool(entry.signal is not None and entry.signal.blind)
+        signal = signal_of(entry)
+        blind = bool(signal is not None and signal.blind)
         reason = state.adaptive.observe(state.query, page.markdown, relevance, blind)
         facts.evidence_added = tuple(
             a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
@@ -229,9 +231,9 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         hit = state.adaptive.last_fresh
         state.subtrees.observe(facts.subtree(self.config.seed_host), hit)
         state.clusters.observe(cluster_key(facts.url), hit)
-        if entry.signal is not None:
-            self._link_signals[facts.url] = entry.signal
-            facts.model_changed = state.focus.learn(entry.signal, relevance >= MIN_RELEVANCE)
+        if signal is not None:
+            self._link_signals[facts.url] = signal
+            facts.model_changed = state.focus.learn(signal, relevance >= MIN_RELEVANCE)
         # needs_rescore() covers a model change too, and resets its flags: call it every time
         if state.focus.needs_rescore():
             facts.rescored = state.rescore()
@@ -285,7 +287,8 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         for entry in self.state.queue.entries():
             if self.state.is_dry(subtree(self.config.seed_host, entry.url)):
                 continue
-            blind = entry.signal is None or entry.signal.blind
+            signal = signal_of(entry)
+            blind = signal is None or signal.blind
             if head is None:
                 head = entry
                 if blind:
@@ -333,11 +336,6 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             not self.state.is_dry(subtree(seed_host, e.url)) for e in self.state.queue.entries()
         )
 
-    @property
-    def relevant_pages(self) -> int:
-        labelled = {url for url, label in self.labels.items() if label}
-        unlabelled = {url for url, label in self.labels.items() if not label}
-        return len((self._relevant_urls - unlabelled) | labelled)
 
 
 _VERDICTS = (StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES)

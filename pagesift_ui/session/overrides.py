@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.frontier.links import LinkSignal
-from pagesift_ui.frontier.relevance import PageSignal
+from pagesift_ui.session.base import SessionBase
 from pagesift_ui.session.record import Override, OverrideKind
-
-if TYPE_CHECKING:
-    from pagesift_ui.session.crawl import CrawlSession
 
 __all__ = ["OverridesMixin"]
 
@@ -20,14 +15,8 @@ logger = logging.getLogger(__name__)
 _FORGIVABLE = (StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES)
 
 
-class OverridesMixin:
+class OverridesMixin(SessionBase):
     """Override methods of ``CrawlSession`` (kept apart: one concern per module)."""
-
-    overrides: list[Override]
-    labels: dict[str, bool]
-    _page_signals: dict[str, PageSignal]
-    _link_signals: dict[str, LinkSignal]
-    _relevant_urls: set[str]
 
     def _init_overrides(self) -> None:
         self.overrides = []
@@ -37,7 +26,7 @@ class OverridesMixin:
         self._relevant_urls = set()
 
     def _record(
-        self: CrawlSession, kind: OverrideKind, target: str = "", value: bool | None = None,
+        self, kind: OverrideKind, target: str = "", value: bool | None = None,
         note: str = "",
     ) -> Override:
         event = Override(len(self.steps), kind, target, value, note)
@@ -45,7 +34,7 @@ class OverridesMixin:
         logger.info("override at step %d: %s %s", event.step, kind.value, target)
         return event
 
-    def forgive(self: CrawlSession, note: str = "") -> Override:
+    def forgive(self, note: str = "") -> Override:
         """Continue past the stop verdict that stopped the crawl ("continue anyway")."""
         if not self.done or self.stop_reason not in _FORGIVABLE:
             status = f"stopped by {self.stop_reason}" if self.done else "running"
@@ -62,14 +51,14 @@ class OverridesMixin:
             self.verdicts[-1] = (step, verdict, "forgiven by the user")
         return self._record(OverrideKind.FORGIVE, str(reason), note=note or "continue anyway")
 
-    def stop(self: CrawlSession, note: str = "") -> Override:
+    def stop(self, note: str = "") -> Override:
         """Stop now (``cancelled``)."""
         if self.done:
             raise ValueError(f"the crawl has already stopped: {self.stop_reason}")
         self._end(StopReason.CANCELLED, len(self.steps))
         return self._record(OverrideKind.STOP, note=note or "stopped by the user")
 
-    def relabel(self: CrawlSession, url: str, relevant: bool) -> Override:
+    def relabel(self, url: str, relevant: bool) -> Override:
         """Label a fetched page relevant or not; the label teaches the link model once more."""
         if url not in self._page_signals:
             raise ValueError(f"{url} is not a fetched page of this session")
@@ -80,38 +69,38 @@ class OverridesMixin:
         word = "relevant" if relevant else "irrelevant"
         return self._record(OverrideKind.RELABEL, url, bool(relevant), f"labelled {word}")
 
-    def force_dry(self: CrawlSession, part: str) -> Override:
+    def force_dry(self, part: str) -> Override:
         """Treat a subtree as dry: its queued links are dropped when they come up."""
         self.state.kept_open.discard(part)
         self.state.forced_dry.add(part)
         return self._record(OverrideKind.FORCE_DRY, part, note="forced dry")
 
-    def keep_open(self: CrawlSession, part: str) -> Override:
+    def keep_open(self, part: str) -> Override:
         """Never treat a subtree as dry, whatever its Wilson interval says."""
         self.state.forced_dry.discard(part)
         self.state.kept_open.add(part)
         self._reopen_if_fetchable()
         return self._record(OverrideKind.KEEP_OPEN, part, note="kept open")
 
-    def clear_subtree(self: CrawlSession, part: str) -> Override:
+    def clear_subtree(self, part: str) -> Override:
         """Back to the statistics' verdict for a subtree."""
         self.state.forced_dry.discard(part)
         self.state.kept_open.discard(part)
         self._reopen_if_fetchable()
         return self._record(OverrideKind.CLEAR_SUBTREE, part, note="statistics decide again")
 
-    def pin(self: CrawlSession, key: str) -> Override:
+    def pin(self, key: str) -> Override:
         """Fetch this queued link next (pins are served in pin order)."""
         if not self.state.queue.pin(key):
             raise ValueError(f"{key} is not in the queue")
         return self._record(OverrideKind.PIN, key, note="pinned to the front")
 
-    def drop(self: CrawlSession, key: str) -> Override:
+    def drop(self, key: str) -> Override:
         """Remove a queued link."""
         if self.state.queue.drop(key) is None:
             raise ValueError(f"{key} is not in the queue")
         return self._record(OverrideKind.DROP, key, note="dropped from the queue")
 
-    def _reopen_if_fetchable(self: CrawlSession) -> None:
+    def _reopen_if_fetchable(self) -> None:
         if self.done and self.stop_reason is StopReason.EXHAUSTED and self._has_fetchable():
             self.done, self.stop_reason = False, None

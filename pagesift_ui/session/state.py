@@ -4,18 +4,30 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import Adaptive
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.queue import BestFirst, default_cap
+from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.urls import TemplateStats
 from pagesift_ui.session.config import CrawlConfig, Strategy
 
-__all__ = ["FrontierState"]
+__all__ = ["FrontierState", "signal_of"]
+
+
+def signal_of(entry: Entry) -> LinkSignal | None:
+    """The link signal the session stored with a queued entry (None for the seed)."""
+    signal = entry.signal
+    if signal is not None and not isinstance(signal, LinkSignal):
+        raise TypeError(f"queued entry {entry.key} holds {type(signal).__name__}, not a signal")
+    return signal
 
 
 @dataclass(slots=True)
@@ -78,8 +90,12 @@ class FrontierState:
         """Rescore every queued link under the current weights (not when breadth-first)."""
         if self.breadth_first:
             return False
-        self.queue.rescore(self.focus.score_batch)
+        self.queue.rescore(self._score_signals)
         return True
+
+    def _score_signals(self, signals: list[object]) -> npt.NDArray[np.float64]:
+        # the session offers only LinkSignals (or None, which rescore never passes)
+        return self.focus.score_batch(cast(list[LinkSignal], signals))
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap

@@ -13,6 +13,7 @@ from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.session.enqueue import LinkTally
 from pagesift_ui.session.record import PartStats, StepOutcome, StepRecord, VerdictFate
+from pagesift_ui.session.state import signal_of
 
 if TYPE_CHECKING:
     from pagesift_ui.session.crawl import CrawlSession
@@ -115,7 +116,7 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         lang=page.lang if page is not None else "",
         score=entry.score,
         link=facts.link_explanation,
-        blind=bool(entry.signal is not None and entry.signal.blind),
+        blind=bool((signal := signal_of(entry)) is not None and signal.blind),
         subtree=part,
         cluster=cluster_key(facts.url),
         relevance=facts.relevance,

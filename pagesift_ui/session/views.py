@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.queue import cluster_key
+from pagesift_ui.session.base import SessionBase
 from pagesift_ui.session.record import FrontierRow, PageRow, PartStats, StepOutcome
-
-if TYPE_CHECKING:
-    from pagesift_ui.session.crawl import CrawlSession
+from pagesift_ui.session.state import signal_of
 
 __all__ = ["ViewsMixin", "page_rows"]
 
@@ -35,10 +34,10 @@ def page_rows(steps: list[Any], labels: dict[str, bool]) -> list[PageRow]:
     return rows
 
 
-class ViewsMixin:
+class ViewsMixin(SessionBase):
     """Tables of ``CrawlSession``: Wilson table, frontier, pages, summary."""
 
-    def wilson_table(self: CrawlSession) -> list[PartStats]:
+    def wilson_table(self) -> list[PartStats]:
         """Every subtree seen so far with its interval against the rest, most pages first."""
         from pagesift_ui.session.stepbuild import part_stats
 
@@ -46,13 +45,13 @@ class ViewsMixin:
         parts = sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0]))
         return [part_stats(harvest, part, *self.state.subtree_state(part)) for part, _ in parts]
 
-    def frontier(self: CrawlSession, n: int = 20) -> list[FrontierRow]:
+    def frontier(self, n: int = 20) -> list[FrontierRow]:
         """The best ``n`` queued links in pop order, with their score explanations."""
         state, seed_host = self.state, self.config.seed_host
         demoted = state.demoted_templates()
         rows = []
         for rank, entry in enumerate(state.queue.top(n, demoted), start=1):
-            signal = entry.signal
+            signal = signal_of(entry)
             rows.append(
                 FrontierRow(
                     rank=rank, key=entry.key, url=entry.url, score=entry.score,
@@ -67,17 +66,17 @@ class ViewsMixin:
             )
         return rows
 
-    def pages(self: CrawlSession) -> list[PageRow]:
+    def pages(self) -> list[PageRow]:
         return page_rows(self.steps, self.labels)
 
-    def current_relevance(self: CrawlSession, url: str) -> dict[str, Any] | None:
+    def current_relevance(self, url: str) -> dict[str, Any] | None:
         """A fetched page's relevance recomputed under the site statistics as they are now."""
         signal = self._page_signals.get(url)
         if signal is None:
             return None
         return self.state.focus.explain_relevance(signal).to_dict()
 
-    def summary(self: CrawlSession) -> dict[str, Any]:
+    def summary(self) -> dict[str, Any]:
         adaptive = self.state.adaptive
         fetched = [r for r in self.steps if r.outcome is StepOutcome.FETCHED]
         return {
