@@ -23,6 +23,8 @@ from components.overrides import (  # noqa: E402
     render_subtree_overrides,
     render_verdict_banner,
 )
+from components.replay import render_replay  # noqa: E402
+from components.saved import render_saved_sessions, render_storage_note  # noqa: E402
 from components.sidebar import init_state, render_setup  # noqa: E402
 from components.state import AnySession, pop_flashes  # noqa: E402
 from components.tables import render_frontier, render_pages, render_subtrees  # noqa: E402
@@ -36,6 +38,8 @@ Pick a target and a query in the sidebar and press **Start**; then **Step** one 
 or **Run**. Every step says which link was taken and why, what the page added, and how close
 the adaptive stop rules are to firing. When a verdict fires you can continue anyway, and you
 can steer the crawl: pin or drop queued links, force a subtree dry, relabel pages.
+Every crawl is saved as it goes: **Saved sessions** in the sidebar resumes one where it left off,
+and **Replay with these settings** crawls a session's recorded pages again offline.
 """
 
 
@@ -70,7 +74,9 @@ def run() -> None:
     running = bool(ss["running"])
     with st.sidebar:
         render_setup()
+        render_replay(session, running)
         render_export(session, running)
+        render_saved_sessions(running)
     st.html(_CSS)
     st.title("pagesift-ui")
     for kind, text in pop_flashes(ss):
@@ -81,6 +87,7 @@ def run() -> None:
         return
     st.caption(f"Query “{session.config.query}” from {session.config.seed_url} · "
                f"limit {session.config.limit}")
+    render_storage_note(ss)
     render_verdict_banner(session)
     render_live(running)
     _tabs(session, running)

@@ -7,6 +7,7 @@ import logging
 
 import streamlit as st
 
+from components.persist import step_current, sync_current
 from components.runner import RunMode
 from components.state import AnySession, add_flash, is_live
 from pagesift_ui.errors import PagesiftError
@@ -23,7 +24,7 @@ def on_step() -> None:
     if not is_live(session):
         return
     try:
-        session.step()
+        step_current(ss)
     except SessionDone as exc:
         add_flash(ss, "info", str(exc))
     except PagesiftError as exc:
@@ -61,6 +62,7 @@ def on_stop() -> None:
     ss["running"] = False
     if is_live(session) and not session.done:
         session.stop(note="stopped from the controls")
+        sync_current(ss)
 
 
 def render_controls(session: AnySession | None, running: bool) -> None:

@@ -4,27 +4,59 @@ The download buttons get a *callable* that captures the plain session object: th
 built only on click, and the callable never touches ``st.session_state`` (it runs on another
 thread; recipe §6). The buttons are disabled while Run is on, so a bundle is never built
 while a tick is stepping the same session.
+
+The JSON bundle carries the session's recorded responses when it has them (a saved crawl, an
+unsaved one recorded in memory, a replay: the recording it plays, an imported bundle: the
+ones it came with), so a downloaded session can be uploaded again and replayed offline.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Sequence
 
 import streamlit as st
 
+from components.persist import ExportSource, Recording, export_source
 from components.state import AnySession, add_flash, set_session
 from pagesift_ui.errors import BundleError
 from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv, session_bundle
 from pagesift_ui.session.view import SessionView
+from pagesift_ui.store import Recorded, SessionEvent, StoreError
+from pagesift_ui.store.portable import (
+    bundle_with_responses,
+    events_from_bundle,
+    responses_from_bundle,
+)
 
-__all__ = ["export_csv", "export_json", "import_bundle", "render_export"]
+__all__ = ["bundle_recording", "export_csv", "export_json", "import_bundle", "render_export"]
 
 logger = logging.getLogger(__name__)
 
 
-def export_json(session: AnySession) -> str:
-    """The session bundle exactly as the JSON download button serves it."""
-    return bundle_json(session_bundle(session))
+def export_json(
+    session: AnySession,
+    responses: Sequence[Recorded] | None = None,
+    events: Sequence[SessionEvent] = (),
+) -> str:
+    """The session bundle exactly as the JSON download button serves it: with ``responses``
+    (and the empty-queue marks of ``events``) when given, else without."""
+    if responses is None:
+        return bundle_json(session_bundle(session))
+    return bundle_json(bundle_with_responses(session, responses, events))
+
+
+def _export_with(session: AnySession, source: ExportSource | None) -> str:
+    """The download's data; without responses (logged) if the store cannot be read now."""
+    if source is None:
+        return export_json(session)
+    try:
+        responses, events = source()
+    except StoreError:
+        logger.exception("exporting without the recorded responses")
+        return export_json(session)
+    return export_json(session, responses, events)
 
 
 def export_csv(session: AnySession) -> str:
@@ -36,28 +68,49 @@ def import_bundle(data: bytes | str) -> SessionView:
     return load_bundle(data)
 
 
+def bundle_recording(data: bytes | str, view: SessionView, name: str) -> Recording | None:
+    """The recorded responses of a bundle ``load_bundle`` accepted; None when it has none.
+    Raises ``BundleError`` when they are malformed."""
+    bundle = json.loads(data)
+    if bundle.get("responses") is None:
+        return None
+    answers = tuple(responses_from_bundle(bundle))
+    events = tuple(events_from_bundle(bundle, view.overrides))
+    return Recording(answers, view.config, f"the bundle {name}", events)
+
+
 def on_upload() -> None:
     ss = st.session_state
     uploaded = ss.get("upload")
     ss["upload_error"] = None
     if uploaded is None:
         return
+    data = uploaded.getvalue()
     try:
-        view = import_bundle(uploaded.getvalue())
+        view = import_bundle(data)
     except BundleError as exc:
         ss["upload_error"] = f"{uploaded.name}: {exc}"
         return
-    set_session(ss, view)
-    add_flash(ss, "success", f"Opened {uploaded.name} read-only: {len(view.steps)} steps.")
+    try:
+        recording = bundle_recording(data, view, uploaded.name)
+    except BundleError as exc:
+        recording = None
+        add_flash(ss, "warning", f"{uploaded.name}: its recorded responses are unusable, so "
+                                 f"it cannot be replayed ({exc}).")
+    set_session(ss, view, recording=recording)
+    replayable = " with its recorded responses: it can be replayed" if recording else ""
+    add_flash(ss, "success",
+              f"Opened {uploaded.name} read-only: {len(view.steps)} steps{replayable}.")
 
 
 def render_export(session: AnySession | None, running: bool) -> None:
     st.header("Session file")
     if session is not None:
         steps = len(session.steps)
+        source = export_source(st.session_state)
         left, right = st.columns(2)
         left.download_button(
-            "JSON bundle", data=lambda: export_json(session), key="dl_json",
+            "JSON bundle", data=lambda: _export_with(session, source), key="dl_json",
             file_name=f"pagesift-session-{steps}-steps.json", mime="application/json",
             on_click="ignore", disabled=running, width="stretch")
         right.download_button(
@@ -66,6 +119,8 @@ def render_export(session: AnySession | None, running: bool) -> None:
             on_click="ignore", disabled=running, width="stretch")
         if running:
             st.caption("Pause to download.")
+        elif source is not None:
+            st.caption("The JSON bundle includes the recorded pages: upload it to replay.")
     st.file_uploader("Open a session bundle (read-only)", type=["json"], key="upload",
                      on_change=on_upload)
     error = st.session_state.get("upload_error")

@@ -23,9 +23,12 @@ from components.charts import (
 )
 from components.decision_log import explain_step, explain_verdict, md_escape
 from components.metrics import headline_metrics, render_metrics
+from components.persist import fall_back_unsaved, stepper
+from components.replay import render_replay_status
 from components.runner import RunMode, TickResult, advance
 from components.state import AnySession, add_flash, is_live
 from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.store import StoreError
 
 __all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
 
@@ -99,6 +102,7 @@ def _summary_row(session: AnySession) -> None:
 
 
 def _panel(session: AnySession) -> None:
+    render_replay_status(st.session_state)
     _summary_row(session)
     option_rows = []
     chart_rows = []
@@ -113,10 +117,15 @@ def _panel(session: AnySession) -> None:
         column.caption(CAPTIONS[key])
 
 
-def _tick(session: Any, mode: RunMode) -> TickResult:
-    """One tick; a bug in a step ends the run with a message instead of spinning the timer."""
+def _tick(ss: Any, session: Any, mode: RunMode) -> TickResult:
+    """One tick; a bug in a step ends the run with a message instead of spinning the timer,
+    and a failed save ends it with the crawl switched to unsaved."""
+    take_step = stepper(ss)  # read state before the mutation (recipe §2.2, rule 2)
     try:
-        return advance(session, mode, STEP_BUDGET_S)
+        return advance(session, mode, STEP_BUDGET_S, step=take_step)
+    except StoreError as exc:
+        fall_back_unsaved(ss, exc)
+        return TickResult(0, False, "saving failed")
     except Exception as exc:  # the UI edge: show it, log it with its traceback, stop the run
         logger.exception("a run tick failed")
         return TickResult(0, False, f"error: {exc}")
@@ -126,7 +135,7 @@ def _pause_message(session: Any, result: TickResult) -> tuple[str, str] | None:
     """Why Run paused; None when the crawl stopped (the verdict banner says why)."""
     if result.why.startswith("error"):
         return "error", f"Run stopped by an {result.why}"
-    if session.done or not session.steps:
+    if result.why == "saving failed" or session.done or not session.steps:
         return None
     last = session.steps[-1]
     if last.verdict is None:
@@ -146,7 +155,7 @@ def render_live(running: bool) -> None:
             return
         if ss.get("running") and is_live(session):
             mode = RunMode(ss.get("run_mode", RunMode.RUN.value))
-            result = _tick(session, mode)
+            result = _tick(ss, session, mode)
             if not result.keep_running:
                 ss["running"] = False
                 message = _pause_message(session, result)

@@ -1,7 +1,8 @@
 """Steering the crawl: the verdict banner (continue anyway / accept) and the override controls.
 
 Every override goes through a ``CrawlSession`` method in an ``on_click`` callback; the engine
-records it as an ``Override`` event, which the charts and the decision log then show.
+records it as an ``Override`` event, which the charts and the decision log then show, and a
+saved session writes it to the store at once (``sync_current``).
 A ``ValueError`` from the engine (nothing to forgive, link no longer queued, ...) is shown
 as a message, never raised into the page.
 """
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from components.decision_log import explain_verdict, md_escape
+from components.persist import sync_current
 from components.state import AnySession, add_flash, is_live
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import CrawlSession, FrontierRow, PageRow, PartStats, StepOutcome
@@ -45,6 +47,7 @@ def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
     except ValueError as exc:
         add_flash(ss, "error", str(exc))
         return
+    sync_current(ss)  # saved at once, not only with the next step
     ss["fig_memo"] = None
     add_flash(ss, "success", done)
 

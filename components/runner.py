@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pagesift_ui.session import CrawlSession, SessionDone
+from pagesift_ui.session import CrawlSession, SessionDone, StepRecord
 
 __all__ = ["RunMode", "TickResult", "advance"]
 
@@ -43,18 +43,23 @@ def advance(
     mode: RunMode,
     budget_s: float,
     clock: Callable[[], float] = time.perf_counter,
+    *,
+    step: Callable[[], StepRecord] | None = None,
 ) -> TickResult:
     """Step ``session`` for at most about ``budget_s`` seconds (at least one step).
 
+    ``step`` takes one step (default ``session.step``; a saved session's ``step`` saves it).
     The budget is checked after each step, so a tick lasts the budget plus one step at most.
+    Errors of ``step`` other than ``SessionDone`` propagate.
     """
+    take_step = session.step if step is None else step
     started = clock()
     steps = 0
     while True:
         if session.done:
             return TickResult(steps, False, f"the crawl stopped: {session.stop_reason}")
         try:
-            record = session.step()
+            record = take_step()
         except SessionDone:
             return TickResult(steps, False, f"the crawl stopped: {session.stop_reason}")
         steps += 1

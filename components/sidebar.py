@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from components.persist import start_crawl
 from components.state import (
     STATE_DEFAULTS,
     add_flash,
@@ -34,7 +35,7 @@ from pagesift_ui.demo import SCENARIOS
 from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
-from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
+from pagesift_ui.session import CrawlConfig, Scope
 
 __all__ = ["config_mapping", "form_defaults", "init_state", "render_setup"]
 
@@ -124,7 +125,7 @@ def on_start() -> None:
         return
     try:
         config = CrawlConfig.from_mapping(config_mapping(values, target.seed_url))
-        session = CrawlSession(config)
+        opened = start_crawl(config)
     except (PagesiftError, ValueError) as exc:
         if target.server is not None:
             target.server.stop()
@@ -132,8 +133,10 @@ def on_start() -> None:
         message = exc.message if isinstance(exc, ConfigError) else str(exc)
         ss["field_errors"] = {field: message}
         return
-    set_session(ss, session)
+    set_session(ss, opened.session, persistent=opened.persistent, recording=opened.recording)
     ss["static_server"] = target.server
+    if opened.warning:
+        add_flash(ss, "warning", opened.warning)
     logger.info("session started on %s for %r", config.seed_url, config.query)
 
 

@@ -2,7 +2,9 @@
 
 Components read state through these helpers and change it only in widget callbacks (the
 Run fragment's tick is the one exception, as in the verified recipe). The session object is
-either a live ``CrawlSession`` or a read-only ``SessionView`` imported from a bundle.
+either a live ``CrawlSession`` or a read-only ``SessionView`` imported from a bundle. A live
+session is saved (``persistent`` holds its ``PersistentSession``), unsaved with its answers
+recorded in memory (``recording``), or an offline replay of a recording (``replay_source``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from pagesift_ui.session import CrawlSession
 from pagesift_ui.session.view import SessionView
+from pagesift_ui.store import StoreError
 
 __all__ = [
     "AnySession",
@@ -40,6 +43,11 @@ STATE_DEFAULTS: dict[str, Any] = {
     "accepted_step": None,  # the step whose stop verdict the user accepted
     "fig_memo": None,  # (memo key, figures): charts are rebuilt only when something changed
     "session_serial": 0,  # increases with every new session (widget keys, memo keys)
+    "persistent": None,  # the PersistentSession saving ``session``, None when not saved
+    "recording": None,  # components.persist.Recording: answers held outside the store
+    "replay_source": None,  # the ReplaySource of a replay (its ``unavailable`` URLs)
+    "replay_of": "",  # what the current replay plays, e.g. "saved session 1a2b3c4d"
+    "saved_error": None,  # the message of the last failed Resume / Delete
 }
 
 
@@ -55,10 +63,23 @@ def is_live(session: object) -> bool:
     return isinstance(session, CrawlSession)
 
 
-def set_session(ss: MutableMapping[str, Any], session: AnySession) -> None:
-    """Make ``session`` the current one, closing whatever was there before."""
+def set_session(
+    ss: MutableMapping[str, Any],
+    session: AnySession,
+    *,
+    persistent: Any = None,
+    recording: Any = None,
+    replay_source: Any = None,
+    replay_of: str = "",
+) -> None:
+    """Make ``session`` the current one, closing whatever was there before; the keywords
+    say how it is saved or what it replays (see ``STATE_DEFAULTS``)."""
     discard_session(ss)
     ss["session"] = session
+    ss["persistent"] = persistent
+    ss["recording"] = recording
+    ss["replay_source"] = replay_source
+    ss["replay_of"] = replay_of
     ss["session_serial"] = int(ss.get("session_serial", 0)) + 1
 
 
@@ -67,6 +88,7 @@ def discard_session(ss: MutableMapping[str, Any]) -> None:
     session = ss.get("session")
     if isinstance(session, CrawlSession):
         session.close()
+    _release_store(ss.get("persistent"))
     server = ss.get("static_server")
     if server is not None:
         server.stop()
@@ -75,6 +97,25 @@ def discard_session(ss: MutableMapping[str, Any]) -> None:
     ss["running"] = False
     ss["accepted_step"] = None
     ss["fig_memo"] = None
+    for key in ("persistent", "recording", "replay_source"):
+        ss[key] = None
+    ss["replay_of"] = ""
+
+
+def _release_store(persistent: Any) -> None:
+    """Close a saved session's store connection; a session that never took a step or an
+    override is deleted from the store (pressing Start again should not leave clutter)."""
+    if persistent is None:
+        return
+    store = persistent.store
+    try:
+        session = persistent.session
+        if not (session.steps or session.overrides or persistent.events):
+            store.delete(persistent.session_id)
+    except StoreError as exc:
+        logger.warning("could not delete the empty session %s: %s", persistent.session_id, exc)
+    finally:
+        store.close()
 
 
 def add_flash(ss: MutableMapping[str, Any], kind: str, text: str) -> None:

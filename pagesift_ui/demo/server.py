@@ -168,6 +168,22 @@ def shared_demo(name: str) -> DemoServer:
     with _shared_lock:
         server = _shared.get(name)
         if server is None or not server.running:
-            server = start_demo(name)
+            server = _start_on_stable_port(name)
             _shared[name] = server
         return server
+
+
+#: The app's demo servers try these ports first, so a saved session's URLs still answer after
+#: the app restarts (its resume goes live on the same host:port); a taken port falls back to a
+#: free one.
+STABLE_PORTS = {"university": 47301, "helpdesk": 47302, "needle": 47303, "multilingual": 47304}
+
+
+def _start_on_stable_port(name: str) -> DemoServer:
+    port = STABLE_PORTS.get(name, 0)
+    if port:
+        try:
+            return start_demo(name, port=port)
+        except OSError:
+            logger.info("port %d is taken; demo %s takes a free port", port, name)
+    return start_demo(name)

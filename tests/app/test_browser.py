@@ -53,13 +53,16 @@ def _healthy(url: str, deadline: float) -> bool:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
+    # the app saves every crawl: give the server a private store, never the user's
+    store = tmp_path_factory.mktemp("browser-store") / "sessions.sqlite3"
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PAGESIFT_DB": str(store)})
     url = f"http://127.0.0.1:{port}"
     try:
         if not _healthy(url, time.time() + 30):

@@ -1,0 +1,140 @@
+"""Saved sessions: the store's list, Resume (rebuild offline, then go on live) and Delete.
+
+Resume rebuilds the chosen session from its saved steps and page answers, with no network,
+to the exact state after its last saved step (``pagesift_ui.store.resume``); a session whose
+rebuild does not give the saved steps (``ReplayDiverged``), a damaged or missing one
+(``StoreError``, ``SessionNotFound``) is reported here and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components.decision_log import md_escape
+from components.persist import delete_saved, list_saved
+from components.state import add_flash, is_live, set_session
+from pagesift_ui.errors import PagesiftError
+from pagesift_ui.store import SessionInfo, SessionStore, resume
+
+__all__ = ["render_saved_sessions", "render_storage_note", "saved_frame", "storage_note"]
+
+logger = logging.getLogger(__name__)
+
+SAVED_COLUMNS = ["id", "query", "seed", "steps", "status", "stop reason", "updated"]
+
+
+def saved_frame(infos: Sequence[SessionInfo]) -> pd.DataFrame:
+    """One row per saved session, most recently updated first (the store's order)."""
+    rows = [{"id": info.session_id, "query": info.query, "seed": info.seed,
+             "steps": info.steps, "status": info.status.value,
+             "stop reason": info.stop_reason or "",
+             "updated": datetime.fromtimestamp(info.updated_at).strftime("%Y-%m-%d %H:%M")}
+            for info in infos]
+    return pd.DataFrame.from_records(rows, columns=SAVED_COLUMNS)
+
+
+def storage_note(ss: Mapping[str, Any]) -> str | None:
+    """Where the current session is kept, in one line (None for an imported bundle or a
+    replay, which say so elsewhere)."""
+    persistent = ss.get("persistent")
+    if persistent is not None:
+        return (f"Saved as session {persistent.session_id} in {persistent.store.path}: every "
+                "step is written as it completes, and Saved sessions → Resume continues it.")
+    if ss.get("replay_source") is None and is_live(ss.get("session")):
+        return "Not saved: download the JSON bundle to keep this crawl."
+    return None
+
+
+def _current_id(ss: Mapping[str, Any]) -> str | None:
+    persistent = ss.get("persistent")
+    return persistent.session_id if persistent is not None else None
+
+
+def on_resume() -> None:
+    ss = st.session_state
+    session_id = ss.get("saved_pick")
+    ss["saved_error"] = None
+    if not session_id:
+        return
+    if session_id == _current_id(ss):
+        add_flash(ss, "info", f"Session {session_id} is the one open now.")
+        return
+    store: SessionStore | None = None
+    try:
+        store = SessionStore()
+        with st.spinner(f"Rebuilding session {session_id} from its saved steps…"):
+            persistent = resume(store, session_id)
+    except PagesiftError as exc:  # StoreError, SessionNotFound, ReplayDiverged
+        if store is not None:
+            store.close()
+        logger.warning("resuming %s failed: %s", session_id, exc)
+        ss["saved_error"] = f"Session {session_id} cannot be resumed: {exc}"
+        return
+    set_session(ss, persistent.session, persistent=persistent)
+    session = persistent.session
+    stopped = (f" It had stopped ({session.stop_reason}): Continue anyway or Stop."
+               if session.done else "")
+    add_flash(ss, "success", f"Resumed session {session_id} at step {len(session.steps)}: "
+                             f"frontier, model and statistics rebuilt.{stopped}")
+
+
+def on_delete() -> None:
+    ss = st.session_state
+    session_id = ss.get("saved_pick")
+    ss["saved_error"] = None
+    if not session_id or not ss.get("confirm_delete"):
+        return
+    if session_id == _current_id(ss):
+        ss["saved_error"] = (f"Session {session_id} is open now: press Reset first, "
+                             "then delete it.")
+        return
+    try:
+        delete_saved(session_id)
+    except PagesiftError as exc:
+        ss["saved_error"] = f"Session {session_id} cannot be deleted: {exc}"
+        return
+    ss["confirm_delete"] = False
+    add_flash(ss, "success", f"Deleted the saved session {session_id}.")
+
+
+def _pick_and_act(infos: Sequence[SessionInfo], running: bool) -> None:
+    ss = st.session_state
+    labels = {info.session_id: f"{info.session_id} · {info.query} · {info.steps} steps"
+              for info in infos}
+    st.selectbox("Session", list(labels), key="saved_pick",
+                 format_func=lambda key: labels.get(key, key))
+    left, right = st.columns(2)
+    left.button("Resume", key="resume", on_click=on_resume, disabled=running,
+                width="stretch", help="rebuild it offline at its last saved step, then go on")
+    right.button("Delete", key="delete_saved", on_click=on_delete, width="stretch",
+                 disabled=running or not ss.get("confirm_delete"))
+    st.checkbox("Yes, delete the chosen session for good", key="confirm_delete")
+
+
+def render_saved_sessions(running: bool) -> None:
+    with st.expander("Saved sessions"):
+        error = st.session_state.get("saved_error")
+        if error:
+            st.error(error)
+        try:
+            infos = list_saved()
+        except PagesiftError as exc:
+            st.warning(f"The session store cannot be opened, so crawls are not saved: {exc}")
+            return
+        if not infos:
+            st.caption("None yet. Every crawl started with Start is saved step by step.")
+            return
+        st.dataframe(saved_frame(infos), key="saved_table", hide_index=True, width="stretch")
+        _pick_and_act(infos, running)
+
+
+def render_storage_note(ss: Mapping[str, Any]) -> None:
+    note = storage_note(ss)
+    if note:
+        st.caption(md_escape(note))

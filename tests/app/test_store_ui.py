@@ -1,0 +1,247 @@
+"""Saved sessions, Resume and offline Replay in the app (AppTest, by key and session state).
+
+``tests/conftest.py`` points ``PAGESIFT_DB`` at a fresh file for every test, so the app's
+default store is private to the test. The demo web runs on 127.0.0.1; a replay's zero
+network is checked with the demo server's own request counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from components.export import export_json
+from components.persist import export_source
+from pagesift_ui.demo import shared_demo
+from pagesift_ui.session import CrawlSession, StepOutcome, StepRecord
+from pagesift_ui.session.view import SessionView
+from pagesift_ui.store import PersistentSession, ReplaySource, SessionStore
+from pagesift_ui.store.replay import first_difference
+
+APP = Path(__file__).resolve().parents[2] / "app.py"
+SCENARIO = "university"  # the app's default scenario
+
+
+def new_app() -> AppTest:
+    app = AppTest.from_file(str(APP), default_timeout=30)
+    app.run()
+    assert not app.exception
+    return app
+
+
+@pytest.fixture
+def apps() -> Iterator[list[AppTest]]:
+    """Fresh apps (browser tabs) on demand; their sessions are closed afterwards."""
+    made: list[AppTest] = []
+    yield made
+    for app in made:
+        session = app.session_state["session"] if "session" in app.session_state else None
+        if isinstance(session, CrawlSession):
+            session.close()
+
+
+def open_tab(apps: list[AppTest]) -> AppTest:
+    app = new_app()
+    apps.append(app)
+    return app
+
+
+def click(at: AppTest, key: str, times: int = 1) -> None:
+    for _ in range(times):
+        at.button(key=key).click().run()
+        assert not at.exception
+
+
+def comparable(records: list[StepRecord]) -> list[dict[str, Any]]:
+    """Step records as dicts without the one field that measures the run, not the crawl."""
+    return [{k: v for k, v in r.to_dict().items() if k != "elapsed_ms"} for r in records]
+
+
+def saved_ids(at: AppTest) -> list[str]:
+    """The ids the Saved sessions choice offers (its labels start with the id)."""
+    return [label.split(" · ")[0] for label in at.selectbox(key="saved_pick").options]
+
+
+def requests() -> int:
+    return shared_demo(SCENARIO).request_count
+
+
+def test_a_crawl_is_saved_and_resumes_exactly_in_a_new_tab(apps: list[AppTest]) -> None:
+    first = open_tab(apps)
+    click(first, "start")
+    click(first, "step", 3)
+    persistent = first.session_state.persistent
+    assert isinstance(persistent, PersistentSession)
+    assert persistent.session is first.session_state.session
+    before = comparable(first.session_state.session.steps)
+    pinned = persistent.session.frontier(25)[-1]  # an override is saved at once, no step needed
+    first.selectbox(key="queue_pick").set_value(pinned.key).run()
+    click(first, "pin")
+    assert [e.override for e in persistent.events] == persistent.session.overrides
+
+    tab = open_tab(apps)  # the first tab was closed: only the store remains
+    assert tab.session_state.session is None
+    assert saved_ids(tab) == [persistent.session_id]
+    tab.selectbox(key="saved_pick").set_value(persistent.session_id).run()
+    click(tab, "resume")
+    resumed = tab.session_state.session
+    assert isinstance(resumed, CrawlSession) and resumed is not first.session_state.session
+    assert tab.session_state.persistent.session_id == persistent.session_id
+    assert comparable(resumed.steps) == before
+    assert resumed.overrides == persistent.session.overrides
+    assert "Resumed session" in tab.success[0].value
+
+    click(tab, "step")
+    assert len(resumed.steps) == 4 and resumed.steps[-1].outcome is StepOutcome.FETCHED
+    assert resumed.steps[-1].url == pinned.url  # the rebuilt frontier holds the pin
+    (info,) = SessionStore().list_sessions()
+    assert (info.session_id, info.steps) == (persistent.session_id, 4)
+
+
+def test_reset_keeps_the_saved_session_and_an_empty_one_is_not_kept(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step", 3)
+    saved_id = at.session_state.persistent.session_id
+    click(at, "start")  # a new crawl; the first is still saved
+    click(at, "reset")  # the second took no step: nothing worth keeping
+    assert at.session_state.session is None and at.session_state.persistent is None
+    assert [i.session_id for i in SessionStore().list_sessions()] == [saved_id]
+    assert saved_ids(at) == [saved_id]
+
+
+def test_resume_of_a_missing_session_shows_an_error(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step")
+    saved_id = at.session_state.persistent.session_id
+    click(at, "reset")
+    SessionStore().delete(saved_id)  # gone behind the app's back (another tab, the CLI)
+    click(at, "resume")
+    assert at.session_state.session is None
+    assert f"Session {saved_id} cannot be resumed: no saved session" in at.error[0].value
+
+
+def test_delete_needs_the_confirmation_and_spares_the_open_session(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step")
+    open_id = at.session_state.persistent.session_id
+    assert at.button(key="delete_saved").disabled
+    at.checkbox(key="confirm_delete").check().run()
+    click(at, "delete_saved")
+    assert at.error[0].value.startswith(f"Session {open_id} is open now")
+    click(at, "reset")
+    at.checkbox(key="confirm_delete").check().run()
+    click(at, "delete_saved")
+    assert SessionStore().list_sessions() == []
+    assert at.session_state.confirm_delete is False
+
+
+def test_replay_with_another_query_runs_offline(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    assert at.button(key="replay").disabled
+    click(at, "start")
+    click(at, "step", 4)
+    recorded = at.session_state.session
+    at.text_input(key="query").input("library opening hours").run()
+    click(at, "replay")
+    replay = at.session_state.session
+    assert isinstance(replay, CrawlSession) and replay is not recorded
+    assert isinstance(at.session_state.replay_source, ReplaySource)
+    assert at.session_state.persistent is None  # replays are not saved
+    assert replay.config.query == "library opening hours"
+    assert replay.config.seed_url == recorded.config.seed_url
+
+    answered = requests()
+    click(at, "step", 2)
+    click(at, "run")
+    for _ in range(3):
+        if not at.session_state.running:
+            break
+        at.run()  # one Run tick
+    if at.session_state.running:
+        click(at, "pause")
+    assert len(replay.steps) > 3
+    assert requests() == answered  # zero network
+    unavailable = at.session_state.replay_source.unavailable
+    assert [r.url for r in replay.steps if r.error_kind == "not_recorded"] == unavailable
+    label = next(i.value for i in at.info if "Replay (offline)" in i.value)
+    assert f"Replay (offline): {len(unavailable)} URL" in label
+
+
+def test_a_replay_with_the_recorded_settings_reproduces_the_steps(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step", 3)
+    recorded = list(at.session_state.session.steps)
+    click(at, "replay")
+    click(at, "step", 3)
+    replayed = at.session_state.session.steps
+    assert [first_difference(a, b) for a, b in zip(recorded, replayed, strict=True)] == [None] * 3
+
+
+def test_an_uploaded_bundle_with_responses_can_be_replayed(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step", 3)
+    session = at.session_state.session
+    source = export_source(at.session_state)  # what the JSON download button uses
+    assert source is not None
+    data = export_json(session, *source()).encode()
+    plain = export_json(session).encode()
+    assert b'"responses"' in data and b'"responses"' not in plain
+
+    tab = open_tab(apps)  # a colleague opens the downloaded file
+    tab.file_uploader(key="upload").set_value(("plain.json", plain, "application/json")).run()
+    assert isinstance(tab.session_state.session, SessionView)
+    assert tab.button(key="replay").disabled  # no responses: nothing to replay
+    tab.file_uploader(key="upload").set_value(("s.json", data, "application/json")).run()
+    view = tab.session_state.session
+    assert isinstance(view, SessionView) and len(view.steps) == 3
+    assert not tab.button(key="replay").disabled
+    tab.text_input(key="query").input("tuition fees").run()
+    answered = requests()
+    click(tab, "replay")
+    replay = tab.session_state.session
+    assert isinstance(replay, CrawlSession) and replay.config.query == "tuition fees"
+    assert "the bundle s.json" in tab.session_state.replay_of
+    click(tab, "step", 3)
+    assert len(replay.steps) == 3 and requests() == answered
+
+
+def test_an_unusable_store_falls_back_to_an_unsaved_crawl(
+    apps: list[AppTest], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the store's folder should be", encoding="utf-8")
+    monkeypatch.setenv("PAGESIFT_DB", str(blocker / "sessions.sqlite3"))
+    at = open_tab(apps)
+    click(at, "start")
+    assert at.session_state.persistent is None
+    assert "This crawl runs unsaved" in at.warning[0].value
+    click(at, "step", 2)
+    assert len(at.session_state.session.steps) == 2
+    assert not at.button(key="replay").disabled  # recorded in memory
+    click(at, "replay")
+    assert isinstance(at.session_state.replay_source, ReplaySource)
+
+
+def test_a_failed_save_keeps_the_crawl_going_unsaved(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step", 2)
+    persistent = at.session_state.persistent
+    persistent.store.close()  # stands in for a disk that fails mid-crawl
+    click(at, "step")
+    session = at.session_state.session
+    assert len(session.steps) == 3 and at.session_state.persistent is None
+    assert at.warning[0].value.startswith("Saving failed")
+    click(at, "step")
+    assert len(session.steps) == 4
+    (info,) = SessionStore().list_sessions()
+    assert (info.session_id, info.steps) == (persistent.session_id, 2)  # resumable from there
