@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pagesift_ui.errors import FetchError
 from pagesift_ui.extract import Link, Page
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.links import link_contexts
@@ -92,7 +93,8 @@ def enqueue_links(
         key = dedupe_key(url)
         if key in state.fetched_keys:
             continue  # the ordinary case of navigation links: not worth a row
-        reason = _refusal(state, link, url, config, robots_allows)
+        # a queued link passed every check when it was queued: only its score may change
+        reason = "" if key in state.queue else _refusal(state, link, url, config, robots_allows)
         if reason:
             tally.skip(url, reason)
             continue
@@ -121,9 +123,24 @@ def _refusal(
         return trap
     if state.is_dry(subtree(config.seed_host, url)):
         return "dry subtree"
-    if config.respect_robots and not robots_allows(url):
-        return "disallowed by robots.txt"
+    if config.respect_robots:
+        return _robots_refusal(state, url, robots_allows)
     return ""
+
+
+def _robots_refusal(
+    state: FrontierState, url: str, robots_allows: Callable[[str], bool]
+) -> str:
+    """Ask robots.txt once per URL: pages repeat their navigation, and a 2,000-link index page
+    asked anew for every link cost seconds per step (and filled recordings with answers)."""
+    allowed = state.robots_answers.get(url)
+    if allowed is None:
+        try:
+            allowed = robots_allows(url)
+        except FetchError as exc:
+            return f"robots.txt could not be checked: {exc.message}"
+        state.robots_answers[url] = allowed
+    return "" if allowed else "disallowed by robots.txt"
 
 
 def _tally_offer(

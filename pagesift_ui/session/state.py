@@ -48,6 +48,7 @@ class FrontierState:
     text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
+    robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
