@@ -2,7 +2,8 @@
 
 Never ``playwright install`` (no CDN here): Playwright drives /usr/bin/chromium through
 ``launch_persistent_context`` with a fresh profile (recipe §4). Skips when Chromium is absent.
-Screenshots go to docs/screenshots/ (overwritten each run; the small one is for the README).
+Screenshots go to a temporary folder; with PAGESIFT_UPDATE_SCREENSHOTS=1 they replace
+docs/screenshots/ (the small one is the README's), so a test run leaves the tree clean.
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("PAGESIFT_UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.mkdtemp(prefix="pagesift-shots-"))
+)
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
