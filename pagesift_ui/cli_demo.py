@@ -82,8 +82,7 @@ def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     reports = []
     for kind, name in targets:
         if kind == "site":
-            loaded = Truth.load(args.truth)
-            truth = Truth(loaded.query, args.site, loaded.urls)
+            truth = Truth.load(args.truth).rebased(args.site)
             reports.append(run_bench(name, truth, args.limit))
             continue
         site = build_site(name)

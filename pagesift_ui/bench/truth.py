@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.urls import clean, dedupe_key
 
 __all__ = ["Truth", "url_key"]
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def url_key(url: str) -> str:
@@ -57,6 +63,14 @@ class Truth:
         except OSError as exc:
             raise ConfigError("truth", f"cannot read {path}: {exc.strerror}") from exc
         return cls.parse(text, str(path))
+
+    def rebased(self, seed: str) -> Truth:
+        """The same truth for a site served elsewhere: URLs on the recorded seed's origin
+        (scheme://host:port) move to the new seed's origin, so a truth file written for one
+        port works when the folder is served on another."""
+        old, new = _origin(self.seed), _origin(seed)
+        urls = tuple(new + u[len(old):] if u.startswith(old + "/") else u for u in self.urls)
+        return Truth(self.query, seed, urls)
 
     def dump(self) -> str:
         lines = [f"# query: {self.query}", f"# seed: {self.seed}", *self.urls]

@@ -86,3 +86,13 @@ def test_needle_stops_with_no_relevant_pages_within_two_patiences_of_the_last_le
     blind_after_last_lead = len(records) - max(leads)
     assert blind_after_last_lead <= COLD_PATIENCE * config.adaptive.patience
     assert records[-1].cold == COLD_PATIENCE * config.adaptive.patience
+
+
+def test_a_truth_file_follows_the_site_to_another_port() -> None:
+    truth = Truth.parse(
+        "# query: fees\n# seed: http://127.0.0.1:0/index.html\n"
+        "http://127.0.0.1:0/a.html\nhttp://other.localhost:9/b.html\n"
+    )
+    moved = truth.rebased("http://127.0.0.1:8123/index.html")
+    assert moved.seed == "http://127.0.0.1:8123/index.html"
+    assert moved.urls == ("http://127.0.0.1:8123/a.html", "http://other.localhost:9/b.html")
