@@ -17,12 +17,12 @@ from __future__ import annotations
 import enum
 import ipaddress
 import logging
-import math
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pagesift_ui.errors import BlockedByPolicy, ConfigError, ConnectFailed
+from pagesift_ui.frontier.checks import is_count, is_number
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -69,17 +69,17 @@ class FetchPolicy:
             raise ConfigError(
                 "user_agent", f"must be a non-empty printable ASCII string, got {ua!r}"
             )
-        if not _is_number(self.delay_s) or self.delay_s < 0:
+        if not is_number(self.delay_s) or self.delay_s < 0:
             raise ConfigError("delay_s", f"must be a finite number ≥ 0, got {self.delay_s!r}")
         for name in ("connect_timeout_s", "read_timeout_s"):
             value = getattr(self, name)
-            if not _is_number(value) or value <= 0:
+            if not is_number(value) or value <= 0:
                 raise ConfigError(name, f"must be a finite number > 0, got {value!r}")
-        if not _is_int(self.max_redirects) or self.max_redirects < 0:
+        if not is_count(self.max_redirects) or self.max_redirects < 0:
             raise ConfigError(
                 "max_redirects", f"must be an integer ≥ 0, got {self.max_redirects!r}"
             )
-        if not _is_int(self.max_body_bytes) or self.max_body_bytes <= 0:
+        if not is_count(self.max_body_bytes) or self.max_body_bytes <= 0:
             raise ConfigError(
                 "max_body_bytes", f"must be an integer > 0, got {self.max_body_bytes!r}"
             )
@@ -202,11 +202,3 @@ def _is_allowed(kind: AddressKind, allow_private: bool) -> bool:
     if kind in (AddressKind.LOOPBACK, AddressKind.PUBLIC):
         return True
     return kind is AddressKind.PRIVATE and allow_private
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

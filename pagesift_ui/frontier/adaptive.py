@@ -13,6 +13,8 @@ import enum
 import math
 from dataclasses import dataclass
 
+from pagesift_ui.frontier.checks import is_count as _is_count
+from pagesift_ui.frontier.checks import is_number as _is_number
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import block_hash, blocks, estimate_tokens
 
@@ -76,14 +78,6 @@ class AdaptiveOptions:
             )
         if not _is_count(self.patience) or self.patience < 1:
             raise ValueError(f"patience must be an integer >= 1, got {self.patience!r}")
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Adaptive:

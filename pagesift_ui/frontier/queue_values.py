@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import enum
 import math
-import numbers
 import sys
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import numpy as np
 import numpy.typing as npt
+
+from pagesift_ui.frontier.checks import is_count
 
 __all__ = [
     "MAX_SCORE",
@@ -95,12 +96,8 @@ def as_scores(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.maximum(finite, 0.0)
 
 
-def is_integer(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
 def check_count(name: str, value: int) -> None:
-    if not is_integer(value) or value < 0:
+    if not is_count(value) or value < 0:
         raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
 
 
@@ -108,7 +105,7 @@ def check_offer(key: str, depth: int, room: int) -> None:
     if not isinstance(key, str) or not key:
         raise ValueError(f"key must be a non-empty string, got {key!r}")
     check_count("depth", depth)
-    if not is_integer(room):
+    if not is_count(room):
         raise ValueError(f"room must be an integer, got {room!r}")
 
 
