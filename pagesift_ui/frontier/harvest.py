@@ -70,6 +70,10 @@ class Harvest:
         (pages, _), _ = self._split(part)
         return pages > 0 and self.interval(part).low > self.rest_interval(part).low
 
+    def counts(self, part: str) -> tuple[int, int]:
+        """(pages, hits) of one part; (0, 0) for a part never seen."""
+        return self._parts.get(part, (0, 0))
+
     def parts(self) -> dict[str, tuple[int, int]]:
         """part → (pages, hits), a copy."""
         return dict(self._parts)

@@ -331,10 +331,15 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             self.stop_step, self.first_verdict = step, reason
 
     def _has_fetchable(self) -> bool:
-        seed_host = self.config.seed_host
-        return any(
-            not self.state.is_dry(subtree(seed_host, e.url)) for e in self.state.queue.entries()
-        )
+        """Some queued link is outside a dry subtree. Runs after every step, so it looks at
+        the head first and lists the whole queue only when the head is dry."""
+        seed_host, queue = self.config.seed_host, self.state.queue
+        head = queue.top(1)
+        if not head:
+            return False
+        if not self.state.is_dry(subtree(seed_host, head[0].url)):
+            return True
+        return any(not self.state.is_dry(subtree(seed_host, e.url)) for e in queue.entries())
 
 
 

@@ -57,10 +57,6 @@ class LinkTally:
         }
 
 
-def _contexts_for(page: Page) -> dict[str, list[tuple[str, str]]]:
-    return link_contexts(page.markdown)
-
-
 def _context_of(link: Link, contexts: dict[str, list[tuple[str, str]]]) -> str:
     for anchor, context in contexts.get(link.url, ()):
         if anchor == link.anchor:
@@ -81,7 +77,7 @@ def enqueue_links(
 ) -> LinkTally:
     """Offer the page's links to the queue; ``room`` = limit − pages scheduled."""
     tally = LinkTally(found=len(links))
-    contexts = _contexts_for(page)
+    contexts = link_contexts(page.markdown)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
     for link in links:

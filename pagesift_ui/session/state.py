@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -18,8 +19,32 @@ from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.urls import TemplateStats
 from pagesift_ui.session.config import CrawlConfig, Strategy
+from pagesift_ui.session.record import PartStats
 
-__all__ = ["FrontierState", "signal_of"]
+__all__ = ["FrontierState", "part_state", "part_stats", "signal_of", "wilson_rows"]
+
+
+def part_state(harvest: Harvest, part: str, forced: str = "") -> str:
+    """dry / proven / open from the Wilson comparison, after a user's ``forced`` ("dry",
+    "open" or ""). Dry and proven exclude each other (spec §5), so the order is free."""
+    if forced == "dry" or (not forced and harvest.is_dry(part)):
+        return "dry"
+    return "proven" if harvest.is_proven(part) else "open"
+
+
+def part_stats(harvest: Harvest, part: str, forced: str = "") -> PartStats:
+    """One part's counts, intervals against the rest, and state."""
+    pages, hits = harvest.counts(part)
+    low, high = harvest.interval(part)
+    rest_low, rest_high = harvest.rest_interval(part)
+    state = part_state(harvest, part, forced)
+    return PartStats(part, pages, hits, low, high, rest_low, rest_high, state, forced)
+
+
+def wilson_rows(harvest: Harvest, forced_of: Callable[[str], str]) -> list[PartStats]:
+    """Every part seen, most pages first (then by name), for the Wilson table."""
+    parts = sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0]))
+    return [part_stats(harvest, part, forced_of(part)) for part, _ in parts]
 
 
 def signal_of(entry: Entry) -> LinkSignal | None:
@@ -65,19 +90,17 @@ class FrontierState:
             breadth_first=config.strategy is Strategy.BFS,
         )
 
-    def subtree_state(self, part: str) -> tuple[str, str]:
-        """(state, forced) of a subtree: state is dry/proven/open after the user's overrides."""
+    def forced(self, part: str) -> str:
+        """The user's override of a subtree: "dry", "open" or ""."""
         if part in self.forced_dry:
-            return "dry", "dry"
-        if part in self.kept_open:
-            return ("proven" if self.subtrees.is_proven(part) else "open"), "open"
-        if self.subtrees.is_dry(part):
-            return "dry", ""
-        return ("proven" if self.subtrees.is_proven(part) else "open"), ""
+            return "dry"
+        return "open" if part in self.kept_open else ""
 
     def is_dry(self, part: str) -> bool:
         """Links of a dry subtree are not fetched; breadth-first fetches everything."""
-        return not self.breadth_first and self.subtree_state(part)[0] == "dry"
+        if self.breadth_first:
+            return False
+        return part_state(self.subtrees, part, self.forced(part)) == "dry"
 
     def demoted_templates(self) -> frozenset[str]:
         return frozenset() if self.breadth_first else self.templates.demoted_templates()

@@ -9,16 +9,16 @@ from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentTy
 from pagesift_ui.extract import Page
 from pagesift_ui.fetcher import FetchResult
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.frontier.harvest import Harvest, subtree
+from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.session.enqueue import LinkTally
-from pagesift_ui.session.record import PartStats, StepOutcome, StepRecord, VerdictFate
-from pagesift_ui.session.state import signal_of
+from pagesift_ui.session.record import StepOutcome, StepRecord, VerdictFate
+from pagesift_ui.session.state import part_stats, signal_of
 
 if TYPE_CHECKING:
     from pagesift_ui.session.crawl import CrawlSession
 
-__all__ = ["StepFacts", "build_record", "part_stats"]
+__all__ = ["StepFacts", "build_record"]
 
 
 @dataclass(slots=True)
@@ -77,23 +77,6 @@ class StepFacts:
         return StepOutcome.FETCHED
 
 
-def part_stats(harvest: Harvest, part: str, state: str, forced: str) -> PartStats:
-    pages, hits = harvest.parts().get(part, (0, 0))
-    low, high = harvest.interval(part)
-    rest_low, rest_high = harvest.rest_interval(part)
-    return PartStats(part, pages, hits, low, high, rest_low, rest_high, state, forced)
-
-
-def _cluster_stats(session: CrawlSession, cluster: str) -> PartStats:
-    clusters = session.state.clusters
-    state = "open"
-    if clusters.is_proven(cluster):
-        state = "proven"
-    elif clusters.is_dry(cluster):
-        state = "dry"
-    return part_stats(clusters, cluster, state, "")
-
-
 def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> StepRecord:
     """The frozen record of a finished step, read off the session's state after it."""
     state, seed_host = session.state, session.config.seed_host
@@ -145,10 +128,10 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         prior=model.prior,
         model_changed=facts.model_changed,
         rescored=facts.rescored,
-        subtree_stats=part_stats(state.subtrees, part, *state.subtree_state(part))
+        subtree_stats=part_stats(state.subtrees, part, state.forced(part))
         if observed
         else None,
-        cluster_stats=_cluster_stats(session, cluster_key(facts.url)) if observed else None,
+        cluster_stats=part_stats(state.clusters, cluster_key(facts.url)) if observed else None,
         queue_length=len(state.queue),
         pages_scheduled=session.pages_scheduled,
         pages_fetched=session.pages_fetched,

@@ -18,7 +18,7 @@ from pagesift_ui.session.record import (
     StepOutcome,
     StepRecord,
 )
-from pagesift_ui.session.stepbuild import part_stats
+from pagesift_ui.session.state import wilson_rows
 from pagesift_ui.session.views import page_rows
 
 __all__ = ["SessionView"]
@@ -84,13 +84,4 @@ class SessionView:
                 forced[event.target] = "open"
             elif event.kind is OverrideKind.CLEAR_SUBTREE:
                 forced.pop(event.target, None)
-        rows = []
-        for part, (pages, _) in sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0])):
-            force = forced.get(part, "")
-            if force == "dry" or (not force and harvest.is_dry(part)):
-                state = "dry"
-            else:
-                state = "proven" if harvest.is_proven(part) else "open"
-            rows.append(part_stats(harvest, part, state, force))
-            del pages
-        return rows
+        return wilson_rows(harvest, lambda part: forced.get(part, ""))

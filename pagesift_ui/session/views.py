@@ -9,7 +9,7 @@ from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.queue import cluster_key
 from pagesift_ui.session.base import SessionBase
 from pagesift_ui.session.record import FrontierRow, PageRow, PartStats, StepOutcome
-from pagesift_ui.session.state import signal_of
+from pagesift_ui.session.state import signal_of, wilson_rows
 
 __all__ = ["ViewsMixin", "page_rows"]
 
@@ -39,11 +39,7 @@ class ViewsMixin(SessionBase):
 
     def wilson_table(self) -> list[PartStats]:
         """Every subtree seen so far with its interval against the rest, most pages first."""
-        from pagesift_ui.session.stepbuild import part_stats
-
-        harvest = self.state.subtrees
-        parts = sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0]))
-        return [part_stats(harvest, part, *self.state.subtree_state(part)) for part, _ in parts]
+        return wilson_rows(self.state.subtrees, self.state.forced)
 
     def frontier(self, n: int = 20) -> list[FrontierRow]:
         """The best ``n`` queued links in pop order, with their score explanations."""

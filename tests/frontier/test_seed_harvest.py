@@ -92,3 +92,11 @@ def test_parts_returns_a_copy(part: str) -> None:
     h.observe(part, True)
     h.parts()[part] = (99, 99)
     assert h.parts()[part] == (1, 1)
+
+
+def test_counts_of_one_part_without_copying() -> None:
+    h = Harvest()
+    h.observe("a", True)
+    h.observe("a", False)
+    assert h.counts("a") == (2, 1)
+    assert h.counts("never") == (0, 0)
