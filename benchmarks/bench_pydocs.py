@@ -3,7 +3,7 @@
 Run: ``python3 benchmarks/bench_pydocs.py`` (about 3 minutes per query on one core;
 ``--jobs 2`` runs two queries at a time). Needs ``apt-get install python3.11-doc``.
 
-Serves ``/usr/share/doc/python3.11/html`` with :class:`pagesift_ui.serve.StaticServer` on
+Serves ``/usr/share/doc/python3.11/html`` with :class:`pagesift_ui.net.serve.StaticServer` on
 127.0.0.1 and runs :func:`pagesift_ui.bench.run_bench` (focused, breadth-first, oracle) for
 every truth file in ``benchmarks/pydocs/`` (see its README for how they are derived), with a
 page limit above the site's size so breadth-first reaches 100% recall. Writes
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from pagesift_ui.bench import BenchReport, Truth, run_bench  # noqa: E402
 from pagesift_ui.bench.report import markdown_table, write_outputs  # noqa: E402
-from pagesift_ui.serve import StaticServer  # noqa: E402
+from pagesift_ui.net.serve import StaticServer  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def run_parallel(tasks: Sequence[tuple[Callable[..., BenchReport], tuple]],
 
 def _worker_logging() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    for noisy in ("httpx", "httpcore", "pagesift_ui.serve"):
+    for noisy in ("httpx", "httpcore", "pagesift_ui.net.serve"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

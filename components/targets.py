@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pagesift_ui.demo import SCENARIOS, shared_demo
 from pagesift_ui.errors import ConfigError
-from pagesift_ui.serve import StaticServer
+from pagesift_ui.net.serve import StaticServer
 
 __all__ = [
     "DEFAULT_SCENARIO",

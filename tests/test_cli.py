@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.cli import main
-from pagesift_ui.serve import StaticServer
+from pagesift_ui.net.serve import StaticServer
 
 NAV = '<nav><a href="/index.html">Home</a> <a href="/about.html">About us</a> ' \
       '<a href="/help/index.html">Help centre</a></nav>'

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagesift_ui.extract import Link, Page, decode_html, extract
+from pagesift_ui.page.extract import Link, Page, decode_html, extract
 from tests.fixture_site import RELEVANT_PATHS, route
 
 URL = "http://shop.example/help/page"

@@ -26,8 +26,8 @@ from pagesift_ui.errors import (
     TooManyRedirects,
     UnsupportedContentType,
 )
-from pagesift_ui.fetcher import Fetcher, FetchPolicy, parse_content_type
-from pagesift_ui.netpolicy import AddressKind, classify_address
+from pagesift_ui.net.fetcher import Fetcher, FetchPolicy, parse_content_type
+from pagesift_ui.net.policy import AddressKind, classify_address
 from tests.fixture_site import CP1252_TEXT, LATIN1_TEXT, SJIS_TEXT, VHOST, VHOST_TEXT, FixtureSite
 
 PUBLIC_IP = "93.184.216.34"  # only ever handed to MockTransport, never dialled

@@ -11,8 +11,8 @@ import pagesift_ui
 MODULES_WITH_ALL = [
     "pagesift_ui",
     "pagesift_ui.errors",
-    "pagesift_ui.fetcher",
-    "pagesift_ui.extract",
+    "pagesift_ui.net.fetcher",
+    "pagesift_ui.page.extract",
     "pagesift_ui.session",
     "pagesift_ui.frontier.stats",
     "pagesift_ui.frontier.query",

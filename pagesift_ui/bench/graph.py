@@ -12,9 +12,9 @@ from collections import deque
 from collections.abc import Iterable
 
 from pagesift_ui.errors import FetchError
-from pagesift_ui.extract import extract
-from pagesift_ui.fetcher import FetchResult
 from pagesift_ui.frontier.urls import skip
+from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.page.extract import extract
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.crawl import PageSource
 from pagesift_ui.session.scope import in_scope

@@ -10,7 +10,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from pagesift_ui.fetcher import Fetcher, FetchPolicy
+from pagesift_ui.net.fetcher import Fetcher, FetchPolicy
 from pagesift_ui.session import CrawlConfig
 
 from .graph import GraphRecorder, oracle_order

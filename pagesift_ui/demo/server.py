@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
-from pagesift_ui.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
+from pagesift_ui.net.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 
 from .scenarios import build_site
 from .site import TEXT_TYPE, DemoResponse, DemoSite

@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from pagesift_ui.errors import FetchError, PagesiftError
-from pagesift_ui.extract import Page, extract
-from pagesift_ui.fetcher import Fetcher, FetchPolicy, FetchResult
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.links import SECTION_FLOOR
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.urls import clean, dedupe_key, text_fingerprints
+from pagesift_ui.net.fetcher import Fetcher, FetchPolicy, FetchResult
+from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
 from pagesift_ui.session.overrides import OverridesMixin

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pagesift_ui.errors import FetchError
-from pagesift_ui.extract import Link, Page
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.links import link_contexts
 from pagesift_ui.frontier.queue import Offer
 from pagesift_ui.frontier.urls import clean, dedupe_key, skip
+from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
 from pagesift_ui.session.state import FrontierState

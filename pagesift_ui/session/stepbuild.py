@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentType
-from pagesift_ui.extract import Page
-from pagesift_ui.fetcher import FetchResult
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.queue import Entry, cluster_key
+from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.page.extract import Page
 from pagesift_ui.session.enqueue import LinkTally
 from pagesift_ui.session.record import StepOutcome, StepRecord, VerdictFate
 from pagesift_ui.session.state import part_stats, signal_of

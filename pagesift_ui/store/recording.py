@@ -26,7 +26,7 @@ from pagesift_ui.errors import (
     TooManyRedirects,
     UnsupportedContentType,
 )
-from pagesift_ui.fetcher import FetchResult
+from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session.crawl import PageSource
 
 __all__ = [

@@ -23,8 +23,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
 from pagesift_ui.errors import BundleError, ConfigError
-from pagesift_ui.extract import decode_html
-from pagesift_ui.fetcher import HTML_MEDIA_TYPES, parse_content_type
+from pagesift_ui.net.fetcher import HTML_MEDIA_TYPES, parse_content_type
+from pagesift_ui.page.extract import decode_html
 from pagesift_ui.session import CrawlConfig, Override
 from pagesift_ui.store.recording import (
     Recorded,

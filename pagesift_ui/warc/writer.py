@@ -38,8 +38,8 @@ from warcio.timeutils import datetime_to_iso_date
 from warcio.warcwriter import WARCWriter
 
 from pagesift_ui import __version__
-from pagesift_ui.fetcher import FetchResult
-from pagesift_ui.netpolicy import DEFAULT_USER_AGENT
+from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.net.policy import DEFAULT_USER_AGENT
 from pagesift_ui.session import CrawlConfig
 from pagesift_ui.store.recording import Recorded, RecordedFetch, RecordedRobots
 from pagesift_ui.store.replay import SessionEvent, queue_empty_marks

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.demo import DemoServer, shared_demo, start_demo
-from pagesift_ui.serve import StaticServer
+from pagesift_ui.net.serve import StaticServer
 
 from . import site_of
 

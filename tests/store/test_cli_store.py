@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.cli import main
-from pagesift_ui.fetcher import Fetcher, FetchResult
+from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.store import SessionStatus, SessionStore, default_db_path
 from pagesift_ui.store.portable import responses_from_bundle

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import pagesift_ui.store.db as db_module
-from pagesift_ui.fetcher import FetchResult
+from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session import Override, OverrideKind, StepRecord
 from pagesift_ui.store import (
     SCHEMA_VERSION,

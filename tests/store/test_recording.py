@@ -22,7 +22,7 @@ from pagesift_ui.errors import (
     TooManyRedirects,
     UnsupportedContentType,
 )
-from pagesift_ui.fetcher import FetchResult
+from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.store import (
     Recorded,
     RecordedError,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pagesift_ui.fetcher import Fetcher
 from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import (
     CrawlConfig,
     CrawlSession,

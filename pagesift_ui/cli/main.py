@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     crawl.add_argument("--out", type=Path, help="write the JSON session bundle here")
     crawl.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
     crawl.add_argument("--quiet", action="store_true", help="no progress bar")
-    from pagesift_ui.cli_store import add_store_commands, add_store_options
+    from pagesift_ui.cli.store import add_store_commands, add_store_options
 
     add_store_options(crawl)
 
@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("folder", type=Path)
     serve.add_argument("--port", type=int, default=8000)
 
-    from pagesift_ui.cli_demo import add_demo_commands
+    from pagesift_ui.cli.demo import add_demo_commands
 
     add_demo_commands(commands)
     add_store_commands(commands)
@@ -120,13 +120,13 @@ def _summary_lines(session: CrawlSession) -> list[str]:
 
 def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Saved to the session store unless --no-save; --resume, --warc (see cli_store)."""
-    from pagesift_ui.cli_store import run_saved_crawl
+    from pagesift_ui.cli.store import run_saved_crawl
 
     return run_saved_crawl(args, out, err)
 
 
 def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pagesift_ui.serve import StaticServer
+    from pagesift_ui.net.serve import StaticServer
 
     try:
         server = StaticServer(args.folder, port=args.port)
@@ -159,8 +159,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
         format="%(levelname)s %(name)s: %(message)s",
     )
     handlers: dict[str, Any] = {"crawl": run_crawl, "serve": run_serve}
-    from pagesift_ui.cli_demo import DEMO_HANDLERS
-    from pagesift_ui.cli_store import STORE_HANDLERS
+    from pagesift_ui.cli.demo import DEMO_HANDLERS
+    from pagesift_ui.cli.store import STORE_HANDLERS
 
     handlers.update(DEMO_HANDLERS)
     handlers.update(STORE_HANDLERS)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 
-from pagesift_ui.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
+from pagesift_ui.net.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 
 __all__ = ["StaticServer", "serve_forever_cli"]
 

@@ -32,7 +32,7 @@ def add_demo_commands(commands: Any) -> None:
 
 
 def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pagesift_ui.cli import _wait_forever
+    from pagesift_ui.cli.main import _wait_forever
     from pagesift_ui.demo import SCENARIOS, DemoServer, build_site
 
     if args.scenario not in SCENARIOS:

@@ -24,7 +24,6 @@ from types import TracebackType
 
 import httpx
 
-from pagesift_ui.charset import decode_html
 from pagesift_ui.errors import (
     BlockedByPolicy,
     BlockedByRobots,
@@ -36,7 +35,7 @@ from pagesift_ui.errors import (
     TooManyRedirects,
     UnsupportedContentType,
 )
-from pagesift_ui.netpolicy import (
+from pagesift_ui.net.policy import (
     DEFAULT_USER_AGENT,
     AddressKind,
     CheckedAddress,
@@ -45,7 +44,8 @@ from pagesift_ui.netpolicy import (
     check_host,
     system_resolver,
 )
-from pagesift_ui.robots import RobotsCache, product_token
+from pagesift_ui.net.robots import RobotsCache, product_token
+from pagesift_ui.page.charset import decode_html
 
 __all__ = [
     "DEFAULT_USER_AGENT",

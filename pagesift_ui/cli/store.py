@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from pagesift_ui.cli import _add_crawl_options, _progress, _summary_lines, config_from_args
+from pagesift_ui.cli.main import _add_crawl_options, _progress, _summary_lines, config_from_args
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv

@@ -23,7 +23,7 @@ from bs4.builder._lxml import LXMLTreeBuilder
 from bs4.element import NavigableString, PageElement, Tag
 from w3lib.url import safe_url_string
 
-from pagesift_ui.charset import codec_for, decode_html
+from pagesift_ui.page.charset import codec_for, decode_html
 
 __all__ = ["Link", "Page", "decode_html", "extract"]  # decode_html: see charset.py
 

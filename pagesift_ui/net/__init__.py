@@ -1,0 +1,1 @@
+"""The only layer that talks to the network: fetcher, policy, robots.txt, loopback servers."""
