@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import pagesift_ui.cli
 from pagesift_ui.cli import main
 from pagesift_ui.net.serve import StaticServer
 
@@ -150,3 +152,34 @@ def test_demo_writes_the_ground_truth_and_serves_the_scenario(tmp_path: Path) ->
     finally:
         os.kill(proc.pid, signal.SIGTERM)
         proc.communicate(timeout=10)
+
+
+CLI_DIR = Path(pagesift_ui.cli.__file__).parent
+SHARED = {"options", "outputs"}  # imported by the command groups; import no group themselves
+
+
+def _cli_imports(path: Path) -> set[str]:
+    """The ``pagesift_ui.cli`` modules that ``path`` imports (by short name)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "pagesift_ui.cli":
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+            "pagesift_ui.cli."
+        ):
+            found.add((node.module or "").split(".")[2])
+        elif isinstance(node, ast.Import):
+            found.update(
+                a.name.split(".")[2] for a in node.names if a.name.startswith("pagesift_ui.cli.")
+            )
+    return found
+
+
+def test_cli_modules_import_one_way_main_groups_shared() -> None:
+    graph = {p.stem: _cli_imports(p) for p in CLI_DIR.glob("*.py") if p.stem != "__init__"}
+    groups = set(graph) - SHARED - {"main"}
+    assert groups >= {"crawl", "sessions", "demo"}
+    assert all(not graph[name] - SHARED for name in groups), graph
+    assert all(not graph[name] - {"options"} for name in SHARED), graph
+    assert "main" not in set().union(*graph.values()), graph
+    assert not graph["options"], "options is the bottom of the cli package"

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-__all__ = ["DEMO_HANDLERS", "add_demo_commands"]
+from pagesift_ui.cli.options import Commands, wait_forever
+
+__all__ = ["register", "run_bench_command", "run_demo"]
 
 
-def add_demo_commands(commands: Any) -> None:
+def register(commands: Commands) -> None:
+    """Add ``demo`` and ``bench``, each with its handler."""
     demo = commands.add_parser("demo", help="serve a bundled demo scenario on 127.0.0.1")
     demo.add_argument("--scenario", default="university")
     demo.add_argument("--seed", type=int, default=0, help="generator seed (same seed, same site)")
     demo.add_argument("--port", type=int, default=0, help="0 picks a free port")
     demo.add_argument("--truth-out", type=Path, help="write the ground truth here and keep serving")
+    demo.set_defaults(handler=run_demo)
 
     bench = commands.add_parser(
         "bench", help="focused crawl vs breadth-first vs oracle: recall per page fetched"
@@ -29,10 +32,10 @@ def add_demo_commands(commands: Any) -> None:
     bench.add_argument("--out", type=Path, default=Path("benchmarks/results"),
                        help="folder for JSON, HTML and PNG (default benchmarks/results)")
     bench.add_argument("--no-png", action="store_true", help="skip the Chromium PNG")
+    bench.set_defaults(handler=run_bench_command)
 
 
 def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pagesift_ui.cli.main import _wait_forever
     from pagesift_ui.demo import SCENARIOS, DemoServer, build_site
 
     if args.scenario not in SCENARIOS:
@@ -47,7 +50,7 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"scenario {site.name}: {site.description}\n")
         out.write(f"query: {site.query}\nseed: {server.seed_url}\n(Ctrl-C to stop)\n")
         out.flush()
-        _wait_forever()
+        wait_forever()
     return 0
 
 
@@ -101,8 +104,3 @@ def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     out.write(table)
     return 0
 
-
-DEMO_HANDLERS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
-    "demo": run_demo,
-    "bench": run_bench_command,
-}

@@ -1,0 +1,153 @@
+"""``crawl`` (saved to the session store unless ``--no-save``; ``--resume``, ``--warc``) and
+``serve`` (a folder on 127.0.0.1, for crawling offline)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from pagesift_ui.cli.options import (
+    Commands,
+    add_crawl_options,
+    config_from_args,
+    progress_line,
+    summary_lines,
+    wait_forever,
+)
+from pagesift_ui.cli.outputs import write_outputs
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.session.crawl import default_source
+from pagesift_ui.store import (
+    PersistentSession,
+    Recorded,
+    RecordingSource,
+    SessionStore,
+    resume,
+    start_session,
+)
+from pagesift_ui.store.replay import merge_events
+
+__all__ = ["register", "run_crawl", "run_serve"]
+
+
+def register(commands: Commands) -> None:
+    """Add ``crawl`` and ``serve``, each with its handler."""
+    crawl = commands.add_parser("crawl", help="run a focused crawl from a start URL")
+    crawl.add_argument("seed", nargs="?", help="the start URL (leave out with --resume)")
+    add_crawl_options(crawl, query_required=False)  # required unless --resume
+    crawl.add_argument("--out", type=Path, help="write the JSON session bundle here")
+    crawl.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
+    crawl.add_argument("--quiet", action="store_true", help="no progress bar")
+    crawl.add_argument("--db", type=Path, help="the session store (default: $PAGESIFT_DB, "
+                       "else sessions.sqlite3 in the user data directory)")
+    crawl.add_argument("--resume", metavar="ID", help="continue saved session ID to its stop, "
+                       "with its own settings (leave out the start URL and crawl options)")
+    crawl.add_argument("--no-save", action="store_true", help="do not save the session")
+    crawl.add_argument("--warc", type=Path, help="also write the fetched pages as a WARC "
+                       "file here (FILE.warc.gz)")
+    crawl.set_defaults(handler=run_crawl)
+
+    serve = commands.add_parser("serve", help="serve a folder on 127.0.0.1 (offline crawling)")
+    serve.add_argument("folder", type=Path)
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(handler=run_serve)
+
+
+def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``crawl``: a new crawl (saved unless ``--no-save``) or ``--resume ID``."""
+    problem = _crawl_args_problem(args)
+    if problem:
+        err.write(f"pagesift-ui crawl: {problem}\n")
+        return 2
+    try:
+        config = None if args.resume is not None else config_from_args(args)
+    except ConfigError as exc:
+        err.write(f"pagesift-ui crawl: {exc}\n")
+        return 2
+    memory: list[Recorded] = []
+    saved = _open_saved(args, config, err)
+    if saved is not None:
+        session, steps = saved.session, saved.iter_steps
+    else:
+        assert config is not None  # only --resume leaves it None, and --resume saves
+        session = CrawlSession(config, RecordingSource(default_source(config), memory.append))
+        steps = session.iter_steps
+    interrupted = _crawl(session, steps, args.quiet, err)
+    responses = saved.recorded() if saved is not None else memory
+    events = saved.events if saved is not None else tuple(merge_events(session.overrides, ()))
+    session_id = saved.session_id if saved is not None else ""
+    write_outputs(session, responses, events, args, err, session_id=session_id)
+    if saved is not None and interrupted:
+        err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` continues it\n")
+    out.write("\n".join(summary_lines(session)) + "\n")
+    return 130 if interrupted else 0
+
+
+def _crawl_args_problem(args: argparse.Namespace) -> str:
+    if args.resume is not None:
+        if args.no_save:
+            return "--resume continues a saved session, which --no-save would not update"
+        if args.seed is not None or args.query is not None:
+            return "--resume uses the saved session's settings; leave out the URL and --query"
+        return ""
+    if args.seed is None or args.query is None:
+        return "give the start URL and --query (or --resume ID to continue a saved session)"
+    return ""
+
+
+def _open_saved(
+    args: argparse.Namespace, config: CrawlConfig | None, err: TextIO
+) -> PersistentSession | None:
+    if args.no_save:
+        return None
+    store = SessionStore(args.db)
+    if args.resume is not None:
+        saved = resume(store, args.resume)
+        err.write(f"session {saved.session_id}: rebuilt {len(saved.session.steps)} saved steps "
+                  f"offline from {store.path}; continuing\n")
+        return saved
+    assert config is not None
+    saved = start_session(store, config)
+    err.write(f"session {saved.session_id}: saving to {store.path}\n")
+    return saved
+
+
+def _crawl(
+    session: CrawlSession, steps: Callable[[], Iterator[StepRecord]], quiet: bool, err: TextIO
+) -> bool:
+    """Run to the stop with a progress bar; True if interrupted by Ctrl-C."""
+    try:
+        for record in steps():
+            if not quiet:
+                err.write("\r" + progress_line(record, session.config.limit))
+                err.flush()
+    except KeyboardInterrupt:
+        # The outputs show the crawl cancelled; the saved session stays open (the stop is
+        # not saved), so --resume continues it. Nothing already crawled is lost.
+        if not session.done:
+            session.stop(note="interrupted (Ctrl-C)")
+        return True
+    finally:
+        session.close()
+        if not quiet:
+            err.write("\n")
+    return False
+
+
+def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``serve``: the folder on 127.0.0.1 until Ctrl-C."""
+    from pagesift_ui.net.serve import StaticServer
+
+    try:
+        server = StaticServer(args.folder, port=args.port)
+    except (ValueError, OSError) as exc:
+        err.write(f"pagesift-ui serve: {exc}\n")
+        return 2
+    with server:
+        out.write(f"serving {args.folder} at {server.base_url()} (Ctrl-C to stop)\n")
+        out.flush()
+        wait_forever()
+    return 0
