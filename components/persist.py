@@ -14,7 +14,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from components.state import add_flash
+from components.state import StateKey, add_flash
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import (
@@ -94,13 +94,16 @@ def start_crawl(config: CrawlConfig) -> Opened:
     return Opened(persistent.session, persistent)
 
 
-def stepper(ss: MutableMapping[str, Any]) -> Callable[[], StepRecord]:
+def stepper(ss: MutableMapping[StateKey, Any]) -> Callable[[], StepRecord]:
     """What takes one step of the current session: the saved session's ``step`` if saved."""
-    persistent = ss.get("persistent")
-    return persistent.step if persistent is not None else ss["session"].step
+    persistent: PersistentSession | None = ss.get("persistent")
+    if persistent is not None:
+        return persistent.step
+    session: CrawlSession = ss["session"]
+    return session.step
 
 
-def step_current(ss: MutableMapping[str, Any]) -> StepRecord | None:
+def step_current(ss: MutableMapping[StateKey, Any]) -> StepRecord | None:
     """One step of the current session; a failed save switches to unsaved (None returned)."""
     try:
         return stepper(ss)()
@@ -109,7 +112,7 @@ def step_current(ss: MutableMapping[str, Any]) -> StepRecord | None:
         return None
 
 
-def sync_current(ss: MutableMapping[str, Any]) -> None:
+def sync_current(ss: MutableMapping[StateKey, Any]) -> None:
     """Save the overrides just made on the current session (nothing to do when unsaved)."""
     persistent = ss.get("persistent")
     if persistent is None:
@@ -120,7 +123,7 @@ def sync_current(ss: MutableMapping[str, Any]) -> None:
         fall_back_unsaved(ss, exc)
 
 
-def fall_back_unsaved(ss: MutableMapping[str, Any], exc: StoreError) -> None:
+def fall_back_unsaved(ss: MutableMapping[StateKey, Any], exc: StoreError) -> None:
     """Saving failed: go on with the same session in memory, unsaved, and say so.
 
     The store keeps every step saved before (resume it later). The step whose save failed is
@@ -148,7 +151,7 @@ def fall_back_unsaved(ss: MutableMapping[str, Any], exc: StoreError) -> None:
         "resumed."))
 
 
-def recording_origin(ss: MutableMapping[str, Any]) -> str | None:
+def recording_origin(ss: MutableMapping[StateKey, Any]) -> str | None:
     """What the current session's recorded answers come from, None if it has none to
     replay (cheap: no store read)."""
     persistent: PersistentSession | None = ss.get("persistent")
@@ -158,7 +161,7 @@ def recording_origin(ss: MutableMapping[str, Any]) -> str | None:
     return recording.origin if recording is not None and recording.answers else None
 
 
-def current_recording(ss: MutableMapping[str, Any]) -> Recording | None:
+def current_recording(ss: MutableMapping[StateKey, Any]) -> Recording | None:
     """The current session's recording, answers frozen; raises ``StoreError`` if unreadable."""
     persistent: PersistentSession | None = ss.get("persistent")
     if persistent is not None:
@@ -171,7 +174,7 @@ def current_recording(ss: MutableMapping[str, Any]) -> Recording | None:
                      recording.events)
 
 
-def export_source(ss: MutableMapping[str, Any]) -> ExportSource | None:
+def export_source(ss: MutableMapping[StateKey, Any]) -> ExportSource | None:
     """For a download: a callable giving the answers and events to put in the bundle.
 
     It captures plain objects only, never ``st.session_state`` (recipe §6).

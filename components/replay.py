@@ -19,7 +19,7 @@ import streamlit as st
 from components.decision_log import md_escape
 from components.persist import Recording, current_recording, recording_origin
 from components.sidebar import config_mapping, form_defaults
-from components.state import AnySession, add_flash, set_session
+from components.state import AnySession, StateKey, add_flash, set_session
 from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.session import CrawlConfig, CrawlSession
 from pagesift_ui.store import ReplaySource
@@ -69,7 +69,9 @@ def on_replay() -> None:
     _start_replay(ss, recording, config)
 
 
-def _start_replay(ss: MutableMapping[str, Any], recording: Recording, config: CrawlConfig) -> None:
+def _start_replay(
+    ss: MutableMapping[StateKey, Any], recording: Recording, config: CrawlConfig
+) -> None:
     source = ReplaySource(recording.answers)
     session = CrawlSession(config, source)
     # A replay plays the recording, not itself: its own events are not the recording's.
@@ -100,7 +102,7 @@ def render_replay(session: AnySession | None, running: bool) -> None:
         st.error(message)
 
 
-def render_replay_status(ss: Mapping[str, Any]) -> None:
+def render_replay_status(ss: Mapping[StateKey, Any]) -> None:
     """The replay's label in the live panel (it updates with every Run tick)."""
     source = ss.get("replay_source")
     if source is None:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from components.decision_log import md_escape
 from components.persist import delete_saved, list_saved
-from components.state import add_flash, is_live, set_session
+from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
 from pagesift_ui.store import SessionInfo, SessionStore, resume
 
@@ -39,7 +39,7 @@ def saved_frame(infos: Sequence[SessionInfo]) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=SAVED_COLUMNS)
 
 
-def storage_note(ss: Mapping[str, Any]) -> str | None:
+def storage_note(ss: Mapping[StateKey, Any]) -> str | None:
     """Where the current session is kept, in one line (None for an imported bundle or a
     replay, which say so elsewhere)."""
     persistent = ss.get("persistent")
@@ -51,7 +51,7 @@ def storage_note(ss: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _current_id(ss: Mapping[str, Any]) -> str | None:
+def _current_id(ss: Mapping[StateKey, Any]) -> str | None:
     persistent = ss.get("persistent")
     return persistent.session_id if persistent is not None else None
 
@@ -134,7 +134,7 @@ def render_saved_sessions(running: bool) -> None:
         _pick_and_act(infos, running)
 
 
-def render_storage_note(ss: Mapping[str, Any]) -> None:
+def render_storage_note(ss: Mapping[StateKey, Any]) -> None:
     note = storage_note(ss)
     if note:
         st.caption(md_escape(note))

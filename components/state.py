@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from pagesift_ui.session import CrawlSession
 from pagesift_ui.session.view import SessionView
@@ -19,6 +19,7 @@ from pagesift_ui.store import StoreError
 
 __all__ = [
     "AnySession",
+    "StateKey",
     "add_flash",
     "discard_session",
     "ensure_defaults",
@@ -31,6 +32,10 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 AnySession = CrawlSession | SessionView
+
+#: The key type of ``st.session_state`` (Streamlit accepts int keys beside str ones). The
+#: helpers here take ``MutableMapping[StateKey, Any]`` so that ``st.session_state`` fits.
+StateKey = str | int
 
 #: Keys that are not widgets: the session, the run loop and the messages.
 STATE_DEFAULTS: dict[str, Any] = {
@@ -51,20 +56,20 @@ STATE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def ensure_defaults(ss: MutableMapping[str, Any], defaults: dict[str, Any]) -> None:
+def ensure_defaults(ss: MutableMapping[StateKey, Any], defaults: dict[str, Any]) -> None:
     """Set every missing key; existing values (and widget values) are left alone."""
     for key, value in defaults.items():
         if key not in ss:
             ss[key] = value.copy() if isinstance(value, dict | list) else value
 
 
-def is_live(session: object) -> bool:
+def is_live(session: object) -> TypeGuard[CrawlSession]:
     """A session that can still be stepped and steered (not an imported view)."""
     return isinstance(session, CrawlSession)
 
 
 def set_session(
-    ss: MutableMapping[str, Any],
+    ss: MutableMapping[StateKey, Any],
     session: AnySession,
     *,
     persistent: Any = None,
@@ -83,7 +88,7 @@ def set_session(
     ss["session_serial"] = int(ss.get("session_serial", 0)) + 1
 
 
-def discard_session(ss: MutableMapping[str, Any]) -> None:
+def discard_session(ss: MutableMapping[StateKey, Any]) -> None:
     """Close and forget the current session and any folder server started for it."""
     session = ss.get("session")
     if isinstance(session, CrawlSession):
@@ -118,20 +123,20 @@ def _release_store(persistent: Any) -> None:
         store.close()
 
 
-def add_flash(ss: MutableMapping[str, Any], kind: str, text: str) -> None:
+def add_flash(ss: MutableMapping[StateKey, Any], kind: str, text: str) -> None:
     """Queue a message (``error``, ``warning``, ``success`` or ``info``) for the next render."""
     if kind == "error":
         logger.warning("shown to the user: %s", text)
     ss["flashes"] = [*ss.get("flashes", []), (kind, text)]
 
 
-def pop_flashes(ss: MutableMapping[str, Any]) -> list[tuple[str, str]]:
+def pop_flashes(ss: MutableMapping[StateKey, Any]) -> list[tuple[str, str]]:
     flashes = list(ss.get("flashes", []))
     ss["flashes"] = []
     return flashes
 
 
-def field_error(ss: MutableMapping[str, Any], field: str) -> str | None:
+def field_error(ss: MutableMapping[StateKey, Any], field: str) -> str | None:
     """The message of the last failed Start for ``field``, if any."""
     errors = ss.get("field_errors") or {}
     return errors.get(field)
