@@ -13,13 +13,18 @@ Example::
     from pagesift_ui.demo import shared_demo
     server = shared_demo("university")      # started once per process
     server.seed_url                          # "http://www.uni.localhost:PORT/"
+
+Layout: :mod:`.kit` is the machinery every scenario shares (page values and the HTML renderer,
+the in-memory site model, seeded prose, the HTTP server) and knows no scenario; each scenario
+is a package of its own (``university/``, ``helpdesk/``, ``needle/``, ``multilingual/``) with
+its builder and word banks, importing only the kit; :mod:`.scenarios` maps names to builders.
 """
 
 from __future__ import annotations
 
-from .scenarios import SCENARIOS, build_site
-from .server import DemoServer, shared_demo, start_demo
-from .site import DemoResponse, DemoSite
+from .kit.server import DemoServer
+from .kit.site import DemoResponse, DemoSite
+from .scenarios import SCENARIOS, build_site, shared_demo, start_demo
 
 __all__ = [
     "DemoResponse",

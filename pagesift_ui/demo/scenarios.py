@@ -1,18 +1,24 @@
-"""The registry of demo scenarios and :func:`build_site`."""
+"""The registry of demo scenarios: build one by name, serve it, or share one server per process.
+
+This is the only module that knows every scenario. The kit (:mod:`.kit`) serves any
+:class:`~.kit.site.DemoSite`; each scenario package builds one; here names meet builders.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 
 from .helpdesk import build_helpdesk
+from .kit.server import DemoServer
+from .kit.site import DemoSite
 from .multilingual import build_multilingual
 from .needle import build_needle
-from .site import DemoSite
 from .university import build_university
 
-__all__ = ["SCENARIOS", "build_site"]
+__all__ = ["SCENARIOS", "STABLE_PORTS", "build_site", "shared_demo", "start_demo"]
 
 logger = logging.getLogger(__name__)
 
@@ -23,6 +29,11 @@ _BUILDERS: dict[str, Callable[[int], DemoSite]] = {
     "multilingual": build_multilingual,
 }
 SCENARIOS: tuple[str, ...] = tuple(_BUILDERS)
+
+#: The app's demo servers try these ports first, so a saved session's URLs still answer after
+#: the app restarts (its resume goes live on the same host:port); a taken port falls back to a
+#: free one.
+STABLE_PORTS = {"university": 47301, "helpdesk": 47302, "needle": 47303, "multilingual": 47304}
 
 
 def build_site(name: str, seed: int = 0) -> DemoSite:
@@ -43,3 +54,36 @@ def build_site(name: str, seed: int = 0) -> DemoSite:
     logger.info("built demo scenario %s (seed %d): %d pages in %.2f s", name, seed,
                 site.page_count, time.perf_counter() - started)
     return site
+
+
+def start_demo(name: str, seed: int = 0, port: int = 0) -> DemoServer:
+    """Build scenario ``name`` and start serving it (see :func:`build_site` for errors)."""
+    return DemoServer(build_site(name, seed), port).start()
+
+
+_shared: dict[str, DemoServer] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_demo(name: str) -> DemoServer:
+    """The process-wide server of scenario ``name`` (seed 0), started on first use.
+
+    Streamlit reruns the app script on every interaction; this keeps one server per scenario
+    instead of starting a new one each time. Thread-safe.
+    """
+    with _shared_lock:
+        server = _shared.get(name)
+        if server is None or not server.running:
+            server = _start_on_stable_port(name)
+            _shared[name] = server
+        return server
+
+
+def _start_on_stable_port(name: str) -> DemoServer:
+    port = STABLE_PORTS.get(name, 0)
+    if port:
+        try:
+            return start_demo(name, port=port)
+        except OSError:
+            logger.info("port %d is taken; demo %s takes a free port", port, name)
+    return start_demo(name)

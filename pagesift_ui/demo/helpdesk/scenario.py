@@ -8,12 +8,12 @@ catalogue on www.shop.localhost is far larger, and the footer of every page on b
 
 from __future__ import annotations
 
-from .context import HostContext
-from .html import Block, Chrome, Heading, Inline, Link, bullets, para
-from .shop_catalog import build_catalog, category_path
-from .site import DemoSite, SiteBuilder
-from .text import Topic, slugify
-from .words_shop import (
+from ..kit.context import HostContext
+from ..kit.html import Block, Chrome, Heading, Inline, Link, bullets, para
+from ..kit.site import DemoSite, SiteBuilder
+from ..kit.text import Topic, slugify
+from .catalog import build_catalog, category_path
+from .words import (
     ACCOUNT,
     CATEGORIES,
     DELIVERY,

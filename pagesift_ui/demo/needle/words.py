@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .text import NO_OPENERS, Topic
+from ..kit.text import NO_OPENERS, Topic
 
 __all__ = ["BUSINESS_KINDS", "BUSINESS_NAMES", "COUNCIL", "PARK_NAMES", "PLANNING_WORKS",
            "SERVICES", "STREETS", "TOWN_NEWS", "WARDS"]

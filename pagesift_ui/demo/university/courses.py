@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .text import slugify
-from .uni_data import FACULTIES
+from ..kit.text import slugify
+from .data import FACULTIES
 
 __all__ = ["Course", "fee_text", "plan_courses"]
 

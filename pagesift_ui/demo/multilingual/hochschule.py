@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .context import HostContext
-from .html import Block, Chrome, Link
-from .text import slugify
-from .words_de import PROGRAMMES
+from ..kit.context import HostContext
+from ..kit.html import Block, Chrome, Link
+from ..kit.text import slugify
+from .words import PROGRAMMES
 
 __all__ = ["HOST", "Hochschule", "de_chrome", "en_chrome", "fr_chrome", "programme_paths"]
 

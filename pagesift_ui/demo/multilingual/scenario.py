@@ -8,13 +8,13 @@ alternates, and /de/ redirects to the German home, as on many real sites.
 
 from __future__ import annotations
 
-from .context import HostContext
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, bullets, para
+from ..kit.site import DemoSite, SiteBuilder
+from ..kit.text import Prose, Topic, slugify
+from .german import build_german
 from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths
-from .hochschule_de import build_german
-from .html import Block, Heading, Link, bullets, para
-from .site import DemoSite, SiteBuilder
-from .text import Prose, Topic, slugify
-from .words_de import (
+from .words import (
     ABOUT_EN,
     EXCHANGE_EN,
     FR_GENERAL,

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .context import HostContext
-from .html import Block, Chrome, Heading, Link, bullets, para
-from .site import DemoSite, SiteBuilder
-from .text import child_rng
-from .uni_admissions import build_admissions
-from .uni_courses import Course, plan_courses
-from .uni_data import JOURNALS_HOST
-from .uni_events import build_events
-from .uni_international import build_international
-from .uni_journals import build_journals
-from .uni_news import Story, build_news
-from .uni_sections import build_faculties
-from .uni_services import build_services
-from .words_uni import ABOUT, LEGAL
+from ..kit.context import HostContext
+from ..kit.html import Block, Chrome, Heading, Link, bullets, para
+from ..kit.site import DemoSite, SiteBuilder
+from ..kit.text import child_rng
+from .admissions import build_admissions
+from .courses import Course, plan_courses
+from .data import JOURNALS_HOST
+from .events import build_events
+from .international import build_international
+from .journals import build_journals
+from .news import Story, build_news
+from .sections import build_faculties
+from .services import build_services
+from .words import ABOUT, LEGAL
 
 __all__ = ["JOURNALS_HOST", "QUERY", "UNI_HOST", "build_university"]
 

@@ -10,11 +10,11 @@ import calendar
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .context import HostContext
-from .html import Block, Heading, Link, bullets, para
-from .text import Prose, slugify
-from .uni_data import FACULTIES, HEADLINE_OBJECTS, HEADLINE_SUBJECTS, HEADLINE_VERBS, NEWS_TAGS
-from .words_uni import NEWS
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, bullets, para
+from ..kit.text import Prose, slugify
+from .data import FACULTIES, HEADLINE_OBJECTS, HEADLINE_SUBJECTS, HEADLINE_VERBS, NEWS_TAGS
+from .words import NEWS
 
 __all__ = ["Story", "build_news"]
 

@@ -7,10 +7,10 @@ German university writes them, so an English query does not match them.
 
 from __future__ import annotations
 
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.text import Prose, Topic, slugify
 from .hochschule import Hochschule, programme_paths
-from .html import Block, Heading, Link, Table, bullets, para
-from .text import Prose, Topic, slugify
-from .words_de import (
+from .words import (
     ABOUT_DE,
     INTERNATIONAL_DE,
     NEWS_DE,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .context import HostContext
-from .html import Block, Heading, Link, Table, bullets, para
-from .site import DemoResponse, DynamicHandler
-from .text import Prose, Topic
-from .uni_data import JOURNAL_GROUPS, JOURNAL_OUTCOMES, JOURNAL_REGIONS, JOURNAL_THEMES, JOURNALS
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.site import DemoResponse, DynamicHandler
+from ..kit.text import Prose, Topic
+from .data import JOURNAL_GROUPS, JOURNAL_OUTCOMES, JOURNAL_REGIONS, JOURNAL_THEMES, JOURNALS
 
 __all__ = ["build_journals"]
 

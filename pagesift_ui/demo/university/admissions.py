@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .context import HostContext
-from .html import Block, Heading, Link, Table, bullets, para
-from .text import Prose, Topic
-from .uni_courses import HOME_FEE_UG, Course, fee_text
-from .words_uni import ADMISSIONS, FEES
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.text import Prose, Topic
+from .courses import HOME_FEE_UG, Course, fee_text
+from .words import ADMISSIONS, FEES
 
 __all__ = ["build_admissions", "paras"]
 

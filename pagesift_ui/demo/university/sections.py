@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .context import HostContext
-from .html import Block, Heading, Link, Table, bullets, para
-from .text import Prose, slugify
-from .uni_courses import Course, fee_text
-from .uni_data import FACULTIES, RESEARCH_FIELDS, ROLES
-from .words_uni import COURSE, PEOPLE, RESEARCH
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.text import Prose, slugify
+from .courses import Course, fee_text
+from .data import FACULTIES, RESEARCH_FIELDS, ROLES
+from .words import COURSE, PEOPLE, RESEARCH
 
 __all__ = ["build_faculties"]
 

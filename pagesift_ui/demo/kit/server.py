@@ -16,10 +16,9 @@ from pathlib import Path
 
 from pagesift_ui.net.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 
-from .scenarios import build_site
 from .site import TEXT_TYPE, DemoResponse, DemoSite
 
-__all__ = ["DemoServer", "RequestRecord", "shared_demo", "start_demo"]
+__all__ = ["DemoServer", "RequestRecord"]
 
 logger = logging.getLogger(__name__)
 
@@ -148,42 +147,3 @@ class DemoServer(BackgroundServer):
             return ()
         with self._httpd.log_lock:
             return tuple(self._httpd.request_log)
-
-
-def start_demo(name: str, seed: int = 0, port: int = 0) -> DemoServer:
-    """Build scenario ``name`` and start serving it (see :func:`build_site` for errors)."""
-    return DemoServer(build_site(name, seed), port).start()
-
-
-_shared: dict[str, DemoServer] = {}
-_shared_lock = threading.Lock()
-
-
-def shared_demo(name: str) -> DemoServer:
-    """The process-wide server of scenario ``name`` (seed 0), started on first use.
-
-    Streamlit reruns the app script on every interaction; this keeps one server per scenario
-    instead of starting a new one each time. Thread-safe.
-    """
-    with _shared_lock:
-        server = _shared.get(name)
-        if server is None or not server.running:
-            server = _start_on_stable_port(name)
-            _shared[name] = server
-        return server
-
-
-#: The app's demo servers try these ports first, so a saved session's URLs still answer after
-#: the app restarts (its resume goes live on the same host:port); a taken port falls back to a
-#: free one.
-STABLE_PORTS = {"university": 47301, "helpdesk": 47302, "needle": 47303, "multilingual": 47304}
-
-
-def _start_on_stable_port(name: str) -> DemoServer:
-    port = STABLE_PORTS.get(name, 0)
-    if port:
-        try:
-            return start_demo(name, port=port)
-        except OSError:
-            logger.info("port %d is taken; demo %s takes a free port", port, name)
-    return start_demo(name)

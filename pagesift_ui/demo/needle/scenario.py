@@ -10,11 +10,11 @@ from __future__ import annotations
 import calendar
 import datetime
 
-from .context import HostContext
-from .html import Block, Chrome, Heading, Link, Table, bullets, para
-from .site import DemoSite, SiteBuilder
-from .text import Prose, Topic, slugify, title_case
-from .words_town import (
+from ..kit.context import HostContext
+from ..kit.html import Block, Chrome, Heading, Link, Table, bullets, para
+from ..kit.site import DemoSite, SiteBuilder
+from ..kit.text import Prose, Topic, slugify, title_case
+from .words import (
     BUSINESS_KINDS,
     BUSINESS_NAMES,
     COUNCIL,

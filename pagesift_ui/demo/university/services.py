@@ -6,11 +6,11 @@ The library runs on a Java catalogue system that keeps the session in the path
 
 from __future__ import annotations
 
-from .context import HostContext
-from .html import Block, Link, Table, bullets, para
-from .text import Prose, Topic, slugify
-from .uni_data import RESEARCH_FIELDS
-from .words_uni import ABOUT, ACCOMMODATION, CAMPUS, CAREERS, LIBRARY, PEOPLE, RESEARCH
+from ..kit.context import HostContext
+from ..kit.html import Block, Link, Table, bullets, para
+from ..kit.text import Prose, Topic, slugify
+from .data import RESEARCH_FIELDS
+from .words import ABOUT, ACCOMMODATION, CAMPUS, CAREERS, LIBRARY, PEOPLE, RESEARCH
 
 __all__ = ["build_services"]
 

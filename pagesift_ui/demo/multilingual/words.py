@@ -6,7 +6,7 @@ The German text uses the words a German university uses ("Studierende", "Wohnhei
 
 from __future__ import annotations
 
-from .text import NO_OPENERS, Topic
+from ..kit.text import NO_OPENERS, Topic
 
 __all__ = [
     "ABOUT_DE", "ABOUT_EN", "EXCHANGE_EN", "FR_GENERAL", "HOUSING_EN", "INTERNATIONAL_DE",

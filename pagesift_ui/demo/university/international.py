@@ -6,12 +6,12 @@ to its quick links, so a crawler that does not clean URLs sees a new address on 
 
 from __future__ import annotations
 
-from .context import HostContext
-from .html import Block, Heading, Link, Table, bullets, para
-from .text import Prose, slugify
-from .uni_admissions import paras
-from .uni_data import COUNTRIES, JOURNALS_HOST
-from .words_uni import (
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.text import Prose, slugify
+from .admissions import paras
+from .data import COUNTRIES, JOURNALS_HOST
+from .words import (
     ADMISSIONS,
     ARRIVAL,
     COUNTRY,

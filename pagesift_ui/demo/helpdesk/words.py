@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .text import NO_OPENERS, Topic
+from ..kit.text import NO_OPENERS, Topic
 
 __all__ = [
     "ACCOUNT", "CATEGORIES", "DELIVERY", "GIFT_CARDS", "ORDERS", "PAYMENTS",

@@ -11,12 +11,12 @@ import calendar
 import re
 from collections.abc import Mapping
 
-from .context import HostContext
-from .html import Block, Heading, Link, PageSpec, bullets, para, render_page
-from .site import HTML_TYPE, DemoResponse, DynamicHandler
-from .text import Prose, child_rng, slugify
-from .uni_data import RESEARCH_FIELDS
-from .words_uni import EVENTS
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, PageSpec, bullets, para, render_page
+from ..kit.site import HTML_TYPE, DemoResponse, DynamicHandler
+from ..kit.text import Prose, child_rng, slugify
+from .data import RESEARCH_FIELDS
+from .words import EVENTS
 
 __all__ = ["CALENDAR_PATH", "CURRENT_MONTH", "build_events", "month_target"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .context import HostContext
-from .html import Block, Heading, Link, Table, bullets, para
-from .text import Prose, slugify
-from .words_shop import CATEGORIES, PRODUCT, REVIEWS, SHOP_INFO, STYLE_WORDS
+from ..kit.context import HostContext
+from ..kit.html import Block, Heading, Link, Table, bullets, para
+from ..kit.text import Prose, slugify
+from .words import CATEGORIES, PRODUCT, REVIEWS, SHOP_INFO, STYLE_WORDS
 
 __all__ = ["Product", "build_catalog"]
 
