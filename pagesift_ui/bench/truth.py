@@ -71,7 +71,3 @@ class Truth:
         old, new = _origin(self.seed), _origin(seed)
         urls = tuple(new + u[len(old):] if u.startswith(old + "/") else u for u in self.urls)
         return Truth(self.query, seed, urls)
-
-    def dump(self) -> str:
-        lines = [f"# query: {self.query}", f"# seed: {self.seed}", *self.urls]
-        return "\n".join(lines) + "\n"

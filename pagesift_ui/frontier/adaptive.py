@@ -149,10 +149,6 @@ class Adaptive:
         target = float(max(self.opts.evidence_per_term, 1))
         return sum(min(e / target, 1.0) for e in self._evidence) / len(self._evidence)
 
-    def has_found(self) -> bool:
-        """Some page has brought new on-topic content."""
-        return self._collected > 0
-
     def covered(self) -> bool:
         """Coverage reached the threshold with evidence from at least ``MIN_SOURCES`` pages."""
         return self.coverage() >= self.opts.coverage_threshold and self._sources >= MIN_SOURCES
@@ -240,15 +236,3 @@ class Adaptive:
         if self._stale >= patience:
             return StopReason.SATURATED
         return None
-
-    def state(self) -> dict[str, object]:
-        """A JSON-ready snapshot (block hashes sorted so it is deterministic)."""
-        return {
-            "evidence": list(self._evidence),
-            "seen": sorted(self._seen),
-            "collected": self._collected,
-            "stale": self._stale,
-            "cold": self._cold,
-            "sources": self._sources,
-            "last_fresh": self._last_fresh,
-        }

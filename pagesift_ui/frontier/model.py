@@ -131,22 +131,6 @@ class LinkModel:
                 changed = True
         return changed
 
-    def probability(self, x: Sequence[float]) -> float:
-        """Posterior-mean P(relevant) for features ``x`` (for explanations)."""
-        xs = [*_as_features(x, "features"), 1.0]
-        return _sigmoid(sum(m * xi for m, xi in zip(self._mean, xs, strict=True)))
-
-    def state(self) -> dict[str, object]:
-        """A JSON-ready snapshot of the whole estimator (for saving and resuming sessions)."""
-        return {
-            "prior": list(self._prior),
-            "mean": list(self._mean),
-            "precision": list(self._precision),
-            "used": list(self._used),
-            "z": self._z,
-            "samples": self.samples,
-        }
-
 
 def _sigmoid(logit: float) -> float:
     # Split by sign so exp never overflows for large |logit|.

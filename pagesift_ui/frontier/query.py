@@ -99,7 +99,3 @@ class Query:
             if found:
                 mask |= 1 << i
         return mask
-
-    def term_stems_of(self, text: str) -> list[str]:
-        """The stems of every word of ``text`` in order (for counting term frequencies)."""
-        return [stem(word) for word in words(text)]
