@@ -36,12 +36,16 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
+from pagesift_ui.session.config import settings_mapping
 
 __all__ = ["config_mapping", "form_defaults", "init_state", "render_setup"]
 
 logger = logging.getLogger(__name__)
 
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
+#: The ``SETTINGS`` the form shows, each under its own name as the widget key.
+FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
+                 "delta", "dispersion_cap", "stop_on_verdict")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -66,21 +70,17 @@ def form_defaults() -> dict[str, Any]:
 
 
 def config_mapping(values: Mapping[str, Any], seed_url: str) -> dict[str, Any]:
-    """The ``CrawlConfig.from_mapping`` input for the form's values (no validation here)."""
-    return {
+    """The ``CrawlConfig.from_mapping`` input for the form's values (no validation here).
+
+    Widget keys are ``SETTINGS`` names, so the CLI's option-to-config mapping
+    (``settings_mapping``) is this form's too.
+    """
+    return settings_mapping({
+        **{key: values[key] for key in FORM_SETTINGS},
         "seed_url": seed_url,
         "query": values["query"],
-        "limit": values["limit"],
-        "adaptive": {key: values[key] for key in ADAPTIVE_KEYS},
-        "delay_s": values["delay_s"],
-        "respect_robots": bool(values["respect_robots"]),
-        "allow_private": bool(values["allow_private"]),
-        "scope": values["scope"],
-        "delta": values["delta"],
         "prior_weights": [values[key] for key in PRIOR_KEYS],
-        "dispersion_cap": values["dispersion_cap"],
-        "stop_on_verdict": bool(values["stop_on_verdict"]),
-    }
+    })
 
 
 def init_state(ss: MutableMapping[str, Any]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import json
 import os
@@ -17,8 +18,12 @@ from pathlib import Path
 import pytest
 
 import pagesift_ui.cli
-from pagesift_ui.cli import main
+from pagesift_ui.cli import build_parser, main
+from pagesift_ui.cli.options import CRAWL_OPTIONS, config_from_args
+from pagesift_ui.cli.sessions import replay_config
+from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.net.serve import StaticServer
+from pagesift_ui.session import CrawlConfig, Scope
 
 NAV = '<nav><a href="/index.html">Home</a> <a href="/about.html">About us</a> ' \
       '<a href="/help/index.html">Help centre</a></nav>'
@@ -183,3 +188,69 @@ def test_cli_modules_import_one_way_main_groups_shared() -> None:
     assert all(not graph[name] - {"options"} for name in SHARED), graph
     assert "main" not in set().union(*graph.values()), graph
     assert not graph["options"], "options is the bottom of the cli package"
+
+
+# -- options, defaults and errors ----------------------------------------------------------
+
+SEED = "http://127.0.0.1:9/"
+
+
+def test_every_crawl_option_defaults_to_the_config_default() -> None:
+    args = build_parser().parse_args(["crawl", SEED, "--query", "fees"])
+    defaults = {f.name: f.default for f in dataclasses.fields(CrawlConfig)}
+    defaults.update({f.name: f.default for f in dataclasses.fields(AdaptiveOptions)})
+    for setting in CRAWL_OPTIONS:
+        expected = defaults[setting.name]
+        assert getattr(args, setting.name) == getattr(expected, "value", expected), setting.flag
+    assert {s.name for s in CRAWL_OPTIONS} >= {f.name for f in dataclasses.fields(AdaptiveOptions)}
+    assert config_from_args(args) == CrawlConfig(seed_url=SEED, query="fees")
+
+
+def test_crawl_help_shows_the_configs_defaults_and_ranges(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["crawl", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "page budget (1 to 100000; default 100)" in text
+    assert "(0 to 60; default 1.0)" in text and "(default 0.05)" in text
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        (["--limit", "0"], "--limit: must be a whole number from 1 to 100000, got 0"),
+        (["--delay", "-1"], "--delay: must be a number from 0.0 to 60.0"),
+        (["--patience", "0"], "patience must be an integer >= 1"),
+        (["--coverage-threshold", "1.5"], "coverage_threshold must be in (0, 1]"),
+    ],
+)
+def test_an_out_of_range_option_exits_2_naming_it(option: list[str], words: str) -> None:
+    code, out, err = run_cli("crawl", SEED, "--query", "fees", "--no-save", *option)
+    assert code == 2 and words in err and not out
+    assert "Traceback" not in err
+
+
+def test_an_option_of_the_wrong_type_exits_2_without_a_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pagesift_ui", "crawl", SEED, "--query", "fees", "--limit", "ten"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert proc.returncode == 2
+    assert "--limit: invalid int value: 'ten'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_replay_options_left_out_keep_the_recorded_values() -> None:
+    recorded = CrawlConfig.from_mapping({
+        "seed_url": SEED, "query": "fees", "limit": 7, "delay_s": 0.0, "respect_robots": False,
+        "adaptive": {"patience": 2}, "dispersion_cap": 4, "read_timeout_s": 3.0,
+    })
+    parser = build_parser()
+    same = replay_config(recorded, parser.parse_args(["replay", "r.json"]))
+    assert same == recorded
+    changed = replay_config(recorded, parser.parse_args(["replay", "r.json", "--min-gain", "0.2",
+                                                         "--scope", "host"]))
+    assert changed == dataclasses.replace(
+        recorded, adaptive=dataclasses.replace(recorded.adaptive, min_gain=0.2), scope=Scope.HOST
+    )

@@ -6,10 +6,12 @@ by an injected table, and requests to them go to a MockTransport.
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import time
 import zlib
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -28,11 +30,18 @@ from pagesift_ui.errors import (
 )
 from pagesift_ui.net.fetcher import Fetcher, FetchPolicy, parse_content_type
 from pagesift_ui.net.policy import AddressKind, classify_address
+from pagesift_ui.session import CrawlConfig
 from tests.fixture_site import CP1252_TEXT, LATIN1_TEXT, SJIS_TEXT, VHOST, VHOST_TEXT, FixtureSite
 
 PUBLIC_IP = "93.184.216.34"  # only ever handed to MockTransport, never dialled
 HTML = {"content-type": "text/html; charset=utf-8"}
 Handler = Callable[[httpx.Request], httpx.Response]
+
+
+def fetch_policy(**changes: Any) -> FetchPolicy:
+    """A crawl's fetch policy (``CrawlConfig``'s defaults, the only ones) with ``changes``."""
+    config = CrawlConfig(seed_url="http://shop.example/", query="refunds")
+    return dataclasses.replace(config.fetch_policy(), **changes)
 
 
 class FakeClock:
@@ -71,7 +80,7 @@ def mock_fetcher(
 ) -> Fetcher:
     clock = clock or FakeClock()
     return Fetcher(
-        policy or FetchPolicy(),
+        policy or fetch_policy(),
         httpx.Client(transport=httpx.MockTransport(handler)),
         resolver=table_resolver(hosts or {"shop.example": PUBLIC_IP}),
         clock=clock,
@@ -103,7 +112,7 @@ def redirect(location: str, status: int = 302) -> httpx.Response:
 
 
 def test_fetches_a_page_with_its_metadata(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher:
+    with Fetcher(fetch_policy()) as fetcher:
         result = fetcher.fetch(fixture_site.url("/"))
     assert (result.status, result.content_type, result.encoding) == (200, "text/html", "utf-8")
     assert result.final_url == fixture_site.url("/") and result.redirects == ()
@@ -114,7 +123,7 @@ def test_fetches_a_page_with_its_metadata(fixture_site: FixtureSite) -> None:
 
 
 def test_robots_disallow_blocks_without_requesting_the_page(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher:
+    with Fetcher(fetch_policy()) as fetcher:
         assert not fetcher.allowed_by_robots(fixture_site.url("/private/staff"))
         with pytest.raises(BlockedByRobots, match="private/staff is disallowed"):
             fetcher.fetch(fixture_site.url("/private/staff"))
@@ -126,7 +135,7 @@ def test_localhost_names_reach_127_0_0_1_with_their_host_header(
     fixture_site: FixtureSite,
 ) -> None:
     # RFC 6761 §6.3: *.localhost never goes to DNS; the vhost also has no robots.txt (404).
-    with Fetcher(resolver=no_dns) as fetcher:
+    with Fetcher(fetch_policy(), resolver=no_dns) as fetcher:
         assert fetcher.allowed_by_robots(fixture_site.vhost_url("/private/staff"))
         result = fetcher.fetch(fixture_site.vhost_url("/"))
     assert VHOST_TEXT in result.text
@@ -136,7 +145,7 @@ def test_localhost_names_reach_127_0_0_1_with_their_host_header(
 
 def test_loopback_hosts_are_not_delayed(fixture_site: FixtureSite) -> None:
     clock = FakeClock()
-    with Fetcher(FetchPolicy(delay_s=2.0), clock=clock, sleep=clock.sleep) as fetcher:
+    with Fetcher(fetch_policy(delay_s=2.0), clock=clock, sleep=clock.sleep) as fetcher:
         for path in ("/", "/help/", "/about"):
             fetcher.fetch(fixture_site.url(path))
         assert fetcher.robots_delay("127.0.0.1") == 0.0
@@ -144,7 +153,7 @@ def test_loopback_hosts_are_not_delayed(fixture_site: FixtureSite) -> None:
 
 
 def test_redirect_chain_is_followed_and_recorded(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher:
+    with Fetcher(fetch_policy()) as fetcher:
         result = fetcher.fetch(fixture_site.url("/old"))
     assert result.redirects == (fixture_site.url("/old"), fixture_site.url("/legacy/refunds"))
     assert result.final_url == fixture_site.url("/help/refunds")
@@ -152,13 +161,13 @@ def test_redirect_chain_is_followed_and_recorded(fixture_site: FixtureSite) -> N
 
 
 def test_redirects_beyond_the_limit_are_refused(fixture_site: FixtureSite) -> None:
-    with Fetcher(FetchPolicy(max_redirects=1)) as fetcher:
+    with Fetcher(fetch_policy(max_redirects=1)) as fetcher:
         with pytest.raises(TooManyRedirects, match="more than 1 times"):
             fetcher.fetch(fixture_site.url("/old"))
 
 
 def test_redirect_loop_is_named(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher, pytest.raises(TooManyRedirects) as caught:
+    with Fetcher(fetch_policy()) as fetcher, pytest.raises(TooManyRedirects) as caught:
         fetcher.fetch(fixture_site.url("/loop-a"))
     assert "redirect loop" in str(caught.value)
     assert fixture_site.url("/loop-b") in str(caught.value)
@@ -171,7 +180,7 @@ def test_redirect_loop_is_named(fixture_site: FixtureSite) -> None:
 def test_error_statuses_raise_with_the_status(
     fixture_site: FixtureSite, path: str, status: int, words: str
 ) -> None:
-    with Fetcher() as fetcher, pytest.raises(HTTPStatusError) as caught:
+    with Fetcher(fetch_policy()) as fetcher, pytest.raises(HTTPStatusError) as caught:
         fetcher.fetch(fixture_site.url(path))
     assert caught.value.status == status
     assert str(caught.value) == f"{fixture_site.url(path)} answered {status} {words}" + (
@@ -181,14 +190,17 @@ def test_error_statuses_raise_with_the_status(
 
 def test_slow_page_times_out(fixture_site: FixtureSite) -> None:
     started = time.monotonic()
-    with Fetcher(FetchPolicy(read_timeout_s=0.5)) as fetcher, pytest.raises(FetchTimeout) as caught:
+    with (
+        Fetcher(fetch_policy(read_timeout_s=0.5)) as fetcher,
+        pytest.raises(FetchTimeout) as caught,
+    ):
         fetcher.fetch(fixture_site.url("/slow"))
     assert time.monotonic() - started < 1.8
     assert "timed out after 0.5 s reading the response" in str(caught.value)
 
 
 def test_pdf_is_unsupported(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher, pytest.raises(UnsupportedContentType) as caught:
+    with Fetcher(fetch_policy()) as fetcher, pytest.raises(UnsupportedContentType) as caught:
         fetcher.fetch(fixture_site.url("/files/report.pdf"))
     assert caught.value.content_type == "application/pdf"
 
@@ -204,14 +216,14 @@ def test_pdf_is_unsupported(fixture_site: FixtureSite) -> None:
 def test_legacy_charsets_decode_without_mojibake(
     fixture_site: FixtureSite, path: str, expected: str, encoding: str
 ) -> None:
-    with Fetcher() as fetcher:
+    with Fetcher(fetch_policy()) as fetcher:
         result = fetcher.fetch(fixture_site.url(path))
     assert expected in result.text
     assert result.encoding == encoding
 
 
 def test_gzip_body_is_decoded(fixture_site: FixtureSite) -> None:
-    with Fetcher() as fetcher:
+    with Fetcher(fetch_policy()) as fetcher:
         result = fetcher.fetch(fixture_site.url("/help/returns"))
     assert ("Content-Encoding", "gzip") in result.headers
     assert result.body.startswith(b"<!DOCTYPE html>") and "Returns and exchanges" in result.text
@@ -283,7 +295,7 @@ def test_every_redirect_hop_is_checked_against_robots() -> None:
 def test_ignoring_robots_never_asks_for_it() -> None:
     log: list[httpx.Request] = []
     fetcher = mock_fetcher(
-        routes({"shop.example/": page()}, log), FetchPolicy(respect_robots=False)
+        routes({"shop.example/": page()}, log), fetch_policy(respect_robots=False)
     )
     fetcher.fetch("http://shop.example/")
     assert [r.url.path for r in log] == ["/"] and fetcher.robots_delay("shop.example") is None
@@ -305,7 +317,7 @@ def test_per_host_delay_is_max_of_configured_and_crawl_delay(
             return httpx.Response(200, text=f"User-agent: *\n{robots}\n")
         return page()
 
-    fetcher = mock_fetcher(handle, FetchPolicy(delay_s=configured), clock=clock)
+    fetcher = mock_fetcher(handle, fetch_policy(delay_s=configured), clock=clock)
     for path in ("/a", "/b", "/c"):
         fetcher.fetch(f"http://shop.example{path}")
     assert [b - a for a, b in zip(sent_at, sent_at[1:], strict=False)] == [gap] * 3
@@ -327,7 +339,7 @@ def test_redirect_to_a_private_address_is_blocked_unless_allowed() -> None:
     assert all(r.headers["host"] == "shop.example" for r in log)
 
     log.clear()
-    allowed = mock_fetcher(routes(site, log), FetchPolicy(allow_private=True), hosts=hosts)
+    allowed = mock_fetcher(routes(site, log), fetch_policy(allow_private=True), hosts=hosts)
     result = allowed.fetch("http://shop.example/go")
     assert result.final_url == "http://intranet.example/wiki" and "intranet" in result.text
     last = log[-1]
@@ -348,7 +360,7 @@ def test_redirect_to_a_private_address_is_blocked_unless_allowed() -> None:
 def test_link_local_and_other_special_addresses_are_always_refused(url: str) -> None:
     log: list[httpx.Request] = []
     hosts = {"metadata.example": "169.254.169.254"}
-    fetcher = mock_fetcher(routes({}, log), FetchPolicy(allow_private=True), hosts=hosts)
+    fetcher = mock_fetcher(routes({}, log), fetch_policy(allow_private=True), hosts=hosts)
     with pytest.raises(BlockedByPolicy):
         fetcher.fetch(url)
     assert log == []
@@ -357,7 +369,7 @@ def test_link_local_and_other_special_addresses_are_always_refused(url: str) -> 
 def test_connects_to_the_checked_address_with_name_in_host_and_sni() -> None:
     log: list[httpx.Request] = []
     site = {"shop.example/": page()}
-    mock_fetcher(routes(site, log), FetchPolicy(respect_robots=False)).fetch(
+    mock_fetcher(routes(site, log), fetch_policy(respect_robots=False)).fetch(
         "https://shop.example/#top"
     )
     (request,) = log
@@ -370,7 +382,7 @@ def test_connects_to_the_checked_address_with_name_in_host_and_sni() -> None:
 def test_first_allowed_address_is_used() -> None:
     log: list[httpx.Request] = []
     fetcher = Fetcher(
-        FetchPolicy(respect_robots=False),
+        fetch_policy(respect_robots=False),
         httpx.Client(transport=httpx.MockTransport(routes({"shop.example/": page()}, log))),
         resolver=lambda host: ["10.1.2.3", PUBLIC_IP],
     )
@@ -446,7 +458,7 @@ def test_transport_errors_become_fetch_errors(
         raise error("boom", request=request)
 
     with pytest.raises(FetchError) as caught:
-        mock_fetcher(handle, FetchPolicy(respect_robots=False)).fetch("http://shop.example/a")
+        mock_fetcher(handle, fetch_policy(respect_robots=False)).fetch("http://shop.example/a")
     assert type(caught.value) is expected
     assert str(caught.value).startswith("http://shop.example/a ") and words in str(caught.value)
     assert caught.value.url == "http://shop.example/a"
@@ -471,7 +483,7 @@ def test_oversize_body_stops_early() -> None:
     def handle(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers=HTML, content=counting_stream(chunks, produced))
 
-    policy = FetchPolicy(respect_robots=False, max_body_bytes=1_000_000)
+    policy = fetch_policy(respect_robots=False, max_body_bytes=1_000_000)
     with pytest.raises(BodyTooLarge, match="1,000,000-byte limit"):
         mock_fetcher(handle, policy).fetch("http://shop.example/big")
     assert sum(produced) <= 1_000_000 + 65_536
@@ -481,7 +493,7 @@ def test_announced_oversize_body_is_not_read() -> None:
     def handle(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers=HTML, content=b"x" * 1_000_001)
 
-    policy = FetchPolicy(respect_robots=False, max_body_bytes=1_000_000)
+    policy = fetch_policy(respect_robots=False, max_body_bytes=1_000_000)
     with pytest.raises(BodyTooLarge, match="announces 1,000,001 bytes"):
         mock_fetcher(handle, policy).fetch("http://shop.example/big")
 
@@ -502,7 +514,7 @@ def test_gzip_bomb_stops_after_the_decoded_cap() -> None:
         headers = {**HTML, "content-encoding": "gzip"}
         return httpx.Response(200, headers=headers, content=gzip_bomb(50, produced))
 
-    policy = FetchPolicy(respect_robots=False, max_body_bytes=2_000_000)
+    policy = fetch_policy(respect_robots=False, max_body_bytes=2_000_000)
     with pytest.raises(BodyTooLarge):
         mock_fetcher(handle, policy).fetch("http://shop.example/bomb")
     assert len(produced) <= 3  # of 50 MB, at most 3 MB were ever compressed and served
@@ -516,7 +528,7 @@ def test_unsupported_type_is_refused_before_the_body_is_read() -> None:
         return httpx.Response(200, headers={"content-type": "Application/PDF"}, content=body)
 
     with pytest.raises(UnsupportedContentType) as caught:
-        mock_fetcher(handle, FetchPolicy(respect_robots=False)).fetch("http://shop.example/r")
+        mock_fetcher(handle, fetch_policy(respect_robots=False)).fetch("http://shop.example/r")
     assert caught.value.content_type == "application/pdf" and produced == []
 
 
@@ -525,7 +537,7 @@ def test_missing_content_type_is_not_html() -> None:
         return httpx.Response(200, content=b"<p>hi</p>")
 
     with pytest.raises(UnsupportedContentType, match="application/octet-stream"):
-        mock_fetcher(handle, FetchPolicy(respect_robots=False)).fetch("http://shop.example/")
+        mock_fetcher(handle, fetch_policy(respect_robots=False)).fetch("http://shop.example/")
 
 
 def test_xhtml_is_accepted_and_header_charset_wins_over_meta() -> None:
@@ -535,7 +547,7 @@ def test_xhtml_is_accepted_and_header_charset_wins_over_meta() -> None:
         headers = {"content-type": 'application/xhtml+xml; charset="ISO-8859-1"'}
         return httpx.Response(200, headers=headers, content=body.encode("latin-1"))
 
-    result = mock_fetcher(handle, FetchPolicy(respect_robots=False)).fetch("http://shop.example/")
+    result = mock_fetcher(handle, fetch_policy(respect_robots=False)).fetch("http://shop.example/")
     assert result.content_type == "application/xhtml+xml" and "café" in result.text
 
 
@@ -560,7 +572,7 @@ def test_xhtml_is_accepted_and_header_charset_wins_over_meta() -> None:
 )
 def test_policy_rejects_bad_values_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ConfigError) as caught:
-        FetchPolicy(**{field: value})  # type: ignore[arg-type]
+        fetch_policy(**{field: value})
     assert caught.value.field == field and isinstance(caught.value, ValueError)
 
 
@@ -579,8 +591,8 @@ def test_parse_content_type(header: str | None, expected: tuple[str, str | None]
 
 def test_close_closes_only_an_owned_client() -> None:
     injected = httpx.Client(transport=httpx.MockTransport(routes({})))
-    Fetcher(client=injected).close()
+    Fetcher(fetch_policy(), client=injected).close()
     assert not injected.is_closed
-    with Fetcher() as owner:
+    with Fetcher(fetch_policy()) as owner:
         client = owner._client  # noqa: SLF001 - checking the lifecycle contract
     assert client.is_closed

@@ -10,7 +10,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from pagesift_ui.net.fetcher import Fetcher, FetchPolicy
+from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import CrawlConfig
 
 from .graph import GraphRecorder, oracle_order
@@ -87,7 +87,7 @@ def _configs(truth: Truth, limit: int) -> tuple[CrawlConfig, CrawlConfig]:
 
 
 def _fetcher(config: CrawlConfig) -> Fetcher:
-    return Fetcher(FetchPolicy(delay_s=config.delay_s, respect_robots=config.respect_robots))
+    return Fetcher(config.fetch_policy())
 
 
 def run_bench(label: str, truth: Truth, limit: int = 1500) -> BenchReport:

@@ -11,6 +11,7 @@ from typing import TextIO
 from pagesift_ui.cli.options import (
     Commands,
     add_crawl_options,
+    config_error_message,
     config_from_args,
     progress_line,
     summary_lines,
@@ -36,8 +37,9 @@ __all__ = ["register", "run_crawl", "run_serve"]
 def register(commands: Commands) -> None:
     """Add ``crawl`` and ``serve``, each with its handler."""
     crawl = commands.add_parser("crawl", help="run a focused crawl from a start URL")
-    crawl.add_argument("seed", nargs="?", help="the start URL (leave out with --resume)")
-    add_crawl_options(crawl, query_required=False)  # required unless --resume
+    crawl.add_argument("seed_url", metavar="seed", nargs="?",
+                       help="the start URL (leave out with --resume)")
+    add_crawl_options(crawl)  # the URL and --query are required unless --resume
     crawl.add_argument("--out", type=Path, help="write the JSON session bundle here")
     crawl.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
     crawl.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -65,7 +67,7 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         config = None if args.resume is not None else config_from_args(args)
     except ConfigError as exc:
-        err.write(f"pagesift-ui crawl: {exc}\n")
+        err.write(f"pagesift-ui crawl: {config_error_message(exc)}\n")
         return 2
     memory: list[Recorded] = []
     saved = _open_saved(args, config, err)
@@ -90,10 +92,10 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
     if args.resume is not None:
         if args.no_save:
             return "--resume continues a saved session, which --no-save would not update"
-        if args.seed is not None or args.query is not None:
+        if args.seed_url is not None or args.query is not None:
             return "--resume uses the saved session's settings; leave out the URL and --query"
         return ""
-    if args.seed is None or args.query is None:
+    if args.seed_url is None or args.query is None:
         return "give the start URL and --query (or --resume ID to continue a saved session)"
     return ""
 

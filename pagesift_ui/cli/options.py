@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
+from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
 
 if TYPE_CHECKING:
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -16,9 +18,11 @@ else:
     Commands: TypeAlias = argparse._SubParsersAction
 
 __all__ = [
+    "CRAWL_OPTIONS",
     "Commands",
     "Handler",
     "add_crawl_options",
+    "config_error_message",
     "config_from_args",
     "progress_line",
     "summary_lines",
@@ -28,48 +32,57 @@ __all__ = [
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
 """Runs one command: ``(args, out, err) -> exit code``; set on its sub-parser as ``handler``."""
 
+#: The settings ``crawl`` and ``replay`` take as options (those with a flag), in --help order.
+CRAWL_OPTIONS: tuple[Setting, ...] = tuple(s for s in SETTINGS if s.flag is not None)
+_FLAGS: dict[str, str] = {s.name: s.flag for s in CRAWL_OPTIONS if s.flag is not None}
+
 _BAR_WIDTH = 30
 
 
-def add_crawl_options(parser: argparse.ArgumentParser, *, query_required: bool = True) -> None:
-    """The options that make a ``CrawlConfig`` (with the start URL): ``crawl``, ``replay``."""
-    parser.add_argument("--query", "-q", required=query_required, help="what the crawl looks for")
-    parser.add_argument("--limit", type=int, default=100, help="page budget (default 100)")
-    parser.add_argument("--coverage-threshold", type=float, default=1.0)
-    parser.add_argument("--evidence-per-term", type=int, default=3)
-    parser.add_argument("--patience", type=int, default=5)
-    parser.add_argument("--min-gain", type=float, default=0.05)
-    parser.add_argument("--delay", type=float, default=1.0, help="seconds between requests to "
-                        "one host (loopback hosts: 0)")
-    parser.add_argument("--no-robots", action="store_true", help="ignore robots.txt")
-    parser.add_argument("--scope", choices=["host", "site"], default="site",
-                        help="host: the seed's host only; site: also its sub-domains")
-    parser.add_argument("--allow-private", action="store_true",
-                        help="allow private and link-local addresses (refused by default)")
-    parser.add_argument("--no-stop", action="store_true", help="record every stop verdict but "
-                        "crawl on to the limit, as if 'continue anyway' were chosen each time")
+def add_crawl_options(parser: argparse.ArgumentParser, *, as_recorded: bool = False) -> None:
+    """``--query`` and one option per ``CRAWL_OPTIONS`` setting, for ``crawl`` and ``replay``.
+
+    Defaults and ranges are read off ``CrawlConfig`` and ``AdaptiveOptions``; the range is
+    checked there too (``config_from_args``), never here. With ``as_recorded`` every option
+    defaults to None, which ``config_from_args`` reads as "keep the base config's value".
+    """
+    parser.add_argument("--query", "-q", help="what the crawl looks for")
+    for setting in CRAWL_OPTIONS:
+        parser.add_argument(_FLAGS[setting.name], dest=setting.name,
+                            **_argument(setting, as_recorded))
 
 
-def config_from_args(args: argparse.Namespace) -> CrawlConfig:
-    """The config the crawl options ask for; raises ``ConfigError`` naming a bad setting."""
-    return CrawlConfig.from_mapping(
-        {
-            "seed_url": args.seed,
-            "query": args.query,
-            "limit": args.limit,
-            "adaptive": {
-                "coverage_threshold": args.coverage_threshold,
-                "evidence_per_term": args.evidence_per_term,
-                "patience": args.patience,
-                "min_gain": args.min_gain,
-            },
-            "delay_s": args.delay,
-            "respect_robots": not args.no_robots,
-            "scope": args.scope,
-            "allow_private": args.allow_private,
-            "stop_on_verdict": not args.no_stop,
-        }
-    )
+def _argument(setting: Setting, as_recorded: bool) -> dict[str, Any]:
+    default = setting.default
+    if setting.kind is bool:  # the flag turns the setting to the opposite of its default
+        return {"action": "store_false" if default else "store_true", "help": setting.help,
+                "default": None if as_recorded else default}
+    if setting.choices:
+        default = default.value
+        return {"choices": setting.choices, "default": None if as_recorded else default,
+                "help": f"{setting.help} (default {'as recorded' if as_recorded else default})"}
+    shown = "as recorded" if as_recorded else str(default)
+    span = setting.describe_range()
+    return {"type": setting.kind, "default": None if as_recorded else default,
+            "help": f"{setting.help} ({span + '; ' if span else ''}default {shown})"}
+
+
+def config_from_args(args: argparse.Namespace, base: CrawlConfig | None = None) -> CrawlConfig:
+    """The config the crawl options ask for, laid over ``base`` (``replay``: the recorded one).
+
+    The start URL is ``args.seed_url``. An option that is None keeps ``base``'s value (or the
+    default). Raises ``ConfigError`` naming the setting, as ``CrawlConfig`` does.
+    """
+    names = ("seed_url", "query", *(setting.name for setting in CRAWL_OPTIONS))
+    given = {name: value for name in names if (value := getattr(args, name)) is not None}
+    base_values = base.to_dict() if base is not None else None
+    return CrawlConfig.from_mapping(settings_mapping(given, base_values))
+
+
+def config_error_message(exc: ConfigError) -> str:
+    """The error in the words of the command line: a setting with an option is named by it."""
+    flag = _FLAGS.get(exc.field)
+    return f"{flag}: {exc.message}" if flag is not None else str(exc)
 
 
 def progress_line(record: StepRecord, limit: int) -> str:

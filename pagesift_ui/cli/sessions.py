@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from pagesift_ui.cli.options import Commands, add_crawl_options, summary_lines
+from pagesift_ui.cli.options import (
+    Commands,
+    add_crawl_options,
+    config_error_message,
+    config_from_args,
+    summary_lines,
+)
 from pagesift_ui.cli.outputs import write_outputs
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
@@ -28,23 +34,6 @@ from pagesift_ui.store.replay import first_difference, merge_events
 
 __all__ = ["register", "replay_config", "run_replay", "run_sessions", "session_table"]
 
-#: replay option → (path in the config mapping, turn the option's value into the setting's)
-_REPLAY_FIELDS: dict[str, tuple[tuple[str, ...], Callable[[Any], Any]]] = {
-    "seed": (("seed_url",), str),
-    "query": (("query",), str),
-    "limit": (("limit",), int),
-    "coverage_threshold": (("adaptive", "coverage_threshold"), float),
-    "evidence_per_term": (("adaptive", "evidence_per_term"), int),
-    "patience": (("adaptive", "patience"), int),
-    "min_gain": (("adaptive", "min_gain"), float),
-    "delay": (("delay_s",), float),
-    "no_robots": (("respect_robots",), lambda flag: not flag),
-    "scope": (("scope",), str),
-    "allow_private": (("allow_private",), bool),
-    "no_stop": (("stop_on_verdict",), lambda flag: not flag),
-}
-
-
 def register(commands: Commands) -> None:
     """Add ``sessions`` and ``replay``, each with its handler."""
     sessions = commands.add_parser("sessions", help="list the saved sessions")
@@ -59,9 +48,8 @@ def register(commands: Commands) -> None:
     )
     replay.add_argument("recording", type=Path,
                         help="a session bundle (.json, with responses) or a WARC file")
-    replay.add_argument("--seed", help="the start URL (default: the recorded one)")
-    add_crawl_options(replay, query_required=False)
-    replay.set_defaults(**dict.fromkeys(_REPLAY_FIELDS))  # None = "as recorded"
+    replay.add_argument("--seed", dest="seed_url", help="the start URL (default: the recorded one)")
+    add_crawl_options(replay, as_recorded=True)
     replay.add_argument("--out", type=Path, help="write the replay's session bundle here")
     replay.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
     replay.set_defaults(handler=run_replay)
@@ -103,7 +91,7 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         config = replay_config(recorded_config, args)
     except ConfigError as exc:
         hint = "" if recorded_config else " (this WARC has no settings: give --seed and --query)"
-        err.write(f"pagesift-ui replay: {exc}{hint}\n")
+        err.write(f"pagesift-ui replay: {config_error_message(exc)}{hint}\n")
         return 2
     same = config == recorded_config
     source = ReplaySource(responses)
@@ -139,16 +127,7 @@ def _read_recording(
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:
     """The recorded settings (none for a foreign WARC) changed by the options given."""
-    values = recorded.to_dict() if recorded is not None else {}
-    for dest, (path, convert) in _REPLAY_FIELDS.items():
-        given = getattr(args, dest)
-        if given is None:
-            continue
-        target = values
-        for key in path[:-1]:
-            target = target.setdefault(key, {})
-        target[path[-1]] = convert(given)
-    return CrawlConfig.from_mapping(values)
+    return config_from_args(args, base=recorded)
 
 
 def _compare(recorded: Sequence[StepRecord], replayed: Sequence[StepRecord]) -> str:

@@ -102,21 +102,23 @@ class _Received:
 class Fetcher:
     """Fetches pages one at a time under a ``FetchPolicy``. Not thread-safe.
 
-    An injected ``client`` is used as is (and not closed by ``close``); the policy's
-    timeouts are still passed on every request. ``resolver``, ``clock`` and ``sleep`` are
-    seams for tests: DNS, the monotonic clock and the politeness wait.
+    The policy is required (a crawl's is ``CrawlConfig.fetch_policy()``; there is no default
+    here, so the defaults live in ``CrawlConfig`` only). An injected ``client`` is used as is
+    (and not closed by ``close``); the policy's timeouts are still passed on every request.
+    ``resolver``, ``clock`` and ``sleep`` are seams for tests: DNS, the monotonic clock and
+    the politeness wait.
     """
 
     def __init__(
         self,
-        policy: FetchPolicy | None = None,
+        policy: FetchPolicy,
         client: httpx.Client | None = None,
         *,
         resolver: Resolver | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self._policy = policy if policy is not None else FetchPolicy()
+        self._policy = policy
         self._owns_client = client is None
         self._client = client if client is not None else _default_client(self._policy)
         self._resolver = resolver if resolver is not None else system_resolver

@@ -42,26 +42,29 @@ Resolver = Callable[[str], list[str]]
 """Maps an ASCII (IDNA) host name to its IP addresses, in preference order."""
 
 LOOPBACK_ADDRESS = "127.0.0.1"
+#: How the crawler names itself (the default of ``CrawlConfig.user_agent``).
 DEFAULT_USER_AGENT = "pagesift-ui/0.1 (+https://github.com/pagesift/pagesift-ui)"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FetchPolicy:
-    """How the fetcher behaves. Defaults are polite for the open web.
+    """How the fetcher behaves. Every field is required: the defaults, polite for the open
+    web, are ``CrawlConfig``'s, and ``CrawlConfig.fetch_policy()`` builds the policy of a crawl.
 
     ``delay_s`` is the minimum time between two requests to one host (0 on loopback);
     ``max_body_bytes`` caps the *decoded* body; ``allow_private`` permits RFC 1918/4193
-    addresses (loopback is always allowed).
+    addresses (loopback is always allowed). The checks here are what the fetcher needs to
+    work at all; ``CrawlConfig`` narrows them to the ranges a user may choose.
     """
 
-    user_agent: str = DEFAULT_USER_AGENT
-    delay_s: float = 1.0
-    respect_robots: bool = True
-    connect_timeout_s: float = 5.0
-    read_timeout_s: float = 10.0
-    max_redirects: int = 5
-    max_body_bytes: int = 5_000_000
-    allow_private: bool = False
+    user_agent: str
+    delay_s: float
+    respect_robots: bool
+    connect_timeout_s: float
+    read_timeout_s: float
+    max_redirects: int
+    max_body_bytes: int
+    allow_private: bool
 
     def __post_init__(self) -> None:
         ua = self.user_agent

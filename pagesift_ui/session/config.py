@@ -1,7 +1,14 @@
-"""The one crawl configuration: built once from the UI or CLI, validated, frozen."""
+"""The one crawl configuration: built once from the UI or CLI, validated, frozen.
+
+``CrawlConfig`` holds every setting's default (the adaptive stop options' defaults are
+``AdaptiveOptions``'); ``SETTINGS`` lists the settings the command line and the app offer,
+with the range ``CrawlConfig`` checks, and ``settings_mapping`` is the one translation from
+their flat names to ``CrawlConfig.from_mapping``'s input.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
 from collections.abc import Mapping
@@ -14,8 +21,17 @@ from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
+from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 
-__all__ = ["MAX_LIMIT", "CrawlConfig", "Scope", "Strategy"]
+__all__ = [
+    "MAX_LIMIT",
+    "SETTINGS",
+    "CrawlConfig",
+    "Scope",
+    "Setting",
+    "Strategy",
+    "settings_mapping",
+]
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
@@ -43,7 +59,9 @@ class CrawlConfig:
     ``scope`` defaults to ``SITE``: a query crawl is after a topic, and sites put topics on
     sub-domains (journals, events, help centres); ``HOST`` keeps to the seed's host.
     ``stop_on_verdict=False`` records every stop verdict but keeps crawling to the limit, as if
-    "continue anyway" were chosen each time (the CLI's ``--no-stop``).
+    "continue anyway" were chosen each time (the CLI's ``--no-stop``). The fetch settings
+    (``user_agent`` … ``max_redirects``) become the fetcher's ``FetchPolicy`` through
+    ``fetch_policy()``. The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -60,6 +78,9 @@ class CrawlConfig:
     stop_on_verdict: bool = True
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
+    connect_timeout_s: float = 5.0
+    max_redirects: int = 5
+    user_agent: str = DEFAULT_USER_AGENT
     strategy: Strategy = Strategy.FOCUSED
 
     def __post_init__(self) -> None:
@@ -70,18 +91,14 @@ class CrawlConfig:
             raise ConfigError(
                 "query", f"{self.query!r} has only stop words; add a word that names the topic"
             )
-        _check_int("limit", self.limit, 1, MAX_LIMIT)
-        _check_float("delay_s", self.delay_s, 0.0, 60.0)
-        _check_float("delta", self.delta, 1e-6, 0.5, inclusive_low=True)
+        for setting in _RANGED:
+            setting.check(getattr(self, setting.name))
         _check_prior(self.prior_weights)
-        if self.dispersion_cap is not None:
-            _check_int("dispersion_cap", self.dispersion_cap, 1, MAX_LIMIT)
-        _check_int("max_body_bytes", self.max_body_bytes, 1_000, 1_000_000_000)
-        _check_float("read_timeout_s", self.read_timeout_s, 0.1, 300.0)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
+        self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> CrawlConfig:
@@ -128,9 +145,138 @@ class CrawlConfig:
         out["prior_weights"] = list(self.prior_weights)
         return out
 
+    def fetch_policy(self) -> FetchPolicy:
+        """What the fetcher may do in this crawl: the one place a ``FetchPolicy`` is built."""
+        return FetchPolicy(
+            user_agent=self.user_agent,
+            delay_s=self.delay_s,
+            respect_robots=self.respect_robots,
+            connect_timeout_s=self.connect_timeout_s,
+            read_timeout_s=self.read_timeout_s,
+            max_redirects=self.max_redirects,
+            max_body_bytes=self.max_body_bytes,
+            allow_private=self.allow_private,
+        )
+
     @property
     def seed_host(self) -> str:
         return (urlsplit(self.seed_url).hostname or "").lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One setting as the command line and the app's sidebar offer it.
+
+    ``name`` is its flat key (the CLI's argparse ``dest``, the sidebar's widget key) and
+    ``path`` where it goes in ``CrawlConfig.from_mapping``'s input. ``flag`` is its command-line
+    option, None when it has none; a yes/no setting's flag turns it to the opposite of its
+    default (``--no-robots``, ``--allow-private``). ``low``..``high`` is the range
+    ``CrawlConfig`` accepts (both ends included; ``optional``: None too); the adaptive stop
+    options have none here because ``AdaptiveOptions`` checks them. The default is read off
+    the dataclass that holds it.
+    """
+
+    name: str
+    kind: type[object]
+    help: str
+    flag: str | None = None
+    low: float | None = None
+    high: float | None = None
+    optional: bool = False
+    adaptive: bool = False
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return ("adaptive", self.name) if self.adaptive else (self.name,)
+
+    @property
+    def default(self) -> Any:
+        owner: Any = AdaptiveOptions if self.adaptive else CrawlConfig
+        return next(f.default for f in dataclasses.fields(owner) if f.name == self.name)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The accepted words of an enum setting (empty for other kinds)."""
+        if isinstance(self.kind, type) and issubclass(self.kind, enum.Enum):
+            return tuple(str(member.value) for member in self.kind)
+        return ()
+
+    def describe_range(self) -> str:
+        """``"1 to 100000"``, or ``""`` when no range is declared here."""
+        if self.low is None or self.high is None:
+            return ""
+        if self.kind is int:
+            return f"{int(self.low)} to {int(self.high)}"
+        return f"{self.low:g} to {self.high:g}"
+
+    def check(self, value: object) -> None:
+        """Raise ``ConfigError`` naming this setting when ``value`` is outside its range."""
+        if (self.optional and value is None) or self.low is None or self.high is None:
+            return
+        if self.kind is int:
+            _check_int(self.name, value, int(self.low), int(self.high))
+        else:
+            _check_float(self.name, value, self.low, self.high)
+
+
+#: The settings offered outside code, in the order the CLI's ``--help`` lists them. The start
+#: URL, the query and the prior weights are ``CrawlConfig`` fields of their own shape.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("limit", int, "page budget", "--limit", 1, MAX_LIMIT),
+    Setting("coverage_threshold", float, "share of the query terms that must have enough "
+            "evidence for 'covered'", "--coverage-threshold", adaptive=True),
+    Setting("evidence_per_term", int, "evidence a query term needs to count as covered",
+            "--evidence-per-term", adaptive=True),
+    Setting("patience", int, "pages in a row with nothing new before 'saturated'",
+            "--patience", adaptive=True),
+    Setting("min_gain", float, "least share of new on-topic content for a page to count as "
+            "new", "--min-gain", adaptive=True),
+    Setting("delay_s", float, "seconds between requests to one host (loopback hosts: 0)",
+            "--delay", 0.0, 60.0),
+    Setting("respect_robots", bool, "ignore robots.txt", "--no-robots"),
+    Setting("scope", Scope, "host: the seed's host only; site: also its sub-domains",
+            "--scope"),
+    Setting("allow_private", bool, "allow private and link-local addresses (refused by "
+            "default)", "--allow-private"),
+    Setting("stop_on_verdict", bool, "record every stop verdict but crawl on to the limit, "
+            "as if 'continue anyway' were chosen each time", "--no-stop"),
+    Setting("delta", float, "error rate δ of the Wilson intervals and the link model",
+            low=1e-6, high=0.5),
+    Setting("dispersion_cap", int, "pages per cluster before the crawl spreads out (None: "
+            "max(3, ceil(limit/4)))", low=1, high=MAX_LIMIT, optional=True),
+    Setting("max_body_bytes", int, "largest decoded page body", low=1_000, high=1_000_000_000),
+    Setting("read_timeout_s", float, "seconds to wait for a response", low=0.1, high=300.0),
+    Setting("connect_timeout_s", float, "seconds to wait for a connection", low=0.1,
+            high=300.0),
+    # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
+    Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
+    Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
+    Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first"),
+)
+
+_RANGED = tuple(s for s in SETTINGS if not s.adaptive and s.low is not None)
+_PATHS = {s.name: s.path for s in SETTINGS}
+
+
+def settings_mapping(
+    values: Mapping[str, Any], base: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``CrawlConfig.from_mapping``'s input from flat setting values, laid over ``base``.
+
+    ``values`` is keyed by ``SETTINGS`` names (and by other ``CrawlConfig`` field names such
+    as ``seed_url``, ``query``, ``prior_weights``, which go in as they are); a name left out
+    keeps ``base``'s value, or the default without a base. ``base`` is a config mapping such
+    as a recorded ``CrawlConfig.to_dict()``; it is not changed. Nothing is validated here.
+    """
+    out = {key: dict(value) if isinstance(value, Mapping) else value
+           for key, value in (base or {}).items()}
+    for name, value in values.items():
+        *parents, leaf = _PATHS.get(name, (name,))
+        target = out
+        for key in parents:
+            target = target.setdefault(key, {})
+        target[leaf] = value
+    return out
 
 
 def _check_url(url: object) -> None:
@@ -156,15 +302,12 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
         raise ConfigError(name, f"must be a whole number from {low} to {high}, got {value!r}")
 
 
-def _check_float(
-    name: str, value: object, low: float, high: float, *, inclusive_low: bool = True
-) -> None:
+def _check_float(name: str, value: object, low: float, high: float) -> None:
     ok = (
         isinstance(value, int | float)
         and not isinstance(value, bool)
         and math.isfinite(value)
-        and (low <= value if inclusive_low else low < value)
-        and value <= high
+        and low <= value <= high
     )
     if not ok:
         raise ConfigError(name, f"must be a number from {low} to {high}, got {value!r}")

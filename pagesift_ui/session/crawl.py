@@ -18,7 +18,7 @@ from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.links import SECTION_FLOOR
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.urls import clean, dedupe_key, text_fingerprints
-from pagesift_ui.net.fetcher import Fetcher, FetchPolicy, FetchResult
+from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
@@ -52,14 +52,7 @@ class PageSource(Protocol):
 
 def default_source(config: CrawlConfig) -> Fetcher:
     """The live page source a config asks for: the one place a ``Fetcher`` is built."""
-    policy = FetchPolicy(
-        delay_s=config.delay_s,
-        respect_robots=config.respect_robots,
-        allow_private=config.allow_private,
-        max_body_bytes=config.max_body_bytes,
-        read_timeout_s=config.read_timeout_s,
-    )
-    return Fetcher(policy)
+    return Fetcher(config.fetch_policy())
 
 
 class CrawlSession(OverridesMixin, ViewsMixin):

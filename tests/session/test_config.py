@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 from pagesift_ui.session import CrawlConfig, Scope
+from pagesift_ui.session.config import SETTINGS, settings_mapping
 from pagesift_ui.session.scope import in_scope
 
 GOOD = {"seed_url": "http://www.uni.localhost:8000/", "query": "international fees"}
@@ -48,6 +51,11 @@ def test_to_dict_round_trips() -> None:
         ({"prior_weights": [1, 2, 3, 4, -5]}, "prior_weights", ">= 0"),
         ({"scope": "galaxy"}, "scope", "one of"),
         ({"adaptive": {"patience": 0}}, "adaptive", "patience"),
+        ({"connect_timeout_s": 0}, "connect_timeout_s", "number from 0.1 to 300"),
+        ({"max_redirects": 21}, "max_redirects", "whole number from 0 to 20"),
+        ({"max_redirects": 2.5}, "max_redirects", "whole number"),
+        ({"user_agent": "bot\r\nX-Evil: 1"}, "user_agent", "printable ASCII"),
+        ({"dispersion_cap": 0}, "dispersion_cap", "whole number from 1"),
         ({"colour": "blue"}, "colour", "unknown setting"),
     ],
 )
@@ -67,3 +75,72 @@ def test_scope_host_and_site() -> None:
     assert not in_scope("http://www.other.localhost:1/a", seed, Scope.SITE)
     assert in_scope("https://lib.ox.ac.uk/x", "www.ox.ac.uk", Scope.SITE)
     assert not in_scope("https://www.cam.ac.uk/x", "www.ox.ac.uk", Scope.SITE)
+
+
+# -- fetch settings and the settings table -------------------------------------------------
+
+
+def test_fetch_settings_default_as_the_fetcher_had_them() -> None:
+    config = CrawlConfig.from_mapping(GOOD)
+    assert (config.user_agent, config.connect_timeout_s, config.max_redirects) == (
+        DEFAULT_USER_AGENT, 5.0, 5,
+    )
+    assert (config.read_timeout_s, config.max_body_bytes) == (10.0, 5_000_000)
+
+
+def test_fetch_policy_carries_the_configs_values() -> None:
+    changed = {
+        "user_agent": "probe/2.0", "delay_s": 0.25, "respect_robots": False,
+        "connect_timeout_s": 1.5, "read_timeout_s": 7.0, "max_redirects": 0,
+        "max_body_bytes": 123_456, "allow_private": True,
+    }
+    policy = CrawlConfig.from_mapping({**GOOD, **changed}).fetch_policy()
+    assert dataclasses.asdict(policy) == changed
+    assert {f.name for f in dataclasses.fields(FetchPolicy)} == set(changed)
+
+
+def test_the_fetch_policy_has_no_defaults_of_its_own() -> None:
+    assert all(
+        f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        for f in dataclasses.fields(FetchPolicy)
+    )
+
+
+def test_a_config_saved_before_the_fetch_settings_existed_still_loads() -> None:
+    new = ("user_agent", "connect_timeout_s", "max_redirects")
+    old = {k: v for k, v in CrawlConfig.from_mapping(GOOD).to_dict().items() if k not in new}
+    loaded = CrawlConfig.from_mapping(old)
+    assert loaded == CrawlConfig.from_mapping(GOOD)
+    assert CrawlConfig.from_mapping(loaded.to_dict()).to_dict() == loaded.to_dict()
+
+
+def test_every_setting_default_is_read_off_its_dataclass() -> None:
+    config, adaptive = CrawlConfig.from_mapping(GOOD), AdaptiveOptions()
+    for setting in SETTINGS:
+        owner = adaptive if setting.adaptive else config
+        assert setting.default == getattr(owner, setting.name), setting.name
+        value = setting.default.value if setting.choices else setting.default
+        assert settings_mapping({setting.name: value}) == (
+            {"adaptive": {setting.name: value}} if setting.adaptive else {setting.name: value}
+        )
+
+
+@pytest.mark.parametrize("setting", [s for s in SETTINGS if s.low is not None], ids=str)
+def test_a_settings_range_is_what_the_config_accepts(setting: Any) -> None:
+    low, high = setting.low, setting.high
+    step = 1 if setting.kind is int else (high - low) * 1e-3
+    for inside in (low, high):
+        CrawlConfig.from_mapping({**GOOD, setting.name: setting.kind(inside)})
+    for outside in (low - step, high + step):
+        with pytest.raises(ConfigError) as caught:
+            CrawlConfig.from_mapping({**GOOD, setting.name: setting.kind(outside)})
+        assert caught.value.field == setting.name
+        assert setting.describe_range().split(" to ")[0] in caught.value.message
+
+
+def test_settings_mapping_lays_flat_values_over_a_base_without_changing_it() -> None:
+    base = CrawlConfig.from_mapping({**GOOD, "adaptive": {"patience": 2}}).to_dict()
+    merged = settings_mapping({"min_gain": 0.2, "limit": 9, "query": "fees"}, base)
+    assert merged["adaptive"] == {**base["adaptive"], "min_gain": 0.2}
+    assert (merged["limit"], merged["query"], merged["seed_url"]) == (9, "fees", GOOD["seed_url"])
+    assert base["adaptive"]["min_gain"] == AdaptiveOptions().min_gain and base["limit"] == 100
