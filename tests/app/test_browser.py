@@ -1,9 +1,10 @@
 """The app in a real browser: headless Debian Chromium driven by Playwright's Python package.
 
 Never ``playwright install`` (no CDN here): Playwright drives /usr/bin/chromium through
-``launch_persistent_context`` with a fresh profile (recipe §4). Skips when Chromium is absent.
-Screenshots go to a temporary folder; with PAGESIFT_UPDATE_SCREENSHOTS=1 they replace
+``launch_persistent_context`` with a fresh profile. Skips when Chromium is absent.
+Screenshots go to pytest's temporary folder; with PAGESIFT_UPDATE_SCREENSHOTS=1 they replace
 docs/screenshots/ (the small one is the README's), so a test run leaves the tree clean.
+Each test opens its own tab, hence its own Streamlit session: the tests run in any order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,11 +24,6 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = (
-    ROOT / "docs" / "screenshots"
-    if os.environ.get("PAGESIFT_UPDATE_SCREENSHOTS") == "1"
-    else Path(tempfile.mkdtemp(prefix="pagesift-shots-"))
-)
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -83,20 +78,38 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def page(server: str) -> Iterator[Any]:
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: docs/screenshots/ only when asked to update them."""
+    if os.environ.get("PAGESIFT_UPDATE_SCREENSHOTS") == "1":
+        return ROOT / "docs" / "screenshots"
+    return tmp_path_factory.mktemp("shots")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One Chromium for the module (a fresh profile); tests open their own tabs in it."""
     sync_api = pytest.importorskip("playwright.sync_api")
-    profile = tempfile.mkdtemp(prefix="chr-profile-")
+    profile = tmp_path_factory.mktemp("chr-profile")
     try:
         with sync_api.sync_playwright() as p:
             ctx = p.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, headless=True, args=ARGS,
+                str(profile), executable_path=CHROMIUM, headless=True, args=ARGS,
                 viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-            pg = ctx.new_page()
-            pg.goto(server)
-            yield pg
+            yield ctx
             ctx.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    """A new tab on the app: a new Streamlit session with the app's initial state."""
+    pg = browser.new_page()
+    try:
+        pg.goto(server)
+        yield pg
+    finally:
+        pg.close()
 
 
 def _metric(page: Any, label: str) -> Any:
@@ -104,15 +117,24 @@ def _metric(page: Any, label: str) -> Any:
     return tile.locator('[data-testid="stMetricValue"]')
 
 
-def test_start_and_step_draw_the_charts(page: Any) -> None:
+def _start(page: Any) -> Any:
+    """Press Start once the app is up; the Step button, enabled."""
     from playwright.sync_api import expect
 
     start = page.get_by_role("button", name="Start", exact=True)
     expect(start).to_be_enabled(timeout=30_000)
-    page.screenshot(path=str(SHOTS / "setup.png"))
     start.click()
     step = page.get_by_role("button", name="Step", exact=True)
     expect(step).to_be_enabled(timeout=15_000)
+    return step
+
+
+def test_start_and_step_draw_the_charts(page: Any, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name="Start", exact=True)).to_be_enabled(timeout=30_000)
+    page.screenshot(path=str(shots / "setup.png"))
+    step = _start(page)
     for n in range(1, 4):
         step.click()
         expect(_metric(page, "Pages fetched")).to_have_text(str(n), timeout=15_000)
@@ -124,12 +146,13 @@ def test_start_and_step_draw_the_charts(page: Any) -> None:
             timeout=15_000)
     page.mouse.move(5, 5)  # no tooltip over the picture
     page.wait_for_timeout(500)
-    page.screenshot(path=str(SHOTS / "after-3-steps.png"))
+    page.screenshot(path=str(shots / "after-3-steps.png"))
 
 
-def test_run_to_stop_shows_the_verdict_and_continue_anyway(page: Any) -> None:
+def test_run_to_stop_shows_the_verdict_and_continue_anyway(page: Any, shots: Path) -> None:
     from playwright.sync_api import expect
 
+    _start(page)
     page.get_by_role("button", name="Run to stop", exact=True).click()
     banner = page.get_by_text("Stop verdict after step", exact=False)
     expect(banner).to_be_visible(timeout=90_000)
@@ -137,15 +160,16 @@ def test_run_to_stop_shows_the_verdict_and_continue_anyway(page: Any) -> None:
     page.mouse.move(5, 5)
     page.wait_for_timeout(1000)
     # the README picture: the verdict banner, the metrics and the charts after a real stop
-    page.screenshot(path=str(SHOTS / "readme.png"), type="png")
+    page.screenshot(path=str(shots / "readme.png"), type="png")
     page.get_by_role("button", name="Continue anyway", exact=True).click()
     expect(banner).to_have_count(0, timeout=15_000)
     expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
 
 
-def test_pause_stops_a_run_mid_way(page: Any) -> None:
+def test_pause_stops_a_run_mid_way(page: Any, shots: Path) -> None:
     from playwright.sync_api import expect
 
+    expect(page.get_by_role("button", name="Start", exact=True)).to_be_enabled(timeout=30_000)
     limit = page.get_by_label("Page limit")
     limit.fill("2000")
     limit.press("Enter")
@@ -165,4 +189,4 @@ def test_pause_stops_a_run_mid_way(page: Any) -> None:
     assert int(count) > 3
     page.wait_for_timeout(2000)
     assert fetched.inner_text() == count  # no tick after Pause
-    page.screenshot(path=str(SHOTS / "after-pause.png"))
+    page.screenshot(path=str(shots / "after-pause.png"))
