@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..kit.context import HostContext
+from ..kit.context import HostContext, paras
 from ..kit.html import Block, Heading, Link, Table, bullets, para
 from ..kit.text import Prose, slugify
 from .words import CATEGORIES, PRODUCT, REVIEWS, SHOP_INFO, STYLE_WORDS
@@ -78,7 +78,7 @@ def _product_page(shop: HostContext, prose: Prose, product: Product,
                for review in prose.sample(REVIEWS, prose.rng.randint(0, 3))]
     blocks: list[Block] = [
         para(f"{product.price}"),
-        *(para(text) for text in prose.paragraphs(PRODUCT, 2, **slots)),
+        *paras(prose, PRODUCT, 2, **slots),
         Table("Details", ("", ""), (("Material", product.material),
                                     ("Collection", product.style),
                                     ("Product code", str(product.code)))),

@@ -8,10 +8,12 @@ catalogue on www.shop.localhost is far larger, and the footer of every page on b
 
 from __future__ import annotations
 
-from ..kit.context import HostContext
-from ..kit.html import Block, Chrome, Heading, Inline, Link, bullets, para
+from dataclasses import dataclass
+
+from ..kit.context import HostContext, paras
+from ..kit.html import Block, Chrome, Heading, Inline, Link, bullets, para, social_links
 from ..kit.site import DemoSite, SiteBuilder
-from ..kit.text import Topic, slugify
+from ..kit.text import Prose, Topic, slugify
 from .catalog import build_catalog, category_path
 from .words import (
     ACCOUNT,
@@ -40,63 +42,72 @@ DESCRIPTION = (
     "robots.txt blocking /cart, /account/ and /search."
 )
 
-# (category, title, topic, lead sentence or "", relevant)
-_ARTICLES: tuple[tuple[str, str, Topic, str, bool], ...] = (
-    ("Orders", "Track your order", ORDERS, "", False),
-    ("Orders", "Change or cancel an order", ORDERS, "", False),
-    ("Orders", "Missing items", ORDERS, "", False),
-    ("Orders", "Ordering by phone", ORDERS, "", False),
-    ("Orders", "Order confirmation emails", ORDERS, "", False),
-    ("Delivery", "Delivery options and costs", DELIVERY, "", False),
-    ("Delivery", "International delivery", DELIVERY, "", False),
-    ("Delivery", "Click and collect", DELIVERY, "", False),
-    ("Delivery", "Changing your delivery address", DELIVERY, "", False),
-    ("Delivery", "Large item delivery", DELIVERY, "", False),
-    ("Returns and refunds", "Refund policy", REFUNDS,
-     "Our refund policy: if you change your mind, you can return most items within 30 days "
-     "for a full refund.", True),
-    ("Returns and refunds", "How to request a refund", REFUNDS,
-     "You can request a refund from your account or by returning the item to a store; this "
-     "page explains each step under our refund policy.", True),
-    ("Returns and refunds", "How long do refunds take?", REFUNDS,
-     "Under our refund policy we issue your refund within five working days of receiving "
-     "your return.", True),
-    ("Returns and refunds", "Refunds for sale and discounted items", REFUNDS,
-     "Sale items are covered by the same refund policy as full-price items.", True),
-    ("Returns and refunds", "Refunds to your original payment method", REFUNDS,
-     "Our refund policy is to pay every refund back to the card or account you paid with.",
-     True),
-    ("Returns and refunds", "Faulty or damaged items: repair, replacement or refund", REFUNDS,
-     "If an item arrives faulty or damaged, our refund policy gives you a full refund, a "
-     "replacement or a repair.", True),
-    ("Returns and refunds", "Refunds when you cancel an order", REFUNDS,
-     "If you cancel an order before it is dispatched, the refund policy is simple: we refund "
-     "the full amount straight away.", True),
-    ("Returns and refunds", "How to return an item", RETURNS, "", False),
-    ("Returns and refunds", "Returns labels and drop-off points", RETURNS, "", False),
-    ("Gift cards", "Buying a gift card", GIFT_CARDS, "", False),
-    ("Gift cards", "Checking your gift card balance", GIFT_CARDS, "", False),
-    ("Gift cards", "Returns and refunds for gift cards", REFUNDS,
-     "Gift cards themselves cannot be refunded for cash, but our refund policy applies to "
-     "anything you bought with a gift card.", True),
-    ("Gift cards", "Lost or stolen gift cards", GIFT_CARDS, "", False),
-    ("Payments", "Payment methods", PAYMENTS, "", False),
-    ("Payments", "Pay later", PAYMENTS, "", False),
-    ("Payments", "Promo codes", PAYMENTS, "", False),
-    ("Payments", "Price match policy", PAYMENTS,
-     "Our price match policy covers identical items sold by UK retailers.", False),
-    ("Payments", "VAT receipts", PAYMENTS, "", False),
-    ("Your account", "Creating an account", ACCOUNT, "", False),
-    ("Your account", "Resetting your password", ACCOUNT, "", False),
-    ("Your account", "Marketing preferences", ACCOUNT, "", False),
-    ("Your account", "Deleting your account", ACCOUNT, "", False),
-    ("Product care", "Caring for wood", PRODUCT_CARE, "", False),
-    ("Product care", "Caring for linen", PRODUCT_CARE, "", False),
-    ("Product care", "Candle safety", PRODUCT_CARE, "", False),
-    ("Product care", "Seasoning cast iron", PRODUCT_CARE, "", False),
-    ("Product care", "Our two-year guarantee", PRODUCT_CARE, "", False),
+
+@dataclass(frozen=True, slots=True)
+class _Article:
+    """A help article: its title, the word bank of its body text, and an opening sentence."""
+
+    title: str
+    topic: Topic
+    lead: str = ""
+    relevant: bool = False
+
+
+def _plain(topic: Topic, *titles: str) -> tuple[_Article, ...]:
+    return tuple(_Article(title, topic) for title in titles)
+
+
+def _answer(title: str, lead: str) -> _Article:
+    """An article of the answer key: it opens with ``lead`` and its text is about refunds."""
+    return _Article(title, REFUNDS, lead, relevant=True)
+
+
+# The help centre's menu: each category with its articles in menu order.
+_MENU: tuple[tuple[str, tuple[_Article, ...]], ...] = (
+    ("Orders", _plain(ORDERS, "Track your order", "Change or cancel an order", "Missing items",
+                      "Ordering by phone", "Order confirmation emails")),
+    ("Delivery", _plain(DELIVERY, "Delivery options and costs", "International delivery",
+                        "Click and collect", "Changing your delivery address",
+                        "Large item delivery")),
+    ("Returns and refunds", (
+        _answer("Refund policy", "Our refund policy: if you change your mind, you can return "
+                "most items within 30 days for a full refund."),
+        _answer("How to request a refund", "You can request a refund from your account or by "
+                "returning the item to a store; this page explains each step under our refund "
+                "policy."),
+        _answer("How long do refunds take?", "Under our refund policy we issue your refund "
+                "within five working days of receiving your return."),
+        _answer("Refunds for sale and discounted items",
+                "Sale items are covered by the same refund policy as full-price items."),
+        _answer("Refunds to your original payment method", "Our refund policy is to pay every "
+                "refund back to the card or account you paid with."),
+        _answer("Faulty or damaged items: repair, replacement or refund", "If an item arrives "
+                "faulty or damaged, our refund policy gives you a full refund, a replacement or "
+                "a repair."),
+        _answer("Refunds when you cancel an order", "If you cancel an order before it is "
+                "dispatched, the refund policy is simple: we refund the full amount straight "
+                "away."),
+        *_plain(RETURNS, "How to return an item", "Returns labels and drop-off points"),
+    )),
+    ("Gift cards", (
+        *_plain(GIFT_CARDS, "Buying a gift card", "Checking your gift card balance"),
+        _answer("Returns and refunds for gift cards", "Gift cards themselves cannot be refunded "
+                "for cash, but our refund policy applies to anything you bought with a gift "
+                "card."),
+        *_plain(GIFT_CARDS, "Lost or stolen gift cards"),
+    )),
+    ("Payments", (
+        *_plain(PAYMENTS, "Payment methods", "Pay later", "Promo codes"),
+        _Article("Price match policy", PAYMENTS,
+                 "Our price match policy covers identical items sold by UK retailers."),
+        *_plain(PAYMENTS, "VAT receipts"),
+    )),
+    ("Your account", _plain(ACCOUNT, "Creating an account", "Resetting your password",
+                            "Marketing preferences", "Deleting your account")),
+    ("Product care", _plain(PRODUCT_CARE, "Caring for wood", "Caring for linen", "Candle safety",
+                            "Seasoning cast iron", "Our two-year guarantee")),
 )
-HELP_CATEGORIES = tuple(dict.fromkeys(category for category, *_ in _ARTICLES))
+HELP_CATEGORIES = tuple(category for category, _ in _MENU)
 _STEPS = {
     "How to request a refund": (
         "Sign in to your account and open Your orders.",
@@ -123,11 +134,6 @@ def _footer_note() -> tuple[Inline, ...]:
             Link("refund policy", _article_path("Refund policy"), HELP_HOST), ".")
 
 
-def _social() -> tuple[Link, ...]:
-    return tuple(Link(name, "/hearthandoak", f"{name.lower()}.localhost")
-                 for name in ("Instagram", "Pinterest", "Facebook", "TikTok"))
-
-
 def _footer() -> tuple[tuple[str, tuple[Link, ...]], ...]:
     return (
         ("Customer care", (Link("Help centre", "/", HELP_HOST),
@@ -141,7 +147,7 @@ def _footer() -> tuple[tuple[str, tuple[Link, ...]], ...]:
                    Link("Cookie policy", "/cookie-policy", SHOP_HOST),
                    Link("Terms and conditions", "/terms", SHOP_HOST),
                    Link("Accessibility", "/accessibility", SHOP_HOST))),
-        ("Follow us", _social()),
+        ("Follow us", social_links("hearthandoak", "Instagram", "Pinterest", "Facebook", "TikTok")),
     )
 
 
@@ -172,23 +178,27 @@ def _help_centre(help_site: HostContext) -> None:
         Heading("Popular questions"),
         bullets(*(Link(title, _article_path(title)) for title in popular)),
     ], breadcrumbs=False, full_title="Help centre | Hearth & Oak")
-    for category in HELP_CATEGORIES:
-        articles = [a for a in _ARTICLES if a[0] == category]
+    for category, articles in _MENU:
         cat_link = Link(category, f"/categories/{slugify(category)}")
-        help_site.add(cat_link.target, category,
-                      [bullets(*(Link(a[1], _article_path(a[1])) for a in articles))])
-        for _cat, title, topic, lead, relevant in articles:
-            slug = slugify(title)
-            blocks: list[Block] = [para(lead)] if lead else []
-            blocks += [para(text) for text in prose.paragraphs(topic, 2)]
-            if title in _STEPS:
-                blocks += [Heading("Step by step"), bullets(*_STEPS[title], ordered=True)]
-            blocks.append(para("Was this article helpful? ",
-                               Link("Yes", f"/feedback?article={slug}&helpful=yes"), " ",
-                               Link("No", f"/feedback?article={slug}&helpful=no")))
-            related = [Link(a[1], _article_path(a[1])) for a in articles if a[1] != title][:4]
-            help_site.add(_article_path(title), title, blocks, crumbs=(cat_link,),
-                          aside=related, aside_title="Related articles", relevant=relevant)
+        links = [Link(article.title, _article_path(article.title)) for article in articles]
+        help_site.add(cat_link.target, category, [bullets(*links)])
+        for article, link in zip(articles, links, strict=True):
+            _help_article(help_site, prose, article, cat_link,
+                          related=[other for other in links if other != link][:4])
+
+
+def _help_article(help_site: HostContext, prose: Prose, article: _Article, cat_link: Link,
+                  related: list[Link]) -> None:
+    slug = slugify(article.title)
+    blocks: list[Block] = [para(article.lead)] if article.lead else []
+    blocks += paras(prose, article.topic, 2)
+    if article.title in _STEPS:
+        blocks += [Heading("Step by step"), bullets(*_STEPS[article.title], ordered=True)]
+    blocks.append(para("Was this article helpful? ",
+                       Link("Yes", f"/feedback?article={slug}&helpful=yes"), " ",
+                       Link("No", f"/feedback?article={slug}&helpful=no")))
+    help_site.add(_article_path(article.title), article.title, blocks, crumbs=(cat_link,),
+                  aside=related, aside_title="Related articles", relevant=article.relevant)
 
 
 def _shop_home(shop: HostContext) -> None:

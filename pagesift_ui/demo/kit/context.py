@@ -1,4 +1,6 @@
-"""A small helper that turns (path, title, blocks, crumbs) into a registered page of one host."""
+"""Page-building glue shared by every scenario: :class:`HostContext` turns (path, title, blocks,
+crumbs) into a registered page of one host, and :func:`paras` turns a word bank into paragraph
+blocks, the body text of most demo pages."""
 
 from __future__ import annotations
 
@@ -7,11 +9,17 @@ from dataclasses import dataclass, replace
 
 from .html import Block, Chrome, Link, PageSpec, para
 from .site import SiteBuilder
-from .text import Prose, child_rng
+from .text import Prose, Topic, child_rng
 
-__all__ = ["HostContext"]
+__all__ = ["HostContext", "paras"]
 
 PRINT_SUFFIX = "?print=1"
+
+
+def paras(prose: Prose, topic: Topic, count: int, **slots: str) -> list[Block]:
+    """``count`` paragraph blocks drawn from ``topic`` by :meth:`Prose.paragraphs` (no clause
+    repeats until the bank is used up); ``slots`` fill the bank's named slots."""
+    return [para(text) for text in prose.paragraphs(topic, count, **slots)]
 
 
 @dataclass(slots=True)

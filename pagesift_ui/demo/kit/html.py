@@ -29,6 +29,7 @@ __all__ = [
     "bullets",
     "para",
     "render_page",
+    "social_links",
 ]
 
 PORT_TOKEN = "{{demo-port}}"
@@ -120,6 +121,13 @@ class PageSpec:
 
 def para(*parts: Inline) -> Paragraph:
     return Paragraph(tuple(parts))
+
+
+def social_links(handle: str, *networks: str) -> tuple[Link, ...]:
+    """Footer links to ``/handle`` on each network's ``*.localhost`` name: the demo serves none
+    of these hosts, so they are realistic dead ends that can never leave the machine."""
+    return tuple(Link(network, f"/{handle}", f"{network.lower()}.localhost")
+                 for network in networks)
 
 
 def bullets(*items: Inline | tuple[Inline, ...], ordered: bool = False) -> ItemList:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..kit.context import HostContext
-from ..kit.html import Block, Chrome, Link
+from ..kit.html import Block, Chrome, Link, social_links
 from ..kit.text import slugify
 from .words import PROGRAMMES
 
@@ -55,8 +55,7 @@ _NAMES = {"de": "Deutsch", "en": "English", "fr": "Français"}
 
 
 def _social() -> tuple[Link, ...]:
-    return tuple(Link(name, "/hochschuletalheim", f"{name.lower()}.localhost")
-                 for name in ("Instagram", "LinkedIn", "YouTube"))
+    return social_links("hochschuletalheim", "Instagram", "LinkedIn", "YouTube")
 
 
 def de_chrome() -> Chrome:

@@ -8,10 +8,10 @@ alternates, and /de/ redirects to the German home, as on many real sites.
 
 from __future__ import annotations
 
-from ..kit.context import HostContext
-from ..kit.html import Block, Heading, Link, bullets, para
+from ..kit.context import HostContext, paras
+from ..kit.html import Heading, Link, bullets, para
 from ..kit.site import DemoSite, SiteBuilder
-from ..kit.text import Prose, Topic, slugify
+from ..kit.text import Prose, slugify
 from .german import build_german
 from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths
 from .words import (
@@ -60,19 +60,15 @@ _HOUSING_PAGES = (
 )
 
 
-def _paras(prose: Prose, topic: Topic, count: int, **slots: str) -> list[Block]:
-    return [para(text) for text in prose.paragraphs(topic, count, **slots)]
-
-
 def _housing(site: Hochschule, prose: Prose) -> None:
     site.add("en", HOUSING.target, "Housing for students", [
         para("Looking for somewhere to live? Here is everything about student housing in "
              "Talheim, with extra help for exchange students."),
-        *_paras(prose, HOUSING_EN, 1),
+        *paras(prose, HOUSING_EN, 1),
         bullets(*(Link(title, f"/en/housing/{slug}") for slug, title, _ in _HOUSING_PAGES))],
         crumbs=(Link("International", "/en/international/"),), relevant=True)
     for slug, title, lead in _HOUSING_PAGES:
-        site.add("en", f"/en/housing/{slug}", title, [para(lead), *_paras(prose, HOUSING_EN, 2)],
+        site.add("en", f"/en/housing/{slug}", title, [para(lead), *paras(prose, HOUSING_EN, 2)],
                  crumbs=(HOUSING,), relevant=True)
 
 
@@ -85,7 +81,7 @@ def _international(site: Hochschule, prose: Prose) -> None:
     site.add("en", EXCHANGE.target, "Exchange students", [
         para("Welcome, exchange students! This page covers applying, courses, arrival and "
              "housing for your semester in Talheim."),
-        *_paras(prose, EXCHANGE_EN, 1),
+        *paras(prose, EXCHANGE_EN, 1),
         Heading("Housing"),
         para("Exchange students can rent a room in our halls. ",
              Link("Read more about housing for exchange students",
@@ -97,14 +93,14 @@ def _international(site: Hochschule, prose: Prose) -> None:
              "Housing for exchange students", [
                  para("Housing for exchange students is arranged by the International Office: "
                       "tell us your dates and we reserve a furnished room for you."),
-                 *_paras(prose, HOUSING_EN, 2),
+                 *paras(prose, HOUSING_EN, 2),
                  para("See also: ", Link("all housing options", HOUSING.target), ".")],
              crumbs=(intl, EXCHANGE), relevant=True)
     for slug, title in (("arrival", "Arrival"), ("courses", "Courses in English")):
         site.add("en", f"/en/international/exchange-students/{slug}", title,
-                 _paras(prose, EXCHANGE_EN, 2), crumbs=(intl, EXCHANGE))
+                 paras(prose, EXCHANGE_EN, 2), crumbs=(intl, EXCHANGE))
     site.add("en", "/en/international/partner-universities", "Partner universities",
-             _paras(prose, ABOUT_EN, 2), crumbs=(intl,))
+             paras(prose, ABOUT_EN, 2), crumbs=(intl,))
 
 
 def _english_rest(site: Hochschule, prose: Prose) -> None:
@@ -112,23 +108,23 @@ def _english_rest(site: Hochschule, prose: Prose) -> None:
     taught = [(german, english) for german, english in PROGRAMMES if english]
     links = [Link(f"{english} (Bachelor)", programme_paths(g, english)[1] or "") for g, english
              in taught]
-    site.add("en", study.target, "Study", [*_paras(prose, STUDY_EN, 2),
+    site.add("en", study.target, "Study", [*paras(prose, STUDY_EN, 2),
                                            bullets(Link("Programmes", "/en/study/programmes/"))])
     site.add("en", "/en/study/programmes/", "Programmes taught in English", [bullets(*links)],
              crumbs=(study,))
     for link in links:
-        site.add("en", link.target, link.text, _paras(prose, STUDY_EN, 3),
+        site.add("en", link.target, link.text, paras(prose, STUDY_EN, 3),
                  crumbs=(study, Link("Programmes", "/en/study/programmes/")))
-    site.add("en", "/en/research/", "Research", [*_paras(prose, RESEARCH_EN, 3,
+    site.add("en", "/en/research/", "Research", [*paras(prose, RESEARCH_EN, 3,
                                                          field=prose.pick(THEMES_EN))])
-    site.add("en", "/en/about/", "About us", _paras(prose, ABOUT_EN, 3))
+    site.add("en", "/en/about/", "About us", paras(prose, ABOUT_EN, 3))
     site.add("en", "/en/contact", "Contact", [para("International Office, Building C, Room 0.12."),
-                                             *_paras(prose, ABOUT_EN, 1)])
+                                             *paras(prose, ABOUT_EN, 1)])
     stories = [Link(f"{prose.pick(('New lab', 'Award', 'Project', 'Conference'))}: "
                     f"{theme}", f"/en/news/{slugify(theme)}-{i}")
                for i, theme in enumerate(THEMES_EN * 2, start=1)]
     for link in stories:
-        site.add("en", link.target, link.text, _paras(prose, NEWS_EN, 2),
+        site.add("en", link.target, link.text, paras(prose, NEWS_EN, 2),
                  crumbs=(Link("News", "/en/news/"),))
     site.add("en", "/en/news/", "News", [bullets(*stories)])
     site.add("en", "/en/", "Talheim University of Applied Sciences", [
@@ -143,9 +139,9 @@ def _french(site: Hochschule, prose: Prose) -> None:
     for path, title in (("/fr/etudes", "Études"), ("/fr/international", "International"),
                         ("/fr/logement", "Logement"), ("/fr/a-propos", "À propos"),
                         ("/fr/contact", "Contact"), ("/fr/candidature", "Candidature")):
-        site.add("fr", path, title, _paras(prose, FR_GENERAL, 2))
+        site.add("fr", path, title, paras(prose, FR_GENERAL, 2))
     site.add("fr", "/fr/", "Bienvenue à la Hochschule Talheim", [
-        *_paras(prose, FR_GENERAL, 1),
+        *paras(prose, FR_GENERAL, 1),
         bullets(Link("Études", "/fr/etudes"), Link("Logement", "/fr/logement"),
                 Link("Candidature", "/fr/candidature"))],
         breadcrumbs=False, full_title="Hochschule Talheim")

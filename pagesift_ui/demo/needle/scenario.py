@@ -10,10 +10,10 @@ from __future__ import annotations
 import calendar
 import datetime
 
-from ..kit.context import HostContext
-from ..kit.html import Block, Chrome, Heading, Link, Table, bullets, para
+from ..kit.context import HostContext, paras
+from ..kit.html import Chrome, Heading, Link, Table, bullets, para, social_links
 from ..kit.site import DemoSite, SiteBuilder
-from ..kit.text import Prose, Topic, slugify, title_case
+from ..kit.text import Prose, slugify, title_case
 from .words import (
     BUSINESS_KINDS,
     BUSINESS_NAMES,
@@ -58,16 +58,11 @@ def _chrome() -> Chrome:
         ("About this site", (Link("Privacy", "/privacy"), Link("Cookies", "/cookies"),
                              Link("Accessibility statement", "/accessibility"),
                              Link("Contact us", "/contact"))),
-        ("Follow us", tuple(Link(name, "/millbrookcouncil", f"{name.lower()}.localhost")
-                            for name in ("Facebook", "X", "Nextdoor"))),
+        ("Follow us", social_links("millbrookcouncil", "Facebook", "X", "Nextdoor")),
     )
     return Chrome("Millbrook Borough Council", nav, utility, footer,
                   ("Millbrook Borough Council, Town Hall, Market Place, Millbrook MB1 1AA.",),
                   "© 2025 Millbrook Borough Council")
-
-
-def _paras(prose: Prose, topic: Topic, count: int) -> list[Block]:
-    return [para(text) for text in prose.paragraphs(topic, count)]
 
 
 def _services(town: HostContext, prose: Prose) -> None:
@@ -77,10 +72,10 @@ def _services(town: HostContext, prose: Prose) -> None:
         hubs.append(hub)
         children = [Link(title, f"{hub.target}{slugify(title)}") for title in pages]
         registers = [_REGISTERS[name]] if name in _REGISTERS else []
-        town.add(hub.target, name, [*_paras(prose, topic, 1), bullets(*children, *registers)],
+        town.add(hub.target, name, [*paras(prose, topic, 1), bullets(*children, *registers)],
                  crumbs=(Link("Services", "/services/"),))
         for link in children:
-            town.add(link.target, link.text, _paras(prose, topic, 3),
+            town.add(link.target, link.text, paras(prose, topic, 3),
                      crumbs=(Link("Services", "/services/"), hub))
     parks = [Link(park, f"/parks/{slugify(park)}") for park in PARK_NAMES]
     hubs.append(Link("Parks and open spaces", "/parks/"))
@@ -182,7 +177,7 @@ def _news(town: HostContext, prose: Prose) -> list[Link]:
         items.append((Link(title, f"/news/{year}/{month:02d}/{slugify(title)}-{index}"),
                       f"{calendar.month_name[month]} {year}"))
     for link, date in items:
-        town.add(link.target, link.text, [para(date), *_paras(prose, TOWN_NEWS, 2)],
+        town.add(link.target, link.text, [para(date), *paras(prose, TOWN_NEWS, 2)],
                  crumbs=(Link("News", "/news/"),))
     town.add("/news/", "News", [bullets(*((link, f" ({date})") for link, date in
                                           reversed(items)))])

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..kit.context import HostContext
+from ..kit.context import HostContext, paras
 from ..kit.html import Block, Heading, Link, Table, bullets, para
-from ..kit.text import Prose, Topic
+from ..kit.text import Prose
 from .courses import HOME_FEE_UG, Course, fee_text
 from .words import ADMISSIONS, FEES
 
@@ -19,10 +19,6 @@ __all__ = ["build_admissions", "paras"]
 ADM = Link("Admissions", "/admissions/")
 FEES_HUB = Link("Tuition fees", "/admissions/fees/")
 FEES_INTL = Link("International tuition fees", "/admissions/fees/international")
-
-
-def paras(prose: Prose, topic: Topic, count: int) -> list[Block]:
-    return [para(text) for text in prose.paragraphs(topic, count)]
 
 
 def _hub(www: HostContext, prose: Prose) -> None:

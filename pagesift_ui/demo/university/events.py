@@ -11,7 +11,7 @@ import calendar
 import re
 from collections.abc import Mapping
 
-from ..kit.context import HostContext
+from ..kit.context import HostContext, paras
 from ..kit.html import Block, Heading, Link, PageSpec, bullets, para, render_page
 from ..kit.site import HTML_TYPE, DemoResponse, DynamicHandler
 from ..kit.text import Prose, child_rng, slugify
@@ -99,6 +99,6 @@ def build_events(www: HostContext) -> None:
         para(Link("Browse the calendar", month_target(*CURRENT_MONTH))),
     ])
     for link in links:
-        www.add(link.target, link.text, [para(text) for text in prose.paragraphs(EVENTS, 2)],
+        www.add(link.target, link.text, paras(prose, EVENTS, 2),
                 crumbs=(EVENTS_LINK,))
     www.builder.add_dynamic(www.host, CALENDAR_PATH, _calendar_handler(www))

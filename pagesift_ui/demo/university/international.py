@@ -6,10 +6,9 @@ to its quick links, so a crawler that does not clean URLs sees a new address on 
 
 from __future__ import annotations
 
-from ..kit.context import HostContext
+from ..kit.context import HostContext, paras
 from ..kit.html import Block, Heading, Link, Table, bullets, para
 from ..kit.text import Prose, slugify
-from .admissions import paras
 from .data import COUNTRIES, JOURNALS_HOST
 from .words import (
     ADMISSIONS,
@@ -204,7 +203,7 @@ def _countries(www: HostContext, prose: Prose) -> None:
         bullets(*links)], (INTL,))
     for link in links:
         blocks: list[Block] = [
-            *(para(text) for text in prose.paragraphs(COUNTRY, 2, country=link.text)),
+            *paras(prose, COUNTRY, 2, country=link.text),
             Heading("Fees and scholarships"),
             para("For tuition fees, ", Link("see the international fees table",
                                             "/admissions/fees/international"), "."),

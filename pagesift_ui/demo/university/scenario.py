@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..kit.context import HostContext
-from ..kit.html import Block, Chrome, Heading, Link, bullets, para
+from ..kit.context import HostContext, paras
+from ..kit.html import Block, Chrome, Heading, Link, bullets, para, social_links
 from ..kit.site import DemoSite, SiteBuilder
 from ..kit.text import child_rng
 from .admissions import build_admissions
@@ -53,13 +53,7 @@ class Uni:
 
 
 def _social(handle: str) -> tuple[Link, ...]:
-    # Social links point at *.localhost names the demo does not serve: realistic dead ends
-    # that can never leave the machine.
-    return tuple(
-        Link(label, f"/{handle}", f"{site}.localhost")
-        for label, site in (("Facebook", "facebook"), ("X", "x"), ("Instagram", "instagram"),
-                            ("LinkedIn", "linkedin"), ("YouTube", "youtube"))
-    )
+    return social_links(handle, "Facebook", "X", "Instagram", "LinkedIn", "YouTube")
 
 
 def _www_chrome() -> Chrome:
@@ -152,7 +146,7 @@ def _legal(uni: Uni) -> None:
         ("/modern-slavery-statement", "Modern slavery statement"), ("/contact", "Contact us"),
     )
     for path, title in pages:
-        blocks: list[Block] = [para(p) for p in prose.paragraphs(LEGAL, 3)]
+        blocks = paras(prose, LEGAL, 3)
         if path == "/contact":
             blocks.append(bullets(
                 Link("admissions@uni.localhost", "mailto:admissions@uni.localhost"),

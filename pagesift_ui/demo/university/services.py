@@ -6,9 +6,9 @@ The library runs on a Java catalogue system that keeps the session in the path
 
 from __future__ import annotations
 
-from ..kit.context import HostContext
-from ..kit.html import Block, Link, Table, bullets, para
-from ..kit.text import Prose, Topic, slugify
+from ..kit.context import HostContext, paras
+from ..kit.html import Link, Table, bullets, para
+from ..kit.text import Prose, slugify
 from .data import RESEARCH_FIELDS
 from .words import ABOUT, ACCOMMODATION, CAMPUS, CAREERS, LIBRARY, PEOPLE, RESEARCH
 
@@ -26,10 +26,6 @@ _TEAMS = (
 )
 
 
-def _paras(prose: Prose, topic: Topic, count: int, **slots: str) -> list[Block]:
-    return [para(text) for text in prose.paragraphs(topic, count, **slots)]
-
-
 def _research(www: HostContext, prose: Prose, journals_host: str) -> None:
     research = Link("Research", "/research/")
     centres = [(field, f"/research/centres/{slugify(field)}") for field in RESEARCH_FIELDS[:14]]
@@ -37,7 +33,7 @@ def _research(www: HostContext, prose: Prose, journals_host: str) -> None:
               f"{field}", f"/research/impact/{slugify(field)}-{i}")
              for i, field in enumerate(prose.sample(RESEARCH_FIELDS, 18), start=1)]
     www.add("/research/", "Research", [
-        *_paras(prose, RESEARCH, 2, field="many disciplines"),
+        *paras(prose, RESEARCH, 2, field="many disciplines"),
         bullets(Link("Research centres", "/research/centres/"),
                 Link("Research impact", "/research/impact/"),
                 Link("University journals", "/research/journals"),
@@ -46,13 +42,13 @@ def _research(www: HostContext, prose: Prose, journals_host: str) -> None:
     # The journals moved to their own subdomain; the old address redirects there.
     www.builder.add_redirect(www.host, "/research/journals", Link("", "/", journals_host))
     www.add("/research/doctoral-college", "Doctoral college",
-            _paras(prose, RESEARCH, 3, field="doctoral research"), crumbs=(research,))
+            paras(prose, RESEARCH, 3, field="doctoral research"), crumbs=(research,))
     for index_path, title, items in (("/research/centres/", "Research centres", centres),
                                      ("/research/impact/", "Research impact", cases)):
         www.add(index_path, title, [bullets(*(Link(t.capitalize(), p) for t, p in items))],
                 crumbs=(research,))
         for text, path in items:
-            www.add(path, text.capitalize(), _paras(prose, RESEARCH, 3, field=text.lower()),
+            www.add(path, text.capitalize(), paras(prose, RESEARCH, 3, field=text.lower()),
                     crumbs=(research, Link(title, index_path)))
 
 
@@ -70,9 +66,9 @@ def _library(www: HostContext, prose: Prose) -> None:
     def session_links() -> list[Link]:
         return [Link(title, paths[title] + _jsession(prose)) for title in pages]
 
-    www.add("/library/", "Library", [*_paras(prose, LIBRARY, 2), bullets(*session_links())])
+    www.add("/library/", "Library", [*paras(prose, LIBRARY, 2), bullets(*session_links())])
     for title in pages:
-        www.add(paths[title], title, _paras(prose, LIBRARY, 3), crumbs=(library,),
+        www.add(paths[title], title, paras(prose, LIBRARY, 3), crumbs=(library,),
                 aside=session_links()[:5], aside_title="Library services")
 
 
@@ -85,12 +81,12 @@ def _about(www: HostContext, prose: Prose) -> None:
              "Chair of Council")
     leaders = list(zip(prose.people(len(roles)), roles, strict=True))
     www.add("/about/", "About Northgate", [
-        *_paras(prose, ABOUT, 2),
+        *paras(prose, ABOUT, 2),
         bullets(Link("Leadership", "/about/leadership/"),
                 *(Link(t, f"/about/{slugify(t)}") for t in pages)),
     ])
     for title in pages:
-        www.add(f"/about/{slugify(title)}", title, _paras(prose, ABOUT, 3), crumbs=(about,))
+        www.add(f"/about/{slugify(title)}", title, paras(prose, ABOUT, 3), crumbs=(about,))
     www.add("/about/leadership/", "University leadership", [
         para("The university executive board leads the university day to day."),
         Table("Executive board", ("Name", "Role"),
@@ -100,7 +96,7 @@ def _about(www: HostContext, prose: Prose) -> None:
     for name, role in leaders:
         www.add(f"/about/leadership/{slugify(name)}", name, [
             para(f"{name} is the {role} of Northgate University."),
-            *_paras(prose, PEOPLE, 1, name=name, field="higher education leadership"),
+            *paras(prose, PEOPLE, 1, name=name, field="higher education leadership"),
         ], crumbs=(about, Link("Leadership", "/about/leadership/")))
 
 
@@ -109,7 +105,7 @@ def _careers(www: HostContext, prose: Prose) -> None:
             for i in range(45)]
     careers = Link("Jobs", "/careers/")
     www.add("/careers/", "Work for us", [
-        *_paras(prose, CAREERS, 2),
+        *paras(prose, CAREERS, 2),
         para(Link("Current vacancies", "/careers/vacancies/"))])
     pages = [jobs[i:i + VACANCIES_PER_PAGE] for i in range(0, len(jobs), VACANCIES_PER_PAGE)]
     for number, chunk in enumerate(pages, start=1):
@@ -125,7 +121,7 @@ def _careers(www: HostContext, prose: Prose) -> None:
         www.add(f"/careers/vacancies/{ref.lower()}-{slugify(title)}", title, [
             para(f"Reference {ref}. Salary £{prose.rng.randint(24, 58)},000 to "
                  f"£{prose.rng.randint(59, 70)},000 a year."),
-            *_paras(prose, CAREERS, 3),
+            *paras(prose, CAREERS, 3),
         ], crumbs=(careers, Link("Vacancies", "/careers/vacancies/")))
 
 
@@ -141,21 +137,21 @@ def _campus(www: HostContext, prose: Prose) -> None:
         ("sport/", "Sport", CAMPUS, ("Sports centre", "Sports scholarships", "Teams and clubs")),
     )
     www.add("/campus/", "Campus and facilities", [
-        *_paras(prose, CAMPUS, 2),
+        *paras(prose, CAMPUS, 2),
         bullets(*(Link(title, f"/campus/{slug}") for slug, title, _, _ in groups),
                 Link("Getting here", "/campus/getting-here"))])
-    www.add("/campus/getting-here", "Getting here", _paras(prose, CAMPUS, 3), crumbs=(campus,))
+    www.add("/campus/getting-here", "Getting here", paras(prose, CAMPUS, 3), crumbs=(campus,))
     for slug, title, topic, children in groups:
         hub = Link(title, f"/campus/{slug}")
         links = [Link(child, f"/campus/{slug}{slugify(child)}") for child in children]
-        www.add(hub.target, title, [*_paras(prose, topic, 2), bullets(*links)], crumbs=(campus,))
+        www.add(hub.target, title, [*paras(prose, topic, 2), bullets(*links)], crumbs=(campus,))
         for link in links:
-            www.add(link.target, link.text, _paras(prose, topic, 3), crumbs=(campus, hub))
+            www.add(link.target, link.text, paras(prose, topic, 3), crumbs=(campus, hub))
     alumni = ("Alumni benefits", "Give to Northgate", "Alumni events", "Update your details")
-    www.add("/alumni/", "Alumni", [*_paras(prose, ABOUT, 1),
+    www.add("/alumni/", "Alumni", [*paras(prose, ABOUT, 1),
                                    bullets(*(Link(t, f"/alumni/{slugify(t)}") for t in alumni))])
     for title in alumni:
-        www.add(f"/alumni/{slugify(title)}", title, _paras(prose, ABOUT, 2),
+        www.add(f"/alumni/{slugify(title)}", title, paras(prose, ABOUT, 2),
                 crumbs=(Link("Alumni", "/alumni/"),))
 
 
