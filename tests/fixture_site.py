@@ -1,4 +1,7 @@
-"""A small, realistic fixture website served on 127.0.0.1 for fetcher and crawl tests.
+"""A small, realistic fixture website, served on 127.0.0.1 for tests that need real HTTP.
+
+Crawl tests above the fetcher serve the same pages from memory: ``tests.fakes.fixture_source``
+answers from ``route``, ``wire_headers`` and ``compresses``, the code the handler sends.
 
 "Northwind Outfitters", an outdoor-gear shop. For the query "refund policy" the relevant
 pages are /help/refund-policy, /help/refunds and /help/returns (one or two clicks from the
@@ -32,7 +35,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["VHOST", "FixtureSite", "RequestRecord", "Response"]
+__all__ = [
+    "SLOW_PATH",
+    "STATIC_PATHS",
+    "VHOST",
+    "FixtureSite",
+    "RequestRecord",
+    "Response",
+    "compresses",
+    "route",
+    "slow_page",
+    "wire_headers",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -256,6 +270,36 @@ def _intl(path: str) -> Response | None:
     return None
 
 
+SLOW_PATH = "/slow"
+_INTL_PATHS = ("/intl/fr-1252", "/intl/de-latin1", "/intl/ja-sjis")
+#: Every path with a fixed answer; the calendar (any ?month=N), /slow and the 404s are not.
+STATIC_PATHS = (
+    "/robots.txt", *_REDIRECTS, "/broken", "/files/report.pdf", *_INTL_PATHS, *_PAGES,
+)
+
+
+def slow_page() -> Response:
+    """What /slow answers once the handler has waited ``FixtureSite.slow_seconds``."""
+    return _html(page("Slow", "<h1>Finally</h1>"))
+
+
+def compresses(path: str, accept_encoding: str) -> bool:
+    """/help/returns is sent gzip-compressed (to clients that accept it), to exercise
+    Content-Encoding end to end."""
+    return "gzip" in accept_encoding and path == "/help/returns"
+
+
+def wire_headers(
+    response: Response, body_length: int, *, compress: bool
+) -> tuple[tuple[str, str], ...]:
+    """The headers the handler sends for ``response`` after the status line (before the
+    ``Server`` and ``Date`` lines it always adds), ``body_length`` being the bytes sent."""
+    sent = [("Content-Type", response.content_type), ("Content-Length", str(body_length))]
+    if compress:
+        sent.append(("Content-Encoding", "gzip"))
+    return (*sent, *response.headers)
+
+
 def route(path: str, query: str, host: str) -> Response:
     """The response for one GET (every path except /slow, which the handler delays)."""
     if host.split(":")[0].lower() == VHOST:
@@ -371,22 +415,17 @@ class _Handler(BaseHTTPRequestHandler):
         accept_encoding = self.headers.get("Accept-Encoding", "")
         user_agent = self.headers.get("User-Agent", "")
         site.record(RequestRecord("GET", self.path, host, user_agent, accept_encoding))
-        if split.path == "/slow":
+        if split.path == SLOW_PATH:
             site.wait_slow()
-            response = _html(page("Slow", "<h1>Finally</h1>"))
+            response = slow_page()
         else:
             response = route(split.path, split.query, host)
-        # /help/returns is sent compressed, to exercise Content-Encoding end to end.
-        self._send(response, compress="gzip" in accept_encoding and split.path == "/help/returns")
+        self._send(response, compress=compresses(split.path, accept_encoding))
 
     def _send(self, response: Response, *, compress: bool) -> None:
         body = gzip.compress(response.body) if compress else response.body
         self.send_response(response.status)
-        self.send_header("Content-Type", response.content_type)
-        self.send_header("Content-Length", str(len(body)))
-        if compress:
-            self.send_header("Content-Encoding", "gzip")
-        for name, value in response.headers:
+        for name, value in wire_headers(response, len(body), compress=compress):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)

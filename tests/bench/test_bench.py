@@ -13,6 +13,7 @@ from pagesift_ui.bench.report import markdown_table, write_outputs
 from pagesift_ui.demo import build_site, start_demo
 from pagesift_ui.frontier.adaptive import COLD_PATIENCE, StopReason
 from pagesift_ui.session import CrawlConfig, CrawlSession
+from tests.fakes import demo_seed, demo_source, policy_for
 
 
 def bench(name: str, limit: int) -> BenchReport:
@@ -75,12 +76,11 @@ def test_oracle_takes_the_shortest_paths_to_the_answers() -> None:
 
 def test_needle_stops_with_no_relevant_pages_within_two_patiences_of_the_last_lead() -> None:
     site = build_site("needle")
-    with start_demo("needle") as server:
-        config = CrawlConfig.from_mapping(
-            {"seed_url": server.seed_url, "query": site.query, "limit": 300, "delay_s": 0.0}
-        )
-        with CrawlSession(config) as session:
-            records = session.run()
+    config = CrawlConfig.from_mapping(
+        {"seed_url": demo_seed(site), "query": site.query, "limit": 300, "delay_s": 0.0}
+    )
+    with CrawlSession(config, demo_source(site, policy=policy_for(config))) as session:
+        records = session.run()
     assert session.stop_reason is StopReason.NO_RELEVANT_PAGES
     leads = [r.step for r in records if not r.blind]
     blind_after_last_lead = len(records) - max(leads)

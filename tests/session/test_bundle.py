@@ -13,22 +13,21 @@ import pytest
 from pagesift_ui.errors import BundleError
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind
 from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv, session_bundle
-from tests.fixture_site import FixtureSite
+from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 
 @pytest.fixture(scope="module")
 def crawled() -> Iterator[CrawlSession]:
-    with FixtureSite() as site:
-        config = CrawlConfig.from_mapping(
-            {"seed_url": site.url("/"), "query": "refund policy", "limit": 12, "delay_s": 0.0}
-        )
-        with CrawlSession(config) as session:
-            session.step()
-            session.step()
-            session.pin(session.frontier(5)[-1].key)
-            session.run()
-            session.relabel(session.steps[0].final_url, True)
-            yield session
+    config = CrawlConfig.from_mapping(
+        {"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy", "limit": 12, "delay_s": 0.0}
+    )
+    with CrawlSession(config, fixture_source(policy=policy_for(config))) as session:
+        session.step()
+        session.step()
+        session.pin(session.frontier(5)[-1].key)
+        session.run()
+        session.relabel(session.steps[0].final_url, True)
+        yield session
 
 
 def test_export_import_export_gives_the_same_bundle(crawled: CrawlSession) -> None:

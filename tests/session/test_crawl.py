@@ -1,4 +1,4 @@
-"""CrawlSession against the fixture website on 127.0.0.1 (tests/fixture_site.py)."""
+"""CrawlSession over the fixture website (tests/fixture_site.py), served in memory."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pagesift_ui.session import (
     StepOutcome,
     StepRecord,
 )
-from tests.fixture_site import FixtureSite
+from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 RELEVANT = {"/help/refund-policy", "/help/refunds", "/help/returns"}
 
@@ -31,16 +31,17 @@ def _close_sessions() -> object:
         _OPEN.pop().close()
 
 
-def make_session(site: FixtureSite, **settings: object) -> CrawlSession:
+def make_session(**settings: object) -> CrawlSession:
     values = {
-        "seed_url": site.url("/"),
+        "seed_url": FIXTURE_ORIGIN + "/",
         "query": "refund policy",
         "limit": 40,
         "delay_s": 0.0,
         "read_timeout_s": 1.0,
         **settings,
     }
-    session = CrawlSession(CrawlConfig.from_mapping(values))
+    config = CrawlConfig.from_mapping(values)
+    session = CrawlSession(config, fixture_source(policy=policy_for(config)))
     _OPEN.append(session)
     return session
 
@@ -49,10 +50,8 @@ def path(url: str) -> str:
     return urlsplit(url).path
 
 
-def test_crawls_the_fixture_site_to_a_stop_with_relevant_pages_first(
-    fixture_site: FixtureSite,
-) -> None:
-    session = make_session(fixture_site)
+def test_crawls_the_fixture_site_to_a_stop_with_relevant_pages_first() -> None:
+    session = make_session()
     records = session.run()
     assert session.done
     assert session.stop_reason is StopReason.COVERAGE_REACHED
@@ -67,8 +66,8 @@ def test_crawls_the_fixture_site_to_a_stop_with_relevant_pages_first(
         session.step()
 
 
-def test_every_step_record_is_json_and_round_trips(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site, limit=6)
+def test_every_step_record_is_json_and_round_trips() -> None:
+    session = make_session(limit=6)
     for record in session.run():
         text = json.dumps(record.to_dict(), allow_nan=False)
         assert StepRecord.from_dict(json.loads(text)) == record
@@ -83,16 +82,16 @@ def test_every_step_record_is_json_and_round_trips(fixture_site: FixtureSite) ->
     assert second.relevance_detail is not None and second.subtree_stats is not None
 
 
-def test_the_limit_stops_the_crawl(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site, limit=3)
+def test_the_limit_stops_the_crawl() -> None:
+    session = make_session(limit=3)
     session.run()
     assert session.stop_reason is StopReason.LIMIT_REACHED
     assert session.pages_scheduled == 3
     assert session.steps[-1].verdict == "limit_reached"
 
 
-def test_errors_are_recorded_and_the_crawl_goes_on(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site, limit=80, stop_on_verdict=False)
+def test_errors_are_recorded_and_the_crawl_goes_on() -> None:
+    session = make_session(limit=80, stop_on_verdict=False)
     records = session.run()
     by_path = {path(r.url): r for r in records}
     assert by_path["/broken"].outcome is StepOutcome.ERROR
@@ -105,10 +104,8 @@ def test_errors_are_recorded_and_the_crawl_goes_on(fixture_site: FixtureSite) ->
     assert records[-1].stopped
 
 
-def test_no_stop_records_the_first_verdict_and_crawls_to_the_limit(
-    fixture_site: FixtureSite,
-) -> None:
-    session = make_session(fixture_site, limit=15, stop_on_verdict=False)
+def test_no_stop_records_the_first_verdict_and_crawls_to_the_limit() -> None:
+    session = make_session(limit=15, stop_on_verdict=False)
     records = session.run()
     assert session.stop_reason in (StopReason.LIMIT_REACHED, StopReason.EXHAUSTED)
     assert session.first_verdict is StopReason.COVERAGE_REACHED
@@ -118,8 +115,8 @@ def test_no_stop_records_the_first_verdict_and_crawls_to_the_limit(
     assert "--no-stop" in records[verdict_step - 1].forgiven_why
 
 
-def test_forgive_continues_past_a_verdict(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site)
+def test_forgive_continues_past_a_verdict() -> None:
+    session = make_session()
     session.run()
     steps_before = len(session.steps)
     event = session.forgive()
@@ -128,11 +125,11 @@ def test_forgive_continues_past_a_verdict(fixture_site: FixtureSite) -> None:
     record = session.step()
     assert record.step == steps_before + 1
     with pytest.raises(ValueError, match="nothing to forgive"):
-        make_session(fixture_site).forgive()
+        make_session().forgive()
 
 
-def test_pin_makes_the_next_step_fetch_that_link(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site)
+def test_pin_makes_the_next_step_fetch_that_link() -> None:
+    session = make_session()
     session.step()
     rows = session.frontier(50)
     last = rows[-1]
@@ -142,8 +139,8 @@ def test_pin_makes_the_next_step_fetch_that_link(fixture_site: FixtureSite) -> N
     assert session.step().url == last.url
 
 
-def test_drop_and_force_dry_change_what_is_fetched(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site)
+def test_drop_and_force_dry_change_what_is_fetched() -> None:
+    session = make_session()
     session.step()
     head = session.frontier(1)[0]
     session.drop(head.key)
@@ -159,16 +156,16 @@ def test_drop_and_force_dry_change_what_is_fetched(fixture_site: FixtureSite) ->
         session.drop("http://nowhere.invalid/")
 
 
-def test_stop_now_cancels(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site)
+def test_stop_now_cancels() -> None:
+    session = make_session()
     session.step()
     session.stop()
     assert session.done and session.stop_reason is StopReason.CANCELLED
     assert session.overrides[-1].kind is OverrideKind.STOP
 
 
-def test_relabel_is_recorded_and_counts(fixture_site: FixtureSite) -> None:
-    session = make_session(fixture_site, limit=4)
+def test_relabel_is_recorded_and_counts() -> None:
+    session = make_session(limit=4)
     session.run()
     about = session.steps[0].final_url
     before = session.relevant_pages
