@@ -12,7 +12,7 @@ __all__ = ["CHROMIUM", "screenshot_html"]
 logger = logging.getLogger(__name__)
 
 CHROMIUM = "/usr/bin/chromium"
-# ../shared/recipes/STREAMLIT.md §4: flags that keep Chromium off the (closed) network
+# docs/DESIGN.md §15.2: flags that keep Chromium off the (closed) network
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -5,7 +5,7 @@ No httpx, no streamlit, no file or network I/O anywhere below this package (a te
 (blocks, token estimate), ``model`` (online Bayesian link weights), ``adaptive`` (stop rules),
 ``harvest`` (Wilson yield per subtree/cluster), ``weights`` (site IDF), ``relevance`` (facet
 relevance), ``links`` (link signals and scores), ``queue`` (best-first frontier), ``urls``
-(URL hygiene), ``focus`` (ties them together). Spec: ``shared/spec/FRONTIER.md``.
+(URL hygiene), ``focus`` (ties them together). Design: ``docs/DESIGN.md`` §0-§11.
 """
 
 from __future__ import annotations
