@@ -35,7 +35,7 @@ _TEXT_TYPES = {
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **_TEXT_TYPES}
-    disable_nagle_algorithm = True  # see pagesift_ui.demo.server: avoids 40 ms stalls
+    disable_nagle_algorithm = True  # see pagesift_ui.demo.kit.server: avoids 40 ms stalls
 
     def log_message(self, format: str, *args: object) -> None:
         logger.debug("%s %s", self.address_string(), format % args)
