@@ -1,33 +1,29 @@
-"""pagesift-ui: the Streamlit entry point. It only lays the page out and routes to components."""
+"""pagesift-ui: the Streamlit entry point. It only lays the page out and routes to components.
+
+``components`` is installed with the project (``pip install -e .``), so this file imports it
+like any other package, wherever Streamlit or AppTest runs it from.
+"""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import streamlit as st
 
-# Streamlit puts the script's folder on sys.path; AppTest run from elsewhere does not.
-_ROOT = str(Path(__file__).resolve().parent)
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
-
-import streamlit as st  # noqa: E402
-
-from components.controls import render_controls  # noqa: E402
-from components.decision_log import md_escape, render_decision_log  # noqa: E402
-from components.export import render_export  # noqa: E402
-from components.inspector import render_inspector  # noqa: E402
-from components.live import render_live  # noqa: E402
-from components.overrides import (  # noqa: E402
+from components.controls import render_controls
+from components.decision_log import md_escape, render_decision_log
+from components.export import render_export
+from components.inspector import render_inspector
+from components.live import render_live
+from components.overrides import (
     render_label_overrides,
     render_queue_overrides,
     render_subtree_overrides,
     render_verdict_banner,
 )
-from components.replay import render_replay  # noqa: E402
-from components.saved import render_saved_sessions, render_storage_note  # noqa: E402
-from components.sidebar import init_state, render_setup  # noqa: E402
-from components.state import AnySession, pop_flashes  # noqa: E402
-from components.tables import render_frontier, render_pages, render_subtrees  # noqa: E402
+from components.replay import render_replay
+from components.saved import render_saved_sessions, render_storage_note
+from components.sidebar import init_state, render_setup
+from components.state import AnySession, pop_flashes
+from components.tables import render_frontier, render_pages, render_subtrees
 
 FRONTIER_ROWS = 25
 _FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Sequence
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from components.persist import ExportSource, Recording, export_source
 from components.state import AnySession, add_flash, set_session
@@ -81,7 +82,7 @@ def bundle_recording(data: bytes | str, view: SessionView, name: str) -> Recordi
 
 def on_upload() -> None:
     ss = st.session_state
-    uploaded = ss.get("upload")
+    uploaded: UploadedFile | None = ss.get("upload")
     ss["upload_error"] = None
     if uploaded is None:
         return

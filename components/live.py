@@ -6,11 +6,13 @@ headless Chromium redraws the charts)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from components.charts import (
     DEFAULT_WINDOW,
@@ -26,8 +28,9 @@ from components.metrics import headline_metrics, render_metrics
 from components.persist import fall_back_unsaved, stepper
 from components.replay import render_replay_status
 from components.runner import RunMode, TickResult, advance
-from components.state import AnySession, add_flash, is_live
+from components.state import AnySession, StateKey, add_flash, is_live
 from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.session import CrawlSession
 from pagesift_ui.store import StoreError
 
 __all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
@@ -50,6 +53,19 @@ CAPTIONS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class ChartOptions:
+    """The chart widgets' values: steps drawn, the weight chart's feature, the forest's sort."""
+
+    window: int
+    feature: str
+    sort_by: str
+
+
+#: ``ss["fig_memo"]``: the memo key (session serial, steps, overrides, options), the figures.
+FigureMemo = tuple[tuple[int, int, int, ChartOptions], dict[str, go.Figure]]
+
+
 def build_figures(
     session: AnySession, window: int, feature: str, sort_by: str
 ) -> dict[str, go.Figure]:
@@ -64,21 +80,23 @@ def build_figures(
 
 
 def _memo_figures(
-    ss: Any, session: AnySession, options: Mapping[str, Any]
+    ss: MutableMapping[StateKey, Any], session: AnySession, options: ChartOptions
 ) -> dict[str, go.Figure]:
     """Rebuild the figures only when the session or an option changed (memo in session state;
     ``st.cache_data`` would pickle each hit, ~15 ms per figure: recipe §2.5)."""
-    key = (ss.get("session_serial"), len(session.steps), len(session.overrides),
-           tuple(sorted(options.items())))
-    memo = ss.get("fig_memo")
+    key = (int(ss.get("session_serial", 0)), len(session.steps), len(session.overrides),
+           options)
+    memo: FigureMemo | None = ss.get("fig_memo")
     if memo is not None and memo[0] == key:
         return memo[1]
-    figures = build_figures(session, options["window"], options["feature"], options["sort"])
+    figures = build_figures(session, options.window, options.feature, options.sort_by)
     ss["fig_memo"] = (key, figures)
     return figures
 
 
-def _chart_options(session: AnySession, rows: Sequence[Sequence[Any]]) -> dict[str, Any]:
+def _chart_options(
+    session: AnySession, rows: Sequence[Sequence[DeltaGenerator]]
+) -> ChartOptions:
     """Each chart's option sits right above it (widgets in the fragment rerun only it)."""
     window = rows[0][1].select_slider("Steps drawn", WINDOW_OPTIONS, value=DEFAULT_WINDOW,
                                       key="history_window")
@@ -88,8 +106,7 @@ def _chart_options(session: AnySession, rows: Sequence[Sequence[Any]]) -> dict[s
         format_func=lambda f: f"{f} ({counts[f]}↕)" if counts[f] else f)
     sort_by = rows[1][1].radio("Sort subtrees by", FOREST_SORTS, key="forest_sort",
                                horizontal=True)
-    return {"window": window, "feature": feature or FEATURE_NAMES[0],
-            "sort": sort_by or FOREST_SORTS[0]}
+    return ChartOptions(window, feature or FEATURE_NAMES[0], sort_by or FOREST_SORTS[0])
 
 
 def _summary_row(session: AnySession) -> None:
@@ -104,8 +121,8 @@ def _summary_row(session: AnySession) -> None:
 def _panel(session: AnySession) -> None:
     render_replay_status(st.session_state)
     _summary_row(session)
-    option_rows = []
-    chart_rows = []
+    option_rows: list[Sequence[DeltaGenerator]] = []
+    chart_rows: list[Sequence[DeltaGenerator]] = []
     for _ in range(2):
         option_rows.append(st.columns(2, vertical_alignment="bottom"))
         chart_rows.append(st.columns(2))
@@ -117,7 +134,7 @@ def _panel(session: AnySession) -> None:
         column.caption(CAPTIONS[key])
 
 
-def _tick(ss: Any, session: Any, mode: RunMode) -> TickResult:
+def _tick(ss: MutableMapping[StateKey, Any], session: CrawlSession, mode: RunMode) -> TickResult:
     """One tick; a bug in a step ends the run with a message instead of spinning the timer,
     and a failed save ends it with the crawl switched to unsaved."""
     take_step = stepper(ss)  # read state before the mutation (recipe §2.2, rule 2)
@@ -131,7 +148,7 @@ def _tick(ss: Any, session: Any, mode: RunMode) -> TickResult:
         return TickResult(0, False, f"error: {exc}")
 
 
-def _pause_message(session: Any, result: TickResult) -> tuple[str, str] | None:
+def _pause_message(session: CrawlSession, result: TickResult) -> tuple[str, str] | None:
     """Why Run paused; None when the crawl stopped (the verdict banner says why)."""
     if result.why.startswith("error"):
         return "error", f"Run stopped by an {result.why}"
@@ -150,7 +167,7 @@ def render_live(running: bool) -> None:
     @st.fragment(run_every=TICK_S if running else None)
     def live_panel() -> None:
         ss = st.session_state
-        session = ss.get("session")
+        session: AnySession | None = ss.get("session")
         if session is None:
             return
         if ss.get("running") and is_live(session):

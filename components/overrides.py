@@ -38,7 +38,7 @@ FORGIVABLE = frozenset(
 def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
     """Run one override on the live session; show what it did or why it could not."""
     ss = st.session_state
-    session = ss.get("session")
+    session: AnySession | None = ss.get("session")
     if not is_live(session):
         add_flash(ss, "warning", "An imported session is read-only.")
         return
@@ -59,7 +59,7 @@ def on_forgive() -> None:
 
 def on_accept() -> None:
     ss = st.session_state
-    session = ss.get("session")
+    session: AnySession | None = ss.get("session")
     if session is not None and session.steps:
         ss["accepted_step"] = session.steps[-1].step
 

@@ -17,6 +17,7 @@ import streamlit as st
 from components.persist import start_crawl
 from components.state import (
     STATE_DEFAULTS,
+    StateKey,
     add_flash,
     discard_session,
     ensure_defaults,
@@ -51,7 +52,8 @@ PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 def form_defaults() -> dict[str, Any]:
     """Initial widget values, read off the config dataclasses (defaults live there only)."""
-    fields = {f.name: f.default for f in dataclasses.fields(CrawlConfig)}
+    fields = {f.name: f.default for f in dataclasses.fields(CrawlConfig)
+              if f.default is not dataclasses.MISSING}
     adaptive = AdaptiveOptions()
     values: dict[str, Any] = {
         "target": TARGET_DEMO,
@@ -83,7 +85,7 @@ def config_mapping(values: Mapping[str, Any], seed_url: str) -> dict[str, Any]:
     })
 
 
-def init_state(ss: MutableMapping[str, Any]) -> None:
+def init_state(ss: MutableMapping[StateKey, Any]) -> None:
     """Defaults for every key; the query starts as the default scenario's query."""
     first_run = "target" not in ss
     ensure_defaults(ss, STATE_DEFAULTS)
@@ -114,7 +116,7 @@ def on_scenario_change() -> None:
 
 def on_start() -> None:
     ss = st.session_state
-    values = {key: ss.get(key) for key in form_defaults()}
+    values: dict[str, Any] = {key: ss.get(key) for key in form_defaults()}
     discard_session(ss)
     ss["field_errors"] = {}
     try:

@@ -15,6 +15,9 @@ from pagesift_ui.net.serve import StaticServer
 __all__ = [
     "DEFAULT_SCENARIO",
     "TARGETS",
+    "TARGET_DEMO",
+    "TARGET_FOLDER",
+    "TARGET_URL",
     "Target",
     "demo_info",
     "resolve_target",
