@@ -5,6 +5,13 @@
     PagesiftError
     ├── ConfigError (also ValueError)      bad settings: a field, the bad value, what is allowed
     ├── BundleError (also ValueError)      a session bundle that cannot be read or trusted
+    ├── SessionDone                        a step was asked of a crawl that has stopped
+    ├── SessionBroken                      a sink failed or a step was interrupted half-way:
+    │                                      the session takes no more steps (resume it)
+    ├── StoreError                         the session store cannot do what was asked
+    │   ├── SchemaTooNew                   the database was written by a newer pagesift-ui
+    │   ├── SessionNotFound (also KeyError) no saved session has that id
+    │   └── ReplayDiverged                 rebuilding a session did not give the recorded steps
     └── FetchError                         one URL could not be fetched; the crawl goes on
         ├── FetchTimeout                   connect or read timed out
         ├── ConnectFailed                  DNS failure, refused connection, TLS failure
@@ -35,6 +42,12 @@ __all__ = [
     "HTTPStatusError",
     "NotRecorded",
     "PagesiftError",
+    "ReplayDiverged",
+    "SchemaTooNew",
+    "SessionBroken",
+    "SessionDone",
+    "SessionNotFound",
+    "StoreError",
     "TooManyRedirects",
     "UnsupportedContentType",
 ]
@@ -55,6 +68,74 @@ class ConfigError(PagesiftError, ValueError):
 
 class BundleError(PagesiftError, ValueError):
     """A session bundle is malformed, of an unknown version, or inconsistent."""
+
+
+class SessionDone(PagesiftError):
+    """A step was asked of a session that has stopped; its ``stop_reason`` says why."""
+
+
+class SessionBroken(PagesiftError):
+    """The session no longer matches what its sinks recorded, so it takes no more steps.
+
+    Either a sink failed (``StoreError`` for a save: disk full, I/O error) or a step was
+    interrupted half-way (Ctrl-C, a Streamlit rerun). Every step recorded before is intact;
+    resuming the saved session rebuilds it exactly and goes on from there.
+    """
+
+    def __init__(self, why: str) -> None:
+        super().__init__(
+            f"the session cannot go on: {why}. Every step saved before is intact: resume the "
+            "session to continue"
+        )
+        self.why = why
+
+
+class StoreError(PagesiftError):
+    """The session store cannot do what was asked (a broken or foreign database file)."""
+
+
+class SchemaTooNew(StoreError):
+    """The database's schema version is newer than this pagesift-ui understands."""
+
+    def __init__(self, path: str, found: int, supported: int) -> None:
+        super().__init__(
+            f"{path} holds sessions in schema version {found}, written by a newer pagesift-ui; "
+            f"this one reads up to version {supported}. Upgrade pagesift-ui, or choose another "
+            "database with --db or PAGESIFT_DB."
+        )
+        self.found = found
+        self.supported = supported
+
+
+class SessionNotFound(StoreError, KeyError):
+    """No saved session has this id."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(
+            f"no saved session has the id {session_id!r}; `pagesift-ui sessions` lists them"
+        )
+        self.session_id = session_id
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0])
+
+
+class ReplayDiverged(StoreError):
+    """Re-running the recorded steps gave a different step than the one recorded.
+
+    ``step`` is the first step that differs and ``field`` the first field that does. It means
+    the crawl code changed since the recording (or the recording is incomplete).
+    """
+
+    def __init__(self, step: int, field: str, recorded: object, rebuilt: object) -> None:
+        super().__init__(
+            f"step {step} replays differently: {field} was {recorded!r} when recorded and is "
+            f"{rebuilt!r} now. This pagesift-ui crawls differently from the one that recorded "
+            "the session, so it cannot continue it; `pagesift-ui replay` shows how it crawls "
+            "the recorded pages instead"
+        )
+        self.step = step
+        self.field = field
 
 
 class FetchError(PagesiftError):

@@ -6,7 +6,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pagesift_ui.session import CrawlConfig, CrawlSession, PageSource, StepRecord
+from pagesift_ui.session import (
+    CrawlConfig,
+    CrawlSession,
+    PageSource,
+    StepRecord,
+    SubtreeState,
+    VerdictFate,
+)
 
 from .truth import url_key
 
@@ -130,11 +137,11 @@ def run_crawl(
         curve.stop_step = session.stop_step
         curve.end_reason = session.stop_reason.value if session.stop_reason else None
         curve.dry_at_end = _dry_parts(session)
-        for step, reason, status in session.verdicts:
-            if not status.startswith("forgiven:"):  # automatic forgiveness is not a stop
-                curve.counterfactual.setdefault(reason, step)
+        for verdict in session.verdicts:
+            if verdict.fate is not VerdictFate.AUTO_FORGIVEN:  # that one is not a stop
+                curve.counterfactual.setdefault(verdict.reason.value, verdict.step)
     return curve
 
 
 def _dry_parts(session: CrawlSession) -> list[str]:
-    return [row.part for row in session.wilson_table() if row.state == "dry"]
+    return [row.part for row in session.wilson_table() if row.state is SubtreeState.DRY]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -19,17 +18,10 @@ from pagesift_ui.cli.options import (
 )
 from pagesift_ui.cli.outputs import write_outputs
 from pagesift_ui.errors import ConfigError
-from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.session import CrawlConfig, CrawlSession
 from pagesift_ui.session.crawl import default_source
-from pagesift_ui.store import (
-    PersistentSession,
-    Recorded,
-    RecordingSource,
-    SessionStore,
-    resume,
-    start_session,
-)
-from pagesift_ui.store.replay import merge_events
+from pagesift_ui.store import RecordingSink, SessionStore, StoreSink, resume, start_session
+from pagesift_ui.store.replay import merge_events, queue_empty_marks
 
 __all__ = ["register", "run_crawl", "run_serve"]
 
@@ -69,17 +61,19 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ConfigError as exc:
         err.write(f"pagesift-ui crawl: {config_error_message(exc)}\n")
         return 2
-    memory: list[Recorded] = []
-    saved = _open_saved(args, config, err)
-    if saved is not None:
-        session, steps = saved.session, saved.iter_steps
-    else:
+    session = _open_saved(args, config, err)
+    memory = RecordingSink()  # what an unsaved crawl keeps instead
+    if session is None:
         assert config is not None  # only --resume leaves it None, and --resume saves
-        session = CrawlSession(config, RecordingSource(default_source(config), memory.append))
-        steps = session.iter_steps
-    interrupted = _crawl(session, steps, args.quiet, err)
-    responses = saved.recorded() if saved is not None else memory
-    events = saved.events if saved is not None else tuple(merge_events(session.overrides, ()))
+        session = CrawlSession(config, memory.record(default_source(config)), sinks=[memory])
+    saved = session.find_sink(StoreSink)
+    interrupted = _crawl(session, args.quiet, err)
+    if saved is not None:
+        responses, events = saved.recorded(), saved.events
+    else:
+        # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
+        responses = tuple(memory.answers)
+        events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
     session_id = saved.session_id if saved is not None else ""
     write_outputs(session, responses, events, args, err, session_id=session_id)
     if saved is not None and interrupted:
@@ -102,27 +96,28 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
 
 def _open_saved(
     args: argparse.Namespace, config: CrawlConfig | None, err: TextIO
-) -> PersistentSession | None:
+) -> CrawlSession | None:
+    """The saved session to crawl (new, or ``--resume``); None with ``--no-save``."""
     if args.no_save:
         return None
     store = SessionStore(args.db)
     if args.resume is not None:
-        saved = resume(store, args.resume)
-        err.write(f"session {saved.session_id}: rebuilt {len(saved.session.steps)} saved steps "
+        session = resume(store, args.resume)
+        err.write(f"session {args.resume}: rebuilt {len(session.steps)} saved steps "
                   f"offline from {store.path}; continuing\n")
-        return saved
+        return session
     assert config is not None
-    saved = start_session(store, config)
+    session = start_session(store, config)
+    saved = session.find_sink(StoreSink)
+    assert saved is not None  # start_session attaches it
     err.write(f"session {saved.session_id}: saving to {store.path}\n")
-    return saved
+    return session
 
 
-def _crawl(
-    session: CrawlSession, steps: Callable[[], Iterator[StepRecord]], quiet: bool, err: TextIO
-) -> bool:
+def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
     """Run to the stop with a progress bar; True if interrupted by Ctrl-C."""
     try:
-        for record in steps():
+        for record in session.iter_steps():
             if not quiet:
                 err.write("\r" + progress_line(record, session.config.limit))
                 err.flush()
@@ -130,6 +125,9 @@ def _crawl(
         # The outputs show the crawl cancelled; the saved session stays open (the stop is
         # not saved), so --resume continues it. Nothing already crawled is lost.
         if not session.done:
+            saved = session.find_sink(StoreSink)
+            if saved is not None:
+                session.remove_sink(saved)
             session.stop(note="interrupted (Ctrl-C)")
         return True
     finally:

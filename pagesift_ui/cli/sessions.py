@@ -22,7 +22,7 @@ from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.store import (
     Recorded,
-    RecordingSource,
+    RecordingSink,
     ReplaySource,
     SessionEvent,
     SessionInfo,
@@ -30,7 +30,7 @@ from pagesift_ui.store import (
     drive,
 )
 from pagesift_ui.store.portable import events_from_bundle, responses_from_bundle
-from pagesift_ui.store.replay import first_difference, merge_events
+from pagesift_ui.store.replay import first_difference
 
 __all__ = ["register", "replay_config", "run_replay", "run_sessions", "session_table"]
 
@@ -95,11 +95,10 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     same = config == recorded_config
     source = ReplaySource(responses)
-    replayed: list[Recorded] = []
-    session = CrawlSession(config, RecordingSource(source, replayed.append))
+    replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
+    session = CrawlSession(config, replayed.record(source), sinks=[replayed])
     drive(session, events if same else (), strict=False)
-    replay_events = tuple(merge_events(session.overrides, ()))
-    write_outputs(session, replayed, replay_events, args, err)
+    write_outputs(session, replayed.answers, replayed.events, args, err)
     out.write(f"replayed {_count(len(session.steps), 'step')} offline from {args.recording}; "
               f"{_count(len(source.unavailable), 'URL')} unavailable (not in the recording)\n")
     if same and recorded_steps is not None:

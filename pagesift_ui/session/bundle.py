@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from dataclasses import fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pagesift_ui import __version__
 from pagesift_ui.errors import BundleError, ConfigError
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.protocol import ReadableSession
 from pagesift_ui.session.record import FrontierRow, Override, PageRow, PartStats, StepRecord
 from pagesift_ui.session.view import SessionView
 
@@ -42,18 +43,7 @@ MAX_BUNDLE_BYTES = 512 * 1024 * 1024
 FRONTIER_ROWS = 50
 
 
-class _Exportable(Protocol):
-    config: CrawlConfig
-    steps: list[StepRecord]
-    overrides: list[Override]
-    labels: dict[str, bool]
-
-    def summary(self) -> dict[str, Any]: ...
-
-    def frontier(self, n: int = 20) -> list[FrontierRow]: ...
-
-
-def session_bundle(session: _Exportable) -> dict[str, Any]:
+def session_bundle(session: ReadableSession) -> dict[str, Any]:
     """The bundle of a live session or an imported view (which re-exports what it read)."""
     if isinstance(session, SessionView):
         meta = session.meta
@@ -230,9 +220,9 @@ def _check_final(final: Mapping[str, Any]) -> None:
             raise BundleError(f"final.frontier[{i}] is malformed: {exc}") from exc
 
 
-def pages_csv(session: _Exportable | SessionView) -> str:
+def pages_csv(session: ReadableSession) -> str:
     """The pages table as CSV text (one row per step, errors and duplicates included)."""
-    rows: list[PageRow] = session.pages()  # type: ignore[union-attr]
+    rows = session.pages()
     out = io.StringIO()
     names = [f.name for f in fields(PageRow)]
     writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
@@ -241,7 +231,3 @@ def pages_csv(session: _Exportable | SessionView) -> str:
         writer.writerow(row.to_dict())
     return out.getvalue()
 
-
-def write_bundle(session: _Exportable, path: Path) -> None:
-    """Write a session's bundle to ``path`` (UTF-8)."""
-    path.write_text(bundle_json(session_bundle(session)), encoding="utf-8")

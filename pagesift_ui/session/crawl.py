@@ -1,43 +1,62 @@
-"""``CrawlSession``: one ``step()`` runs one page through the frontier core (spec §11).
+"""``CrawlSession``: one ``step()`` runs one page through the frontier core (docs/DESIGN.md §11).
 
 The session owns the only I/O object (a ``PageSource``, normally the ``Fetcher``); everything
-it decides comes from the sans-IO core in ``FrontierState``. Each step returns a frozen
-``StepRecord`` holding everything the UI needs to explain it.
+it decides comes from the sans-IO core in ``FrontierState``. Each step gives a frozen
+``StepRecord`` holding everything the UI needs to explain it, and every registered sink is
+told of it. ``run`` / ``iter_steps`` are the one loop that steps a session.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
 
-from pagesift_ui.errors import FetchError, PagesiftError
+from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
-from pagesift_ui.frontier.harvest import subtree
-from pagesift_ui.frontier.links import SECTION_FLOOR
+from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.queue import Entry, cluster_key
-from pagesift_ui.frontier.urls import clean, dedupe_key, text_fingerprints
+from pagesift_ui.frontier.relevance import PageSignal
+from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.page.extract import Page, extract
+from pagesift_ui.session import views
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
-from pagesift_ui.session.overrides import OverridesMixin
-from pagesift_ui.session.record import StepRecord, VerdictFate
+from pagesift_ui.session.record import (
+    FrontierRow,
+    Override,
+    OverrideKind,
+    PageRow,
+    PartStats,
+    StepRecord,
+    Verdict,
+    VerdictFate,
+)
+from pagesift_ui.session.sinks import SessionEnd, StepSink
 from pagesift_ui.session.state import FrontierState, signal_of
-from pagesift_ui.session.stepbuild import StepFacts, build_record
-from pagesift_ui.session.views import ViewsMixin
+from pagesift_ui.session.stepbuild import PageCounts, StepFacts, build_record
+from pagesift_ui.session.stepping import (
+    has_fetchable,
+    next_entry,
+    pending_lead,
+    record_text,
+    relevant_count,
+)
 
-__all__ = ["CrawlSession", "PageSource", "SessionDone", "default_source"]
+__all__ = ["FORGIVABLE", "CrawlSession", "PageSource", "SessionDone", "default_source"]
 
 logger = logging.getLogger(__name__)
 
-#: Score given to the seed link: it has no features and teaches the model nothing (spec §3).
+#: Score given to the seed link: it has no features and teaches the model nothing (§3).
 SEED_SCORE = 1.0
+#: The stop verdicts a user (or ``run(until_stop=False)``) may continue past.
+FORGIVABLE = frozenset(
+    {StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES}
+)
 
-
-class SessionDone(PagesiftError):
-    """``step()`` was called on a session that has stopped; see ``stop_reason``."""
+_Sink = TypeVar("_Sink")
 
 
 class PageSource(Protocol):
@@ -55,16 +74,19 @@ def default_source(config: CrawlConfig) -> Fetcher:
     return Fetcher(config.fetch_policy())
 
 
-class CrawlSession(OverridesMixin, ViewsMixin):
-    """A focused crawl stepped one page at a time.
+class CrawlSession:
+    """A focused crawl stepped one page at a time, telling its sinks as it goes.
 
-    Attributes the caller reads: ``steps`` (the records so far), ``overrides``, ``done``,
-    ``stop_reason`` (why it is stopped now, None while it can go on), ``stop_step`` and
-    ``first_verdict`` (the first stop verdict that was not forgiven automatically, also with
-    ``stop_on_verdict=False``), ``verdicts`` (every verdict: step, reason, what became of it).
+    Attributes the caller reads: ``steps`` (the records so far), ``overrides``, ``labels``,
+    ``done``, ``stop_reason`` (why it is stopped now, None while it can go on), ``stop_step``
+    and ``first_verdict`` (the first stop verdict that was not forgiven automatically, also
+    with ``stop_on_verdict=False``), ``verdicts`` (every verdict and what became of it).
 
-    ``clock`` times each step for ``elapsed_ms`` (seconds, monotonic); a replay that must
-    reproduce ``elapsed_ms`` too injects the same deterministic clock as the recording.
+    ``sinks`` are told of every step, override and ending (``StepSink``). If one raises, or a
+    step is interrupted half-way (any exception but ``SessionDone`` inside ``step()``), the
+    session refuses further steps with ``SessionBroken``: what the sinks keep no longer
+    matches it. ``clock`` times each step for ``elapsed_ms`` (seconds, monotonic); a replay
+    that must reproduce ``elapsed_ms`` too injects the same deterministic clock.
     """
 
     def __init__(
@@ -73,65 +95,102 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         source: PageSource | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
+        sinks: Iterable[StepSink] = (),
     ) -> None:
         self.config = config
         self.state = FrontierState.from_config(config)
         self._source = source if source is not None else default_source(config)
         self._clock = clock
+        self._sinks: list[StepSink] = list(sinks)
         self.steps: list[StepRecord] = []
-        self._closed = False
+        self.overrides: list[Override] = []
+        self.labels: dict[str, bool] = {}  # url → the user's label
         self.done = False
         self.stop_reason: StopReason | None = None
         self.stop_step: int | None = None
         self.first_verdict: StopReason | None = None
-        self.verdicts: list[tuple[int, str, str]] = []
+        self.verdicts: list[Verdict] = []
         self.pages_scheduled = 0
         self.pages_fetched = 0
-        self._init_overrides()
+        self._page_signals: dict[str, PageSignal] = {}  # url → its signal (for relevance)
+        self._link_signals: dict[str, LinkSignal] = {}  # url → the link that led to it
+        self._relevant_urls: set[str] = set()
+        self._closed = False
+        self._interrupted = ""  # why a step broke off half-way; never healed
+        self._failed: list[tuple[StepSink, str]] = []  # sinks that raised, and how
         seed = clean(config.seed_url)
         self.state.queue.offer(dedupe_key(seed), seed, 0, SEED_SCORE, None, config.limit)
 
-    # -- driving ------------------------------------------------------------------------
+    # -- sinks ----------------------------------------------------------------------------
+
+    @property
+    def sinks(self) -> tuple[StepSink, ...]:
+        return tuple(self._sinks)
+
+    def add_sink(self, sink: StepSink) -> None:
+        """Tell ``sink`` of everything from now on (nothing of what happened before)."""
+        self._sinks.append(sink)
+
+    def remove_sink(self, sink: StepSink) -> None:
+        """Stop telling ``sink``. Removing a sink that failed lets the session go on without
+        it; a session whose step was interrupted stays broken. ValueError if not attached."""
+        self._sinks.remove(sink)
+        self._failed = [(s, why) for s, why in self._failed if s is not sink]
+
+    def find_sink(self, kind: type[_Sink]) -> _Sink | None:
+        """The first attached sink that is a ``kind``, or None."""
+        return next((sink for sink in self._sinks if isinstance(sink, kind)), None)
+
+    @property
+    def source(self) -> PageSource:
+        """Where the pages come from now."""
+        return self._source
+
+    # -- driving --------------------------------------------------------------------------
 
     def step(self) -> StepRecord:
-        """Run exactly one page through the core and return its record.
+        """Run exactly one page through the core, tell the sinks, and return its record.
 
-        Raises ``SessionDone`` when the session has stopped (budget spent, queue exhausted, a
-        stop verdict, or the user's stop); ``forgive()`` lifts a verdict's stop.
+        Drive a session with ``run`` or ``iter_steps``, the one loop. Raises ``SessionDone``
+        when it has stopped (budget spent, queue empty, a stop verdict, the user's stop;
+        ``forgive()`` lifts a verdict's stop) and ``SessionBroken`` when it may not go on.
         """
-        if self._closed:
-            raise SessionDone("the session was closed; start a new one or resume it")
-        if self.done:
-            raise SessionDone(f"the crawl has stopped: {self.stop_reason}")
+        self._check_usable()
         started = self._clock()
-        dropped: list[str] = []
-        entry = self._next_entry(dropped)
-        if entry is None:
-            self._end(StopReason.EXHAUSTED, len(self.steps))
+        try:
+            record = self._take_step(started)
+        except BaseException as exc:
+            self._interrupted = f"step {len(self.steps) + 1} was interrupted ({exc!r})"
+            raise
+        if record is None:
+            self._notify_end(queue_empty=True)
             raise SessionDone("the queue is empty: every reachable link was fetched or dropped")
-        record = self._run_entry(entry, dropped, started)
-        self.steps.append(record)
+        self._notify(lambda sink: sink.on_step(self, record))
+        if self.done:
+            self._notify_end()
         return record
 
-    def run(self, max_steps: int | None = None, until_stop: bool = True) -> list[StepRecord]:
-        """Step until done, or ``max_steps`` records. ``until_stop=False`` forgives every
-        stop verdict and goes on to the limit (like ``stop_on_verdict=False``)."""
-        records: list[StepRecord] = []
-        while not self.done and (max_steps is None or len(records) < max_steps):
-            try:
-                records.append(self.step())
-            except SessionDone:
-                break
-            if self.done and not until_stop and self.stop_reason in _VERDICTS:
-                self.forgive(note="run(until_stop=False)")
-        return records
-
     def iter_steps(self) -> Iterator[StepRecord]:
+        """Step until the crawl stops, giving each record as it is made."""
         while not self.done:
             try:
                 yield self.step()
             except SessionDone:
                 return
+
+    def run(self, max_steps: int | None = None, until_stop: bool = True) -> list[StepRecord]:
+        """Step until done, or ``max_steps`` records. ``until_stop=False`` forgives every
+        stop verdict and goes on to the limit (like ``stop_on_verdict=False``)."""
+        records: list[StepRecord] = []
+        if max_steps is not None and max_steps < 1:
+            return records
+        for record in self.iter_steps():
+            records.append(record)
+            if self.done and not until_stop and self.stop_reason in FORGIVABLE:
+                self.forgive(note="run(until_stop=False)")
+            if max_steps is not None and len(records) >= max_steps:
+                break
+        return records
 
     def set_source(self, source: PageSource) -> PageSource:
         """Take pages from ``source`` from the next step on (a resumed session goes live).
@@ -151,23 +210,54 @@ class CrawlSession(OverridesMixin, ViewsMixin):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # -- one step -----------------------------------------------------------------------
+    def _check_usable(self) -> None:
+        if self._interrupted:
+            raise SessionBroken(self._interrupted)
+        if self._failed:
+            raise SessionBroken(self._failed[0][1])
+        if self._closed:
+            raise SessionDone("the session was closed; start a new one or resume it")
+        if self.done:
+            raise SessionDone(f"the crawl has stopped: {self.stop_reason}")
 
-    def _next_entry(self, dropped: list[str]) -> Entry | None:
-        """Step 2: pop with the dispersion rule; links of dry subtrees are dropped."""
-        state = self.state
-        while True:
-            entry = state.queue.pop_diverse(
-                state.scheduled_by_cluster,
-                state.dispersion_cap(),
-                state.clusters.is_proven,
-                demoted_templates=state.demoted_templates(),
-            )
-            if entry is None or not state.is_dry(subtree(self.config.seed_host, entry.url)):
-                return entry
-            dropped.append(entry.url)
+    def _notify(self, tell: Callable[[StepSink], None]) -> None:
+        """Tell every sink in order; re-raise the first failure once all were told.
 
-    def _run_entry(self, entry: Entry, dropped: list[str], started: float) -> StepRecord:
+        A broken session tells nobody: its sinks keep what matched it last.
+        """
+        if self._interrupted or self._failed:
+            return
+        failure: BaseException | None = None
+        for sink in tuple(self._sinks):
+            try:
+                tell(sink)
+            except BaseException as exc:  # noted to refuse further steps, then re-raised
+                self._failed.append((sink, f"{type(sink).__name__} failed ({exc})"))
+                failure = failure or exc
+        if failure is not None:
+            raise failure
+
+    def _notify_end(self, *, queue_empty: bool = False) -> None:
+        if self.stop_reason is None:
+            raise RuntimeError("a session ended without a stop reason")
+        end = SessionEnd(self.stop_reason, len(self.steps), queue_empty)
+        self._notify(lambda sink: sink.on_end(self, end))
+
+    # -- one step -------------------------------------------------------------------------
+
+    def _take_step(self, started: float) -> StepRecord | None:
+        """§11.2-11.12; None when the pop found the queue empty (the crawl is exhausted)."""
+        dropped: list[str] = []
+        entry = next_entry(self.state, self.config.seed_host, dropped)
+        if entry is None:
+            self._end(StopReason.EXHAUSTED, len(self.steps))
+            return None
+        facts = self._run_entry(entry, dropped)
+        record = self._finish(facts, started)
+        self.steps.append(record)
+        return record
+
+    def _run_entry(self, entry: Entry, dropped: list[str]) -> StepFacts:
         self.pages_scheduled += 1
         self.state.scheduled_by_cluster[cluster_key(entry.url)] += 1
         self.state.fetched_keys.add(entry.key)
@@ -180,32 +270,20 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             result = self._source.fetch(entry.url)
         except FetchError as exc:
             facts.fail(exc)
-            return self._finish(facts, started)
+            return facts
         facts.result = result
         self.state.fetched_keys.add(dedupe_key(clean(result.final_url)))
         page = extract(result.body, result.final_url, encoding=result.encoding)
         facts.page = page
-        if self._is_duplicate(facts, page):
-            return self._finish(facts, started)
+        facts.duplicate_of = record_text(self.state, facts.url, page.text)
+        if facts.duplicate_of:
+            self.pages_scheduled -= 1  # §10: a duplicate does not count against the limit
+            return facts
         self._observe_page(facts, page)
-        return self._finish(facts, started)
-
-    def _is_duplicate(self, facts: StepFacts, page: Page) -> bool:
-        """Step 5: same text as an earlier page → a duplicate, refunded from the budget."""
-        prints = text_fingerprints(page.text)
-        url = facts.result.final_url if facts.result else facts.entry.url
-        first = self.state.text_seen.get(prints.exact) or self.state.text_seen.get(prints.digitless)
-        self.state.templates.observe(url, first is not None)
-        if first is not None:
-            facts.duplicate_of = first
-            self.pages_scheduled -= 1  # spec §10: a duplicate does not count against the limit
-            return True
-        self.state.text_seen.setdefault(prints.exact, url)
-        self.state.text_seen.setdefault(prints.digitless, url)
-        return False
+        return facts
 
     def _observe_page(self, facts: StepFacts, page: Page) -> None:
-        """Steps 6-11 for an HTML page that is not a duplicate."""
+        """§11.6-11.11 for an HTML page that is not a duplicate."""
         state, entry = self.state, facts.entry
         self.pages_fetched += 1
         page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
@@ -245,16 +323,16 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         )
 
     def _judge(self, facts: StepFacts, reason: StopReason) -> None:
-        """Step 10: a verdict stands unless a high-scoring, non-blind link is still queued."""
+        """§11.10: a verdict stands unless a high-scoring, non-blind link is still queued."""
         adaptive = self.state.adaptive
         facts.verdict = reason
         facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
-        pending = self._pending_lead()
+        pending = pending_lead(self.state, self.config.seed_host)
         if pending:
             adaptive.forgive()
             facts.forgiven, facts.forgiven_why = True, pending
             facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
-            self.verdicts.append((facts.step, reason.value, "forgiven: " + pending))
+            self.verdicts.append(Verdict(facts.step, reason, VerdictFate.AUTO_FORGIVEN, pending))
             return
         if self.stop_step is None:
             self.stop_step, self.first_verdict = facts.step, reason
@@ -263,57 +341,30 @@ class CrawlSession(OverridesMixin, ViewsMixin):
             adaptive.reset_cold()
             facts.forgiven, facts.forgiven_why = True, "--no-stop: verdict recorded, crawl goes on"
             facts.verdict_fate = VerdictFate.NO_STOP
-            self.verdicts.append((facts.step, reason.value, "recorded (no-stop)"))
+            self.verdicts.append(Verdict(facts.step, reason, VerdictFate.NO_STOP))
             return
         facts.stopped = True
         facts.verdict_fate = VerdictFate.STOPPED
-        self.verdicts.append((facts.step, reason.value, "stopped"))
-
-    def _pending_lead(self) -> str:
-        """Why to go on despite a verdict, or "" (spec §11 step 10 [ours]).
-
-        The head of the queue must be a non-blind link scoring above the best blind one (or,
-        with no blind link queued, above the section floor a blind link would get).
-        """
-        head: Entry | None = None
-        best_blind = None
-        for entry in self.state.queue.entries():
-            if self.state.is_dry(subtree(self.config.seed_host, entry.url)):
-                continue
-            signal = signal_of(entry)
-            blind = signal is None or signal.blind
-            if head is None:
-                head = entry
-                if blind:
-                    return ""
-            elif blind:
-                best_blind = entry.score
-                break
-        if head is None:
-            return ""
-        bar = SECTION_FLOOR if best_blind is None else best_blind
-        if head.score <= bar:
-            return ""
-        return (
-            f"a link with clues scoring {head.score:.3g} is still queued ({head.url}), above "
-            f"the best blind link ({bar:.3g})"
-        )
+        self.verdicts.append(Verdict(facts.step, reason, VerdictFate.STOPPED))
 
     def _finish(self, facts: StepFacts, started: float) -> StepRecord:
+        """§11.1 and §11.12: the budget and queue ending, then the record."""
         if facts.stopped and facts.verdict is not None:
             self._end(facts.verdict, facts.step)
         else:
             ending = None
             if self.pages_scheduled >= self.config.limit:
                 ending = StopReason.LIMIT_REACHED
-            elif not self._has_fetchable():
+            elif not has_fetchable(self.state, self.config.seed_host):
                 ending = StopReason.EXHAUSTED
             if ending is not None:
                 # a budget or queue end overrides a forgiven verdict of the same step
                 facts.verdict, facts.stopped = ending, True
                 facts.verdict_fate = VerdictFate.STOPPED
                 self._end(ending, facts.step)
-        record = build_record(self, facts, (self._clock() - started) * 1000.0)
+        counts = PageCounts(self.pages_scheduled, self.pages_fetched, self.relevant_pages)
+        elapsed_ms = (self._clock() - started) * 1000.0
+        record = build_record(facts, self.state, self.config.seed_host, counts, elapsed_ms)
         logger.debug("step %d %s → %s", record.step, record.url, record.outcome)
         return record
 
@@ -323,17 +374,114 @@ class CrawlSession(OverridesMixin, ViewsMixin):
         if self.stop_step is None:
             self.stop_step, self.first_verdict = step, reason
 
-    def _has_fetchable(self) -> bool:
-        """Some queued link is outside a dry subtree. Runs after every step, so it looks at
-        the head first and lists the whole queue only when the head is dry."""
-        seed_host, queue = self.config.seed_host, self.state.queue
-        head = queue.top(1)
-        if not head:
-            return False
-        if not self.state.is_dry(subtree(seed_host, head[0].url)):
-            return True
-        return any(not self.state.is_dry(subtree(seed_host, e.url)) for e in queue.entries())
+    # -- overrides (§12.3) ----------------------------------------------------------------
 
+    def forgive(self, note: str = "") -> Override:
+        """Continue past the stop verdict that stopped the crawl ("continue anyway")."""
+        if not self.done or self.stop_reason not in FORGIVABLE:
+            status = f"stopped by {self.stop_reason}" if self.done else "running"
+            raise ValueError(
+                f"nothing to forgive: the crawl is {status}; only coverage_reached, saturated "
+                "and no_relevant_pages can be continued past"
+            )
+        reason = self.stop_reason
+        self.state.adaptive.forgive()
+        self.state.adaptive.reset_cold()
+        self.done, self.stop_reason = False, None
+        if self.verdicts:
+            last = self.verdicts[-1]
+            self.verdicts[-1] = Verdict(last.step, last.reason, VerdictFate.USER_FORGIVEN)
+        return self._record(OverrideKind.FORGIVE, str(reason), note=note or "continue anyway")
 
+    def stop(self, note: str = "") -> Override:
+        """Stop now (``cancelled``)."""
+        if self.done:
+            raise ValueError(f"the crawl has already stopped: {self.stop_reason}")
+        self._end(StopReason.CANCELLED, len(self.steps))
+        event = self._record(OverrideKind.STOP, note=note or "stopped by the user")
+        self._notify_end()
+        return event
 
-_VERDICTS = (StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES)
+    def relabel(self, url: str, relevant: bool) -> Override:
+        """Label a fetched page relevant or not; the label teaches the link model once more."""
+        if url not in self._page_signals:
+            raise ValueError(f"{url} is not a fetched page of this session")
+        self.labels[url] = bool(relevant)
+        signal = self._link_signals.get(url)
+        if signal is not None and self.state.focus.learn(signal, bool(relevant)):
+            self.state.rescore()
+        word = "relevant" if relevant else "irrelevant"
+        return self._record(OverrideKind.RELABEL, url, bool(relevant), f"labelled {word}")
+
+    def force_dry(self, part: str) -> Override:
+        """Treat a subtree as dry: its queued links are dropped when they come up."""
+        self.state.kept_open.discard(part)
+        self.state.forced_dry.add(part)
+        return self._record(OverrideKind.FORCE_DRY, part, note="forced dry")
+
+    def keep_open(self, part: str) -> Override:
+        """Never treat a subtree as dry, whatever its Wilson interval says."""
+        self.state.forced_dry.discard(part)
+        self.state.kept_open.add(part)
+        self._reopen_if_fetchable()
+        return self._record(OverrideKind.KEEP_OPEN, part, note="kept open")
+
+    def clear_subtree(self, part: str) -> Override:
+        """Back to the statistics' verdict for a subtree."""
+        self.state.forced_dry.discard(part)
+        self.state.kept_open.discard(part)
+        self._reopen_if_fetchable()
+        return self._record(OverrideKind.CLEAR_SUBTREE, part, note="statistics decide again")
+
+    def pin(self, key: str) -> Override:
+        """Fetch this queued link next (pins are served in pin order)."""
+        if not self.state.queue.pin(key):
+            raise ValueError(f"{key} is not in the queue")
+        return self._record(OverrideKind.PIN, key, note="pinned to the front")
+
+    def drop(self, key: str) -> Override:
+        """Remove a queued link."""
+        if self.state.queue.drop(key) is None:
+            raise ValueError(f"{key} is not in the queue")
+        return self._record(OverrideKind.DROP, key, note="dropped from the queue")
+
+    def _reopen_if_fetchable(self) -> None:
+        if (self.done and self.stop_reason is StopReason.EXHAUSTED
+                and has_fetchable(self.state, self.config.seed_host)):
+            self.done, self.stop_reason = False, None
+
+    def _record(
+        self, kind: OverrideKind, target: str = "", value: bool | None = None, note: str = ""
+    ) -> Override:
+        """Keep the override that just took effect and tell the sinks."""
+        event = Override(len(self.steps), kind, target, value, note)
+        self.overrides.append(event)
+        logger.info("override at step %d: %s %s", event.step, kind.value, target)
+        self._notify(lambda sink: sink.on_override(self, event))
+        return event
+
+    # -- views (session/views.py) ---------------------------------------------------------
+
+    @property
+    def relevant_pages(self) -> int:
+        """Pages at or above EVIDENCE_RELEVANCE, after the user's labels."""
+        return relevant_count(self._relevant_urls, self.labels)
+
+    def summary(self) -> dict[str, Any]:
+        return views.live_summary(self)
+
+    def pages(self) -> list[PageRow]:
+        return views.page_rows(self)
+
+    def frontier(self, n: int = 20) -> list[FrontierRow]:
+        return views.frontier_rows(self, n)
+
+    def wilson_table(self) -> list[PartStats]:
+        return views.live_wilson_table(self)
+
+    def current_relevance(self, url: str) -> dict[str, Any] | None:
+        """A fetched page's relevance recomputed under the site statistics as they are now."""
+        signal = self._page_signals.get(url)
+        if signal is None:
+            return None
+        return self.state.focus.explain_relevance(signal).to_dict()

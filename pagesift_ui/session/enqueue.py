@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -18,12 +19,50 @@ from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
 from pagesift_ui.session.state import FrontierState
 
-__all__ = ["LinkTally", "enqueue_links"]
+__all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links"]
 
 logger = logging.getLogger(__name__)
 
 #: At most this many example URLs per outcome are kept in a step record (counts are exact).
 EXAMPLES_PER_OUTCOME = 50
+
+
+class SkipReason(enum.StrEnum):
+    """Why a page's link was not offered to the queue (in the order of docs/DESIGN.md §11.11).
+
+    The value is the words a step record shows; ``URL_HYGIENE`` and ``ROBOTS_UNCHECKED``
+    carry their detail in ``Skip.detail``.
+    """
+
+    NOT_HTTP = "not an http(s) URL"
+    NOFOLLOW = "nofollow"
+    OUT_OF_SCOPE = "out of scope"
+    URL_HYGIENE = "url hygiene"  # frontier ``skip(url)``: binary file, loop, too deep, too long
+    DRY_SUBTREE = "dry subtree"
+    ROBOTS_UNCHECKED = "robots.txt could not be checked"
+    ROBOTS_DISALLOWED = "disallowed by robots.txt"
+    QUEUE_FULL = "queue full"  # offered, but not above the worst queued link
+
+
+#: The words of a rejection by a full queue, in a record's ``rejected`` examples.
+QUEUE_FULL_TEXT = "queue full and the score is not above the worst queued"
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """One refusal: its reason and, for some reasons, what exactly went wrong."""
+
+    reason: SkipReason
+    detail: str = ""
+
+    @property
+    def text(self) -> str:
+        """The words a step record keeps (``docs/SESSION_FORMAT.md``, ``links``)."""
+        if self.reason is SkipReason.URL_HYGIENE:
+            return self.detail
+        if self.reason is SkipReason.ROBOTS_UNCHECKED:
+            return f"{self.reason.value}: {self.detail}"
+        return self.reason.value
 
 
 @dataclass(slots=True)
@@ -34,14 +73,18 @@ class LinkTally:
     queued: int = 0
     requeued: int = 0
     evicted: list[str] = field(default_factory=list)
-    rejected: list[tuple[str, str]] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    reasons: Counter[str] = field(default_factory=Counter)
+    rejected: list[str] = field(default_factory=list)  # offered to a full queue, refused
+    skipped: list[tuple[str, Skip]] = field(default_factory=list)  # the first examples
+    reasons: Counter[str] = field(default_factory=Counter)  # Skip.text → links
 
-    def skip(self, url: str, reason: str) -> None:
-        self.reasons[reason] += 1
+    def skip(self, url: str, skip: Skip) -> None:
+        self.reasons[skip.text] += 1
         if len(self.skipped) < EXAMPLES_PER_OUTCOME:
-            self.skipped.append((url, reason))
+            self.skipped.append((url, skip))
+
+    def reject(self, url: str) -> None:
+        self.reasons[SkipReason.QUEUE_FULL.value] += 1
+        self.rejected.append(url)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -50,9 +93,9 @@ class LinkTally:
             "requeued": self.requeued,
             "evicted": list(self.evicted[:EXAMPLES_PER_OUTCOME]),
             "evicted_count": len(self.evicted),
-            "rejected": [list(pair) for pair in self.rejected[:EXAMPLES_PER_OUTCOME]],
+            "rejected": [[url, QUEUE_FULL_TEXT] for url in self.rejected[:EXAMPLES_PER_OUTCOME]],
             "rejected_count": len(self.rejected),
-            "skipped": [list(pair) for pair in self.skipped],
+            "skipped": [[url, skip.text] for url, skip in self.skipped],
             "skipped_by_reason": dict(sorted(self.reasons.items())),
         }
 
@@ -84,15 +127,15 @@ def enqueue_links(
         try:
             url = clean(link.url)
         except ValueError:
-            tally.skip(link.url, "not an http(s) URL")
+            tally.skip(link.url, Skip(SkipReason.NOT_HTTP))
             continue
         key = dedupe_key(url)
         if key in state.fetched_keys:
             continue  # the ordinary case of navigation links: not worth a row
         # a queued link passed every check when it was queued: only its score may change
-        reason = "" if key in state.queue else _refusal(state, link, url, config, robots_allows)
-        if reason:
-            tally.skip(url, reason)
+        refusal = None if key in state.queue else _refusal(state, link, url, config, robots_allows)
+        if refusal is not None:
+            tally.skip(url, refusal)
             continue
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), depth + 1, relevance, hub, seed_host
@@ -109,24 +152,25 @@ def _refusal(
     url: str,
     config: CrawlConfig,
     robots_allows: Callable[[str], bool],
-) -> str:
+) -> Skip | None:
+    """Why a link not yet queued is refused, or None to offer it."""
     if link.nofollow:
-        return "nofollow"
+        return Skip(SkipReason.NOFOLLOW)
     if not in_scope(url, config.seed_host, config.scope):
-        return "out of scope"
+        return Skip(SkipReason.OUT_OF_SCOPE)
     trap = skip(url)
     if trap:
-        return trap
+        return Skip(SkipReason.URL_HYGIENE, trap)
     if state.is_dry(subtree(config.seed_host, url)):
-        return "dry subtree"
+        return Skip(SkipReason.DRY_SUBTREE)
     if config.respect_robots:
         return _robots_refusal(state, url, robots_allows)
-    return ""
+    return None
 
 
 def _robots_refusal(
     state: FrontierState, url: str, robots_allows: Callable[[str], bool]
-) -> str:
+) -> Skip | None:
     """Ask robots.txt once per URL: pages repeat their navigation, and a 2,000-link index page
     asked anew for every link cost seconds per step (and filled recordings with answers)."""
     allowed = state.robots_answers.get(url)
@@ -134,9 +178,9 @@ def _robots_refusal(
         try:
             allowed = robots_allows(url)
         except FetchError as exc:
-            return f"robots.txt could not be checked: {exc.message}"
+            return Skip(SkipReason.ROBOTS_UNCHECKED, exc.message)
         state.robots_answers[url] = allowed
-    return "" if allowed else "disallowed by robots.txt"
+    return None if allowed else Skip(SkipReason.ROBOTS_DISALLOWED)
 
 
 def _tally_offer(
@@ -150,10 +194,10 @@ def _tally_offer(
     elif outcome is Offer.ALREADY_QUEUED:
         tally.requeued += 1
     elif outcome is Offer.EVICTED:
-        # spec §9: the evicted link is forgotten (nothing remembers it), so it may come back
+        # docs/DESIGN.md §9: the evicted link is forgotten (nothing remembers it), so it may
+        # come back
         tally.queued += 1
         if evicted is not None:
             tally.evicted.append(evicted)
     else:
-        tally.reasons["queue full"] += 1
-        tally.rejected.append((url, "queue full and the score is not above the worst queued"))
+        tally.reject(url)

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from pagesift_ui.frontier.adaptive import StopReason
+
 __all__ = [
     "FrontierRow",
     "Override",
@@ -19,6 +21,8 @@ __all__ = [
     "PartStats",
     "StepOutcome",
     "StepRecord",
+    "SubtreeState",
+    "Verdict",
     "VerdictFate",
     "WilsonRow",
 ]
@@ -40,6 +44,49 @@ class VerdictFate(enum.StrEnum):
     STOPPED = "stopped"  # the crawl stopped here
     AUTO_FORGIVEN = "auto_forgiven"  # a high-scoring link with clues was still queued (§11.10)
     NO_STOP = "no_stop"  # recorded, and the crawl went on (stop_on_verdict=False)
+    # the crawl stopped here and the user continued anyway; only in ``verdicts`` (a step
+    # record is frozen before the user can act, so it keeps STOPPED)
+    USER_FORGIVEN = "user_forgiven"
+
+
+#: How ``Verdict.text`` words each fate in a session summary (``docs/SESSION_FORMAT.md``).
+_FATE_TEXT = {
+    VerdictFate.STOPPED: "stopped",
+    VerdictFate.AUTO_FORGIVEN: "forgiven: {why}",
+    VerdictFate.NO_STOP: "recorded (no-stop)",
+    VerdictFate.USER_FORGIVEN: "forgiven by the user",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A stop verdict that fired at ``step``, and what became of it.
+
+    ``why`` is the crawler's reason to go on for ``AUTO_FORGIVEN`` (a link with clues still
+    queued) and empty otherwise.
+    """
+
+    step: int
+    reason: StopReason
+    fate: VerdictFate
+    why: str = ""
+
+    @property
+    def text(self) -> str:
+        """The fate in words, as a summary's ``verdicts`` rows carry it."""
+        return _FATE_TEXT.get(self.fate, self.fate.value).format(why=self.why)
+
+    def to_list(self) -> list[Any]:
+        """``[step, reason, text]``: one row of a summary's ``verdicts``."""
+        return [self.step, self.reason.value, self.text]
+
+
+class SubtreeState(enum.StrEnum):
+    """What the harvest statistics (or the user) say of a subtree or cluster."""
+
+    DRY = "dry"  # its interval lies entirely below the rest's: its links are not fetched
+    PROVEN = "proven"  # its interval lies entirely above the rest's
+    OPEN = "open"  # neither (yet)
 
 
 class OverrideKind(enum.StrEnum):
@@ -96,11 +143,23 @@ class PartStats:
     high: float
     rest_low: float
     rest_high: float
-    state: str  # "dry", "proven" or "open"
-    forced: str = ""  # "dry" or "open" when the user overrode the statistics
+    state: SubtreeState
+    forced: SubtreeState | None = None  # DRY or OPEN when the user overrode the statistics
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["state"] = self.state.value
+        out["forced"] = self.forced.value if self.forced is not None else ""
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PartStats:
+        """Rebuild from ``to_dict()``; raises KeyError/TypeError/ValueError on bad data."""
+        values = dict(data)
+        values["state"] = SubtreeState(values["state"])
+        forced = values.get("forced", "")
+        values["forced"] = SubtreeState(forced) if forced else None
+        return cls(**values)
 
 
 #: A Wilson-table row is a PartStats.
@@ -138,7 +197,7 @@ class StepRecord:
     sources: int
     stale: int
     cold: int
-    verdict: str | None  # the stop reason that fired at this step, if any
+    verdict: StopReason | None  # the stop reason that fired at this step, if any
     verdict_fate: VerdictFate
     verdict_stale: int  # the counters when the verdict fired (before any forgiveness)
     verdict_cold: int
@@ -186,9 +245,11 @@ class StepRecord:
         for f in fields(cls):
             value = data[f.name]
             if f.name in ("subtree_stats", "cluster_stats") and isinstance(value, Mapping):
-                value = PartStats(**value)
+                value = PartStats.from_dict(value)
             elif f.name == "outcome":
                 value = StepOutcome(value)
+            elif f.name == "verdict" and value is not None:
+                value = StopReason(value)
             elif f.name == "verdict_fate":
                 value = VerdictFate(value)
             elif isinstance(value, list):
@@ -204,7 +265,7 @@ class PageRow:
     step: int
     url: str
     title: str
-    outcome: str
+    outcome: StepOutcome
     status: int | None
     relevance: float | None
     relevant: bool
@@ -215,10 +276,14 @@ class PageRow:
     depth: int
     score: float
     blind: bool
-    verdict: str
+    verdict: StopReason | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Plain values for a table or the CSV (no verdict: an empty string)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["outcome"] = str(self.outcome)
+        out["verdict"] = str(self.verdict) if self.verdict is not None else ""
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,20 +19,22 @@ from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.urls import TemplateStats
 from pagesift_ui.session.config import CrawlConfig, Strategy
-from pagesift_ui.session.record import PartStats
+from pagesift_ui.session.record import PartStats, SubtreeState
 
 __all__ = ["FrontierState", "part_state", "part_stats", "signal_of", "wilson_rows"]
 
 
-def part_state(harvest: Harvest, part: str, forced: str = "") -> str:
-    """dry / proven / open from the Wilson comparison, after a user's ``forced`` ("dry",
-    "open" or ""). Dry and proven exclude each other (spec §5), so the order is free."""
-    if forced == "dry" or (not forced and harvest.is_dry(part)):
-        return "dry"
-    return "proven" if harvest.is_proven(part) else "open"
+def part_state(
+    harvest: Harvest, part: str, forced: SubtreeState | None = None
+) -> SubtreeState:
+    """The part's state from the Wilson comparison, after a user's ``forced`` (DRY, OPEN or
+    None). Dry and proven exclude each other (docs/DESIGN.md), so the order is free."""
+    if forced is SubtreeState.DRY or (forced is None and harvest.is_dry(part)):
+        return SubtreeState.DRY
+    return SubtreeState.PROVEN if harvest.is_proven(part) else SubtreeState.OPEN
 
 
-def part_stats(harvest: Harvest, part: str, forced: str = "") -> PartStats:
+def part_stats(harvest: Harvest, part: str, forced: SubtreeState | None = None) -> PartStats:
     """One part's counts, intervals against the rest, and state."""
     pages, hits = harvest.counts(part)
     low, high = harvest.interval(part)
@@ -41,7 +43,9 @@ def part_stats(harvest: Harvest, part: str, forced: str = "") -> PartStats:
     return PartStats(part, pages, hits, low, high, rest_low, rest_high, state, forced)
 
 
-def wilson_rows(harvest: Harvest, forced_of: Callable[[str], str]) -> list[PartStats]:
+def wilson_rows(
+    harvest: Harvest, forced_of: Callable[[str], SubtreeState | None]
+) -> list[PartStats]:
     """Every part seen, most pages first (then by name), for the Wilson table."""
     parts = sorted(harvest.parts().items(), key=lambda kv: (-kv[1][0], kv[0]))
     return [part_stats(harvest, part, forced_of(part)) for part, _ in parts]
@@ -90,17 +94,17 @@ class FrontierState:
             breadth_first=config.strategy is Strategy.BFS,
         )
 
-    def forced(self, part: str) -> str:
-        """The user's override of a subtree: "dry", "open" or ""."""
+    def forced(self, part: str) -> SubtreeState | None:
+        """The user's override of a subtree: DRY, OPEN, or None to let the statistics say."""
         if part in self.forced_dry:
-            return "dry"
-        return "open" if part in self.kept_open else ""
+            return SubtreeState.DRY
+        return SubtreeState.OPEN if part in self.kept_open else None
 
     def is_dry(self, part: str) -> bool:
         """Links of a dry subtree are not fetched; breadth-first fetches everything."""
         if self.breadth_first:
             return False
-        return part_state(self.subtrees, part, self.forced(part)) == "dry"
+        return part_state(self.subtrees, part, self.forced(part)) is SubtreeState.DRY
 
     def demoted_templates(self) -> frozenset[str]:
         return frozenset() if self.breadth_first else self.templates.demoted_templates()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentType
 from pagesift_ui.frontier.adaptive import StopReason
@@ -13,12 +13,18 @@ from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.page.extract import Page
 from pagesift_ui.session.enqueue import LinkTally
 from pagesift_ui.session.record import StepOutcome, StepRecord, VerdictFate
-from pagesift_ui.session.state import part_stats, signal_of
+from pagesift_ui.session.state import FrontierState, part_stats, signal_of
 
-if TYPE_CHECKING:
-    from pagesift_ui.session.crawl import CrawlSession
+__all__ = ["PageCounts", "StepFacts", "build_record"]
 
-__all__ = ["StepFacts", "build_record"]
+
+@dataclass(frozen=True, slots=True)
+class PageCounts:
+    """The session's page counters after a step."""
+
+    scheduled: int
+    fetched: int
+    relevant: int
 
 
 @dataclass(slots=True)
@@ -77,9 +83,15 @@ class StepFacts:
         return StepOutcome.FETCHED
 
 
-def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> StepRecord:
-    """The frozen record of a finished step, read off the session's state after it."""
-    state, seed_host = session.state, session.config.seed_host
+def build_record(
+    facts: StepFacts,
+    state: FrontierState,
+    seed_host: str,
+    counts: PageCounts,
+    elapsed_ms: float,
+) -> StepRecord:
+    """The frozen record of a finished step: what it found out (``facts``) and the core's
+    ``state`` and page ``counts`` after it, for a crawl from a seed on ``seed_host``."""
     adaptive, focus, model = state.adaptive, state.focus, state.focus.model
     part = facts.subtree(seed_host)
     observed = facts.relevance is not None
@@ -113,7 +125,7 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         sources=adaptive.sources,
         stale=adaptive.stale,
         cold=adaptive.cold,
-        verdict=facts.verdict.value if facts.verdict is not None else None,
+        verdict=facts.verdict,
         verdict_fate=facts.verdict_fate,
         verdict_stale=facts.verdict_stale,
         verdict_cold=facts.verdict_cold,
@@ -133,9 +145,9 @@ def build_record(session: CrawlSession, facts: StepFacts, elapsed_ms: float) -> 
         else None,
         cluster_stats=part_stats(state.clusters, cluster_key(facts.url)) if observed else None,
         queue_length=len(state.queue),
-        pages_scheduled=session.pages_scheduled,
-        pages_fetched=session.pages_fetched,
-        relevant_pages=session.relevant_pages,
+        pages_scheduled=counts.scheduled,
+        pages_fetched=counts.fetched,
+        relevant_pages=counts.relevant,
         links=facts.links.to_dict() if facts.links is not None else LinkTally().to_dict(),
         dropped_dry=facts.dropped,
         duplicate_of=facts.duplicate_of,

@@ -6,20 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.frontier.harvest import Harvest
-from pagesift_ui.frontier.stats import z_two_sided
 from pagesift_ui.session.config import CrawlConfig
-from pagesift_ui.session.record import (
-    FrontierRow,
-    Override,
-    OverrideKind,
-    PageRow,
-    PartStats,
-    StepOutcome,
-    StepRecord,
-)
-from pagesift_ui.session.state import wilson_rows
-from pagesift_ui.session.views import page_rows
+from pagesift_ui.session.record import FrontierRow, Override, PageRow, PartStats, StepRecord
+from pagesift_ui.session.views import page_rows, replayed_wilson_table
 
 __all__ = ["SessionView"]
 
@@ -27,7 +16,7 @@ __all__ = ["SessionView"]
 class SessionView:
     """An imported session: config, steps, overrides and the final state, read-only.
 
-    It answers the same read questions as ``CrawlSession`` (``steps``, ``summary()``,
+    It is a ``ReadableSession`` like a live ``CrawlSession`` (``steps``, ``summary()``,
     ``pages()``, ``wilson_table()``, ``frontier()``); ``done`` is always True and there is
     nothing to step.
     """
@@ -64,24 +53,12 @@ class SessionView:
         return dict(self.final.get("summary", {}))
 
     def pages(self) -> list[PageRow]:
-        return page_rows(self.steps, self.labels)
+        return page_rows(self)
 
     def frontier(self, n: int = 20) -> list[FrontierRow]:
         rows = [FrontierRow(**row) for row in self.final.get("frontier", [])]
         return rows[:n]
 
     def wilson_table(self) -> list[PartStats]:
-        """Rebuilt from the steps exactly as the live harvest was fed (spec §11 step 8)."""
-        harvest = Harvest(z=z_two_sided(self.config.delta))
-        for record in self.steps:
-            if record.outcome is StepOutcome.FETCHED:
-                harvest.observe(record.subtree, record.fresh)
-        forced: dict[str, str] = {}
-        for event in self.overrides:
-            if event.kind is OverrideKind.FORCE_DRY:
-                forced[event.target] = "dry"
-            elif event.kind is OverrideKind.KEEP_OPEN:
-                forced[event.target] = "open"
-            elif event.kind is OverrideKind.CLEAR_SUBTREE:
-                forced.pop(event.target, None)
-        return wilson_rows(harvest, lambda part: forced.get(part, ""))
+        """Rebuilt from the steps exactly as the live harvest was fed."""
+        return replayed_wilson_table(self)

@@ -1,93 +1,119 @@
-"""Read-only views of a session for tables, charts and exports."""
+"""Read-only views of a session for tables, charts and exports: plain functions.
+
+The functions over ``ReadableSession`` serve live sessions and imported views alike; those
+over ``LiveSession`` need the queue and the core's counters.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
-from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.queue import cluster_key
-from pagesift_ui.session.base import SessionBase
-from pagesift_ui.session.record import FrontierRow, PageRow, PartStats, StepOutcome
+from pagesift_ui.frontier.stats import z_two_sided
+from pagesift_ui.session.protocol import LiveSession, ReadableSession
+from pagesift_ui.session.record import (
+    FrontierRow,
+    OverrideKind,
+    PageRow,
+    PartStats,
+    StepOutcome,
+    SubtreeState,
+)
 from pagesift_ui.session.state import signal_of, wilson_rows
 
-__all__ = ["ViewsMixin", "page_rows"]
+__all__ = [
+    "frontier_rows",
+    "live_summary",
+    "live_wilson_table",
+    "page_rows",
+    "replayed_wilson_table",
+]
 
 
-def page_rows(steps: list[Any], labels: dict[str, bool]) -> list[PageRow]:
+def page_rows(session: ReadableSession) -> list[PageRow]:
     """One row per step that reached a page (errors included, flagged by ``outcome``)."""
     rows = []
-    for r in steps:
-        label = labels.get(r.final_url)
+    for r in session.steps:
+        label = session.labels.get(r.final_url)
         relevant = label if label is not None else (
             r.relevance is not None and r.relevance >= EVIDENCE_RELEVANCE
         )
         rows.append(
             PageRow(
-                step=r.step, url=r.final_url, title=r.title, outcome=str(r.outcome),
+                step=r.step, url=r.final_url, title=r.title, outcome=r.outcome,
                 status=r.status, relevance=r.relevance, relevant=bool(relevant),
                 user_label=label, fresh=r.fresh, evidence_added=sum(r.evidence_added),
                 subtree=r.subtree, depth=r.depth, score=r.score, blind=r.blind,
-                verdict=r.verdict or "",
+                verdict=r.verdict,
             )
         )
     return rows
 
 
-class ViewsMixin(SessionBase):
-    """Tables of ``CrawlSession``: Wilson table, frontier, pages, summary."""
+def replayed_wilson_table(session: ReadableSession) -> list[PartStats]:
+    """The Wilson table rebuilt from the records and overrides, exactly as the live harvest
+    was fed (docs/DESIGN.md §11.8): what an imported view shows."""
+    harvest = Harvest(z=z_two_sided(session.config.delta))
+    for record in session.steps:
+        if record.outcome is StepOutcome.FETCHED:
+            harvest.observe(record.subtree, record.fresh)
+    forced: dict[str, SubtreeState] = {}
+    for event in session.overrides:
+        if event.kind is OverrideKind.FORCE_DRY:
+            forced[event.target] = SubtreeState.DRY
+        elif event.kind is OverrideKind.KEEP_OPEN:
+            forced[event.target] = SubtreeState.OPEN
+        elif event.kind is OverrideKind.CLEAR_SUBTREE:
+            forced.pop(event.target, None)
+    return wilson_rows(harvest, forced.get)
 
-    def wilson_table(self) -> list[PartStats]:
-        """Every subtree seen so far with its interval against the rest, most pages first."""
-        return wilson_rows(self.state.subtrees, self.state.forced)
 
-    def frontier(self, n: int = 20) -> list[FrontierRow]:
-        """The best ``n`` queued links in pop order, with their score explanations."""
-        state, seed_host = self.state, self.config.seed_host
-        demoted = state.demoted_templates()
-        rows = []
-        for rank, entry in enumerate(state.queue.top(n, demoted), start=1):
-            signal = signal_of(entry)
-            rows.append(
-                FrontierRow(
-                    rank=rank, key=entry.key, url=entry.url, score=entry.score,
-                    depth=entry.depth, cluster=cluster_key(entry.url),
-                    subtree=subtree(seed_host, entry.url),
-                    blind=bool(signal is not None and signal.blind),
-                    furniture=bool(signal is not None and signal.furniture),
-                    pinned=entry.pinned, demoted=entry.template in demoted,
-                    anchor=signal.anchor if signal is not None else "(seed)",
-                    explanation=state.focus.explain(signal).to_dict() if signal else None,
-                )
+def live_wilson_table(session: LiveSession) -> list[PartStats]:
+    """Every subtree seen so far with its interval against the rest, most pages first."""
+    return wilson_rows(session.state.subtrees, session.state.forced)
+
+
+def frontier_rows(session: LiveSession, n: int = 20) -> list[FrontierRow]:
+    """The best ``n`` queued links in pop order, with their score explanations."""
+    state, seed_host = session.state, session.config.seed_host
+    demoted = state.demoted_templates()
+    rows = []
+    for rank, entry in enumerate(state.queue.top(n, demoted), start=1):
+        signal = signal_of(entry)
+        rows.append(
+            FrontierRow(
+                rank=rank, key=entry.key, url=entry.url, score=entry.score,
+                depth=entry.depth, cluster=cluster_key(entry.url),
+                subtree=subtree(seed_host, entry.url),
+                blind=bool(signal is not None and signal.blind),
+                furniture=bool(signal is not None and signal.furniture),
+                pinned=entry.pinned, demoted=entry.template in demoted,
+                anchor=signal.anchor if signal is not None else "(seed)",
+                explanation=state.focus.explain(signal).to_dict() if signal else None,
             )
-        return rows
+        )
+    return rows
 
-    def pages(self) -> list[PageRow]:
-        return page_rows(self.steps, self.labels)
 
-    def current_relevance(self, url: str) -> dict[str, Any] | None:
-        """A fetched page's relevance recomputed under the site statistics as they are now."""
-        signal = self._page_signals.get(url)
-        if signal is None:
-            return None
-        return self.state.focus.explain_relevance(signal).to_dict()
-
-    def summary(self) -> dict[str, Any]:
-        adaptive = self.state.adaptive
-        fetched = [r for r in self.steps if r.outcome is StepOutcome.FETCHED]
-        return {
-            "steps": len(self.steps),
-            "pages_fetched": self.pages_fetched,
-            "pages_scheduled": self.pages_scheduled,
-            "relevant_pages": self.relevant_pages,
-            "harvest_rate": (sum(r.fresh for r in fetched) / len(fetched)) if fetched else 0.0,
-            "coverage": adaptive.coverage(),
-            "covered": adaptive.covered(),
-            "evidence": dict(zip(self.state.query.terms, adaptive.evidence, strict=True)),
-            "queue_length": len(self.state.queue),
-            "stop_reason": self.stop_reason.value if self.stop_reason else None,
-            "first_verdict": self.first_verdict.value if self.first_verdict else None,
-            "stop_step": self.stop_step,
-            "verdicts": [list(v) for v in self.verdicts],
-            "done": self.done,
-        }
+def live_summary(session: LiveSession) -> dict[str, Any]:
+    """The headline numbers as plain JSON values (a bundle's ``final.summary``)."""
+    adaptive, query = session.state.adaptive, session.state.query
+    fetched = [r for r in session.steps if r.outcome is StepOutcome.FETCHED]
+    return {
+        "steps": len(session.steps),
+        "pages_fetched": session.pages_fetched,
+        "pages_scheduled": session.pages_scheduled,
+        "relevant_pages": session.relevant_pages,
+        "harvest_rate": (sum(r.fresh for r in fetched) / len(fetched)) if fetched else 0.0,
+        "coverage": adaptive.coverage(),
+        "covered": adaptive.covered(),
+        "evidence": dict(zip(query.terms, adaptive.evidence, strict=True)),
+        "queue_length": len(session.state.queue),
+        "stop_reason": session.stop_reason.value if session.stop_reason else None,
+        "first_verdict": session.first_verdict.value if session.first_verdict else None,
+        "stop_step": session.stop_step,
+        "verdicts": [verdict.to_list() for verdict in session.verdicts],
+        "done": session.done,
+    }

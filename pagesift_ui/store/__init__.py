@@ -1,12 +1,14 @@
 """Sessions that last: the SQLite session store, recording and replaying page sources.
 
-``start_session`` / ``resume`` give a ``PersistentSession`` saved step by step;
-``RecordingSource`` / ``ReplaySource`` record a page source's answers and play them back
-offline; ``pagesift_ui.store.portable`` puts the answers into a session bundle.
+``start_session`` / ``resume`` give a ``CrawlSession`` saved step by step by its
+``StoreSink``; ``RecordingSink`` keeps the same in memory. ``RecordingSource`` /
+``ReplaySource`` record a page source's answers and play them back offline;
+``pagesift_ui.store.portable`` puts the answers into a session bundle.
 """
 
 from __future__ import annotations
 
+from pagesift_ui.errors import ReplayDiverged, SchemaTooNew, SessionNotFound, StoreError
 from pagesift_ui.store.db import (
     DB_ENV_VAR,
     SCHEMA_VERSION,
@@ -16,8 +18,7 @@ from pagesift_ui.store.db import (
     StoredSession,
     default_db_path,
 )
-from pagesift_ui.store.errors import ReplayDiverged, SchemaTooNew, SessionNotFound, StoreError
-from pagesift_ui.store.persistent import PersistentSession, rebuild, resume, start_session
+from pagesift_ui.store.persistent import rebuild, resume, start_session
 from pagesift_ui.store.recording import (
     Recorded,
     RecordedError,
@@ -27,14 +28,15 @@ from pagesift_ui.store.recording import (
     ReplaySource,
 )
 from pagesift_ui.store.replay import SessionEvent, drive
+from pagesift_ui.store.sinks import RecordingSink, StoreSink
 
 __all__ = [
     "DB_ENV_VAR",
-    "PersistentSession",
     "Recorded",
     "RecordedError",
     "RecordedFetch",
     "RecordedRobots",
+    "RecordingSink",
     "RecordingSource",
     "ReplayDiverged",
     "ReplaySource",
@@ -46,6 +48,7 @@ __all__ = [
     "SessionStatus",
     "SessionStore",
     "StoreError",
+    "StoreSink",
     "StoredSession",
     "default_db_path",
     "drive",

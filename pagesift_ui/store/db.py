@@ -31,9 +31,8 @@ from typing import Any
 
 import platformdirs
 
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, SchemaTooNew, SessionNotFound, StoreError
 from pagesift_ui.session import CrawlConfig, Override, StepRecord
-from pagesift_ui.store.errors import SchemaTooNew, SessionNotFound, StoreError
 from pagesift_ui.store.recording import Recorded
 from pagesift_ui.store.replay import SessionEvent
 from pagesift_ui.store.schema import (

@@ -1,8 +1,9 @@
 """Re-running a recorded session: its steps, with each event re-applied where it happened.
 
-The events of a session are what its driver did between steps: the user's overrides, and a
+The events of a session are what happened to it between steps: the user's overrides, and a
 ``step()`` call that found the queue empty (it ends the crawl without a step record, and
-drops the queued links of dry subtrees, so a rebuild must make the same call).
+drops the queued links of dry subtrees, so a rebuild must make the same call). ``drive``
+re-runs them through the session's one loop, ``iter_steps``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
-from pagesift_ui.session import CrawlSession, Override, OverrideKind, SessionDone, StepRecord
+from pagesift_ui.errors import ReplayDiverged
+from pagesift_ui.session import CrawlSession, Override, OverrideKind, StepRecord
 from pagesift_ui.session.record import StepOutcome
-from pagesift_ui.store.errors import ReplayDiverged
 
 __all__ = [
     "SessionEvent",
@@ -82,7 +83,8 @@ def drive(
     """Step ``session`` to ``steps`` records (None: until it stops), applying each event right
     after the step count it was recorded at.
 
-    With ``strict`` an event that cannot be applied (the crawl went differently) raises
+    A queue-empty mark means "a ``step()`` call happens here and finds the queue empty". With
+    ``strict`` an event that cannot be applied (the crawl went differently) raises
     ``ReplayDiverged``; otherwise it is skipped with a warning. Events recorded after the
     crawl stopped (a "continue anyway") are applied and the crawl goes on.
     """
@@ -96,12 +98,15 @@ def drive(
             if pending and strict:
                 raise ReplayDiverged(len(session.steps), "stop_reason", "running", "stopped")
             break
-        try:
-            session.step()
-        except SessionDone:
+        if _one_step(session) is None:  # the queue was empty, and no mark said so
             if strict and steps is not None:
-                raise ReplayDiverged(len(session.steps) + 1, "step", "a step", "none") from None
+                raise ReplayDiverged(len(session.steps) + 1, "step", "a step", "none")
             break
+
+
+def _one_step(session: CrawlSession) -> StepRecord | None:
+    """One turn of the session's loop: its next record, or None if it stopped without one."""
+    return next(session.iter_steps(), None)
 
 
 def _apply(session: CrawlSession, event: SessionEvent, strict: bool) -> None:
@@ -120,11 +125,8 @@ def _apply(session: CrawlSession, event: SessionEvent, strict: bool) -> None:
 def _find_queue_empty(session: CrawlSession) -> None:
     if session.done:
         return
-    try:
-        session.step()
-    except SessionDone:
-        return
-    raise ValueError("the queue was empty here when recorded, but the rebuilt one is not")
+    if _one_step(session) is not None:
+        raise ValueError("the queue was empty here when recorded, but the rebuilt one is not")
 
 
 def _apply_override(session: CrawlSession, override: Override) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from pagesift_ui.session import CrawlConfig, StepRecord
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.store import StoreSink
 from tests.fixture_site import FixtureSite
 
 
@@ -28,6 +29,13 @@ def site_config(site: FixtureSite, **settings: object) -> CrawlConfig:
         **settings,
     }
     return CrawlConfig.from_mapping(values)
+
+
+def saving(session: CrawlSession) -> StoreSink:
+    """The sink that saves ``session`` (a session from ``start_session`` or ``resume``)."""
+    sink = session.find_sink(StoreSink)
+    assert sink is not None, "a saved session has its store sink"
+    return sink
 
 
 def ticking_clock(tick_s: float = 0.001) -> Callable[[], float]:

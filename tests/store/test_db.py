@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 import pagesift_ui.store.db as db_module
+from pagesift_ui.errors import SessionBroken
 from pagesift_ui.net.fetcher import FetchResult
-from pagesift_ui.session import Override, OverrideKind, StepRecord
+from pagesift_ui.session import CrawlSession, Override, OverrideKind, StepRecord
 from pagesift_ui.store import (
     SCHEMA_VERSION,
-    PersistentSession,
     RecordedFetch,
     RecordedRobots,
     SchemaTooNew,
@@ -27,7 +27,7 @@ from pagesift_ui.store import (
 )
 from tests.fixture_site import FixtureSite
 
-from . import site_config
+from . import saving, site_config
 
 
 def _raw(path: Path) -> sqlite3.Connection:
@@ -40,7 +40,7 @@ def _count(path: Path, table: str) -> int:
 
 
 @pytest.fixture
-def crawled(store: SessionStore, site: FixtureSite) -> PersistentSession:
+def crawled(store: SessionStore, site: FixtureSite) -> CrawlSession:
     with start_session(store, site_config(site, limit=6)) as saved:
         saved.run()
     return saved
@@ -93,7 +93,7 @@ def test_listing_shows_each_session_newest_first(store: SessionStore, site: Fixt
     with start_session(store, site_config(site, query="shipping times"), title="ship") as second:
         second.step()
     infos = store.list_sessions()
-    assert [i.session_id for i in infos] == [second.session_id, first.session_id]
+    assert [i.session_id for i in infos] == [saving(second).session_id, saving(first).session_id]
     newest, oldest = infos
     assert (newest.query, newest.title, newest.steps) == ("shipping times", "ship", 1)
     assert newest.status is SessionStatus.OPEN and newest.stop_reason is None
@@ -101,23 +101,24 @@ def test_listing_shows_each_session_newest_first(store: SessionStore, site: Fixt
         3, SessionStatus.DONE, "limit_reached",
     )
     assert oldest.seed == site.url("/") and oldest.created_at <= oldest.updated_at
-    assert store.info(first.session_id) == oldest
+    assert store.info(saving(first).session_id) == oldest
 
 
-def test_load_gives_back_everything_saved(store: SessionStore, crawled: PersistentSession) -> None:
-    saved = store.load(crawled.session_id)
-    assert saved.config == crawled.session.config
-    assert list(saved.steps) == crawled.session.steps
+def test_load_gives_back_everything_saved(store: SessionStore, crawled: CrawlSession) -> None:
+    saved = store.load(saving(crawled).session_id)
+    assert saved.config == crawled.config
+    assert list(saved.steps) == crawled.steps
+    assert saved.responses == saving(crawled).recorded()
     fetches = [r for r in saved.responses if isinstance(r, RecordedFetch)]
-    assert [f.url for f in fetches] == [s.url for s in crawled.session.steps]
+    assert [f.url for f in fetches] == [s.url for s in crawled.steps]
     page = fetches[0].result
-    assert isinstance(page, FetchResult) and page.url == crawled.session.steps[0].url
+    assert isinstance(page, FetchResult) and page.url == crawled.steps[0].url
     assert page.text.startswith("<!DOCTYPE html>") and page.fetched_at == saved.steps[0].fetched_at
     assert any(isinstance(r, RecordedRobots) for r in saved.responses)
 
 
-def test_bodies_are_stored_zlib_compressed(store: SessionStore, crawled: PersistentSession) -> None:
-    saved = store.load(crawled.session_id)
+def test_bodies_are_stored_zlib_compressed(store: SessionStore, crawled: CrawlSession) -> None:
+    saved = store.load(saving(crawled).session_id)
     pages = [r.result for r in saved.responses if isinstance(r, RecordedFetch) and r.result]
     with _raw(store.path) as db:
         blobs = [row[0] for row in db.execute(
@@ -134,8 +135,9 @@ def test_a_failing_step_write_stores_nothing_of_the_step(
     saved = start_session(store, site_config(site))
     request.addfinalizer(saved.close)
     saved.step()
-    saved.session.pin(saved.session.frontier(5)[-1].key)  # an override, unsaved until step 2
+    saved.pin(saved.frontier(5)[-1].key)  # an override, saved at once
     before = {t: _count(store.path, t) for t in ("steps", "responses", "overrides")}
+    assert before["overrides"] == 1
 
     def crash(record: StepRecord) -> str:
         raise OSError("disk full (simulated, after the step's answers were inserted)")
@@ -144,10 +146,13 @@ def test_a_failing_step_write_stores_nothing_of_the_step(
     with pytest.raises(OSError, match="disk full"):
         saved.step()
     assert {t: _count(store.path, t) for t in before} == before
-    assert store.info(saved.session_id).steps == 1
+    assert store.info(saving(saved).session_id).steps == 1
+    assert len(saved.steps) == 2, "the step happened in memory"
     monkeypatch.undo()
-    with pytest.raises(StoreError, match="saving failed .*resume the session"):
+    with pytest.raises(SessionBroken, match="StoreSink failed .*disk full.* resume the session"):
         saved.step()  # the session refuses to go on with a gap in the store
+    saved.drop(saved.frontier(1)[0].key)  # overrides go on in memory, unsaved
+    assert _count(store.path, "overrides") == before["overrides"]
 
 
 def test_save_is_all_or_nothing_even_for_events(store: SessionStore, site: FixtureSite) -> None:
@@ -165,16 +170,17 @@ def test_save_is_all_or_nothing_even_for_events(store: SessionStore, site: Fixtu
 
 
 def test_delete_removes_a_session_and_all_its_rows(
-    store: SessionStore, crawled: PersistentSession
+    store: SessionStore, crawled: CrawlSession
 ) -> None:
     assert _count(store.path, "responses") > 0
-    store.delete(crawled.session_id)
+    session_id = saving(crawled).session_id
+    store.delete(session_id)
     assert store.list_sessions() == []
     assert [_count(store.path, t) for t in ("steps", "responses", "overrides")] == [0, 0, 0]
     with pytest.raises(SessionNotFound, match="pagesift-ui sessions"):
-        store.delete(crawled.session_id)
+        store.delete(session_id)
     with pytest.raises(SessionNotFound):
-        store.load(crawled.session_id)
+        store.load(session_id)
 
 
 def test_two_stores_on_one_file_see_each_others_sessions(

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from pagesift_ui.errors import SessionBroken
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import (
@@ -22,14 +23,14 @@ from pagesift_ui.session import (
 )
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import (
-    PersistentSession,
     Recorded,
     RecordingSource,
     ReplayDiverged,
     ReplaySource,
     SessionEvent,
+    SessionStatus,
     SessionStore,
-    StoreError,
+    StoreSink,
     drive,
     resume,
     start_session,
@@ -39,7 +40,7 @@ from tests.fixture_site import FixtureSite
 
 from . import crawl_view, site_config, ticking_clock
 
-Action = Callable[[PersistentSession], object]
+Action = Callable[[CrawlSession], object]
 
 
 def _record(config: CrawlConfig) -> tuple[CrawlSession, list[Recorded]]:
@@ -136,17 +137,17 @@ def test_events_merge_back_in_the_order_they_happened() -> None:
 def _script() -> list[Action]:
     """What a user does to a crawl, as steps and overrides (the same both runs)."""
     return [
-        lambda p: p.step(),
-        lambda p: p.step(),
-        lambda p: p.session.pin(p.session.frontier(50)[-1].key),
-        lambda p: p.step(),
-        lambda p: p.session.relabel(p.session.steps[0].final_url, False),
-        lambda p: p.session.force_dry(p.session.frontier(50)[-1].subtree),
-        lambda p: p.step(),
-        lambda p: p.step(),
-        lambda p: p.run(),
-        lambda p: p.session.forgive() if p.session.stop_reason in _FORGIVABLE else None,
-        lambda p: p.run(),
+        lambda s: s.run(max_steps=1),
+        lambda s: s.run(max_steps=1),
+        lambda s: s.pin(s.frontier(50)[-1].key),
+        lambda s: s.run(max_steps=1),
+        lambda s: s.relabel(s.steps[0].final_url, False),
+        lambda s: s.force_dry(s.frontier(50)[-1].subtree),
+        lambda s: s.run(max_steps=1),
+        lambda s: s.run(max_steps=1),
+        lambda s: s.run(),
+        lambda s: s.forgive() if s.stop_reason in _FORGIVABLE else None,
+        lambda s: s.run(),
     ]
 
 
@@ -161,22 +162,28 @@ def test_resume_continues_exactly_like_an_uninterrupted_crawl(
     with start_session(store, config) as whole:
         for action in _script():
             action(whole)
-            whole.sync()
     with start_session(store, config) as first:
         for action in _script()[:crash_after]:
             action(first)
-            first.sync()
-    with resume(store, first.session_id) as resumed:
-        assert len(resumed.session.steps) == len(first.session.steps)
+    first_id = _saving(first).session_id
+    with resume(store, first_id) as resumed:
+        assert len(resumed.steps) == len(first.steps)
+        assert _saving(resumed).session_id == first_id
         for action in _script()[crash_after:]:
             action(resumed)
-            resumed.sync()
-    expected, got = store.load(whole.session_id), store.load(first.session_id)
+    expected, got = store.load(_saving(whole).session_id), store.load(first_id)
     assert [crawl_view(r) for r in got.steps] == [crawl_view(r) for r in expected.steps]
     assert got.events == expected.events and len(got.events) >= 3
+    assert got.events == _saving(resumed).events
     assert got.info.stop_reason == expected.info.stop_reason is not None
-    assert resumed.session.summary() == whole.session.summary()
-    assert resumed.session.frontier(50) == whole.session.frontier(50)
+    assert resumed.summary() == whole.summary()
+    assert resumed.frontier(50) == whole.frontier(50)
+
+
+def _saving(session: CrawlSession) -> StoreSink:
+    sink = session.find_sink(StoreSink)
+    assert sink is not None, "a saved session has its store sink"
+    return sink
 
 
 def test_resume_rebuilds_offline_with_the_saved_records(
@@ -185,13 +192,13 @@ def test_resume_rebuilds_offline_with_the_saved_records(
     with start_session(store, site_config(site)) as saved:
         saved.run(max_steps=4)
     requests = len(site.requests)
-    with resume(store, saved.session_id, source=ReplaySource(())) as resumed:
-        assert resumed.session.steps == saved.session.steps  # elapsed_ms as first shown
-        assert resumed.session.overrides == saved.session.overrides
-        assert not resumed.session.done
+    with resume(store, _saving(saved).session_id, source=ReplaySource(())) as resumed:
+        assert resumed.steps == saved.steps  # elapsed_ms as first shown
+        assert resumed.overrides == saved.overrides
+        assert not resumed.done
         resumed.run()  # offline source: every further page is unavailable
     assert len(site.requests) == requests
-    assert {r.error_kind for r in resumed.session.steps[4:]} == {"not_recorded"}
+    assert {r.error_kind for r in resumed.steps[4:]} == {"not_recorded"}
 
 
 def test_an_empty_queue_found_between_overrides_is_rebuilt(
@@ -199,20 +206,19 @@ def test_an_empty_queue_found_between_overrides_is_rebuilt(
 ) -> None:
     with start_session(store, site_config(site)) as saved:
         saved.step()
-        parts = sorted({row.subtree for row in saved.session.frontier(100)})
+        parts = sorted({row.subtree for row in saved.frontier(100)})
         for part in parts:
-            saved.session.force_dry(part)
+            saved.force_dry(part)
         with pytest.raises(SessionDone):
             saved.step()  # every queued link is dry: the crawl ends, no step record
-        saved.session.keep_open(parts[0])  # too late: the dry links were dropped
-        saved.sync()
-    assert saved.session.done and saved.session.stop_reason is StopReason.EXHAUSTED
-    with resume(store, saved.session_id) as resumed:
-        rebuilt = resumed.session
+        saved.keep_open(parts[0])  # too late: the dry links were dropped
+    assert saved.done and saved.stop_reason is StopReason.EXHAUSTED
+    with resume(store, _saving(saved).session_id) as rebuilt:
         assert (rebuilt.done, rebuilt.stop_reason) == (True, StopReason.EXHAUSTED)
-        assert len(rebuilt.state.queue) == len(saved.session.state.queue) == 0
-        assert rebuilt.overrides == saved.session.overrides
-    assert [e.override is None for e in resumed.events].count(True) == 1
+        assert len(rebuilt.state.queue) == len(saved.state.queue) == 0
+        assert rebuilt.overrides == saved.overrides
+    assert [e.override is None for e in _saving(rebuilt).events].count(True) == 1
+    assert store.load(_saving(saved).session_id).events == _saving(rebuilt).events
 
 
 def test_resume_refuses_a_recording_that_replays_differently(
@@ -227,7 +233,7 @@ def test_resume_refuses_a_recording_that_replays_differently(
             "WHERE kind = 'fetch')", (zlib.compress(other),),
         )
     with pytest.raises(ReplayDiverged, match="step 1 replays differently") as raised:
-        resume(store, saved.session_id)
+        resume(store, _saving(saved).session_id)
     assert raised.value.step == 1
 
 
@@ -271,12 +277,15 @@ def test_a_step_interrupted_half_way_must_be_resumed(
     with start_session(store, config, source=Interrupting(config, at=3)) as broken:
         broken.run(max_steps=2)
         with pytest.raises(KeyboardInterrupt):
-            broken.step()
-        with pytest.raises(StoreError, match="step 3 was interrupted .* resume the session"):
-            broken.step()
-    with resume(store, broken.session_id) as resumed:
+            broken.run()
+        with pytest.raises(SessionBroken, match="step 3 was interrupted .* resume the session"):
+            broken.run()
+        broken.stop(note="after the interruption")  # in memory only: the store hears nothing
+    broken_id = _saving(broken).session_id
+    assert store.info(broken_id).status is SessionStatus.OPEN
+    with resume(store, broken_id) as resumed:
         resumed.run()
     with start_session(store, config) as whole:
         whole.run()
-    got, expected = store.load(broken.session_id), store.load(whole.session_id)
+    got, expected = store.load(broken_id), store.load(_saving(whole).session_id)
     assert [crawl_view(r) for r in got.steps] == [crawl_view(r) for r in expected.steps]

@@ -1,0 +1,53 @@
+"""Observers of a crawl: what a ``CrawlSession`` tells the sinks registered with it.
+
+A sink listens; it never steps the session or wraps it. The session store, the in-memory
+recording of an unsaved crawl, the CLI's progress bar are sinks (docs/DESIGN.md §12.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.session.protocol import ReadableSession
+from pagesift_ui.session.record import Override, StepRecord
+
+__all__ = ["SessionEnd", "StepSink"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnd:
+    """The crawl stopped: ``reason``, after ``step`` steps had completed.
+
+    ``queue_empty`` is True when a ``step()`` call found the queue empty and ended the crawl
+    (``exhausted``) without producing a record. That call drops the queued links of dry
+    subtrees, so whoever rebuilds the session must make the same call at the same point.
+    """
+
+    reason: StopReason
+    step: int
+    queue_empty: bool = False
+
+
+class StepSink(Protocol):
+    """What a session tells each sink, in this order, as it happens.
+
+    - ``on_step``: once per step record, after it was appended to ``session.steps``;
+    - ``on_override``: once per override, after it took effect and was appended to
+      ``session.overrides``;
+    - ``on_end``: once per ending, after the ``on_step`` or ``on_override`` that caused it
+      (a crawl continued past a verdict can end again), and on its own when a ``step()`` call
+      found the queue empty (``end.queue_empty``).
+
+    A sink that raises makes the session refuse further steps (``SessionBroken``): whatever
+    the sink keeps no longer matches the session. The other sinks are still told; the first
+    error is then re-raised to the caller. Removing the failed sink (``remove_sink``) lets the
+    session go on without it.
+    """
+
+    def on_step(self, session: ReadableSession, record: StepRecord) -> None: ...
+
+    def on_override(self, session: ReadableSession, override: Override) -> None: ...
+
+    def on_end(self, session: ReadableSession, end: SessionEnd) -> None: ...

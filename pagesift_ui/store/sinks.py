@@ -1,0 +1,118 @@
+"""Sinks that keep what a crawl needs to be rebuilt: its page-source answers and its events.
+
+A crawl is a pure function of its config, the answers of its page source in order, and its
+events at their step counts (docs/DESIGN.md §13). Each sink here hands out a
+``RecordingSource`` for the session's page source (``record(source)``): the answers of the
+step in flight wait in the sink until ``on_step`` takes them with the step's record, so the
+answers of a step interrupted half-way are never kept.
+
+- ``StoreSink`` saves every step with its answers, every override, every empty-queue call
+  and the status to a ``SessionStore`` at once (one transaction each).
+- ``RecordingSink`` keeps the same in memory: an unsaved crawl, a replay that is recorded.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pagesift_ui.session import (
+    Override,
+    PageSource,
+    ReadableSession,
+    SessionEnd,
+    StepRecord,
+)
+from pagesift_ui.store.db import SessionStatus, SessionStore
+from pagesift_ui.store.recording import Recorded, RecordingSource
+from pagesift_ui.store.replay import SessionEvent
+
+__all__ = ["RecordingSink", "StoreSink"]
+
+logger = logging.getLogger(__name__)
+
+
+class StoreSink:
+    """Saves a session to ``store`` as session ``session_id``, as it happens.
+
+    ``events`` are those saved before (a resumed session's). A failed save raises
+    ``StoreError`` from the session's ``step()`` or override call, and the session refuses
+    further steps: the store keeps every step up to the last one saved, and resume goes on
+    from there. The sink never closes ``store``.
+    """
+
+    def __init__(
+        self, store: SessionStore, session_id: str, *, events: tuple[SessionEvent, ...] = ()
+    ) -> None:
+        self.store = store
+        self.session_id = session_id
+        self._events = list(events)
+        self._pending: list[Recorded] = []  # answers of the step in flight
+
+    def record(self, source: PageSource) -> RecordingSource:
+        """``source`` behind a recorder whose answers this sink saves with each step."""
+        return RecordingSource(source, self._pending.append)
+
+    @property
+    def events(self) -> tuple[SessionEvent, ...]:
+        """Every saved event of the session, in order."""
+        return tuple(self._events)
+
+    def recorded(self) -> tuple[Recorded, ...]:
+        """Every saved page-source answer of the session (bodies included), in order."""
+        return self.store.load(self.session_id).responses
+
+    def on_step(self, session: ReadableSession, record: StepRecord) -> None:
+        answers, self._pending[:] = list(self._pending), []
+        self._save(session, record=record, responses=answers)
+
+    def on_override(self, session: ReadableSession, override: Override) -> None:
+        self._save(session, events=[SessionEvent(override.step, override)])
+
+    def on_end(self, session: ReadableSession, end: SessionEnd) -> None:
+        # a step or an override that ended the crawl saved the status with itself
+        if end.queue_empty:
+            self._save(session, events=[SessionEvent(end.step)])
+
+    def _save(
+        self,
+        session: ReadableSession,
+        *,
+        events: list[SessionEvent] | None = None,
+        record: StepRecord | None = None,
+        responses: list[Recorded] | None = None,
+    ) -> None:
+        status = SessionStatus.DONE if session.done else SessionStatus.OPEN
+        reason = session.stop_reason.value if session.stop_reason is not None else None
+        self.store.save(
+            self.session_id, status=status, stop_reason=reason, events=events or (),
+            record=record, responses=responses or (),
+        )
+        self._events.extend(events or ())
+
+
+class RecordingSink:
+    """Keeps a session's page-source answers and events in memory, in order.
+
+    ``answers`` holds the answers of every completed step (not of a step in flight);
+    ``events`` the overrides and empty-queue calls, as a store would save them.
+    """
+
+    def __init__(self) -> None:
+        self.answers: list[Recorded] = []
+        self.events: list[SessionEvent] = []
+        self._pending: list[Recorded] = []
+
+    def record(self, source: PageSource) -> RecordingSource:
+        """``source`` behind a recorder whose answers this sink keeps with each step."""
+        return RecordingSource(source, self._pending.append)
+
+    def on_step(self, session: ReadableSession, record: StepRecord) -> None:
+        self.answers.extend(self._pending)
+        self._pending.clear()
+
+    def on_override(self, session: ReadableSession, override: Override) -> None:
+        self.events.append(SessionEvent(override.step, override))
+
+    def on_end(self, session: ReadableSession, end: SessionEnd) -> None:
+        if end.queue_empty:
+            self.events.append(SessionEvent(end.step))
