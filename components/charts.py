@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from pagesift_ui.frontier.adaptive import COLD_PATIENCE, MIN_SOURCES
+from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, MIN_SOURCES, StopReason
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.frontier.stats import z_one_sided
 from pagesift_ui.session import (
@@ -45,21 +46,6 @@ __all__ = [
 DEFAULT_WINDOW = 500
 MAX_FOREST_ROWS = 40
 FOREST_SORTS = ("pages", "estimate", "name")
-STATE_COLOURS = {"dry": "#d62728", "proven": "#2ca02c", "open": "#7f7f7f"}
-FATE_COLOURS = {
-    "stopped": "#d62728",
-    "forgiven automatically": "#ff7f0e",
-    "continued by the user": "#9467bd",
-    "recorded (no-stop)": "#8c564b",
-}
-REASON_SYMBOLS = {
-    "coverage_reached": "star",
-    "saturated": "x",
-    "no_relevant_pages": "triangle-down",
-    "limit_reached": "square",
-    "exhausted": "diamond",
-    "cancelled": "circle-open",
-}
 OVERRIDE_COLOUR = "#9467bd"
 _LAYOUT = {
     "height": 320,
@@ -71,18 +57,18 @@ _LAYOUT = {
 
 @dataclass(frozen=True, slots=True)
 class VerdictMark:
-    """One stop verdict that fired, what became of it (``fate``: a FATE_COLOURS key), and the
+    """One stop verdict that fired, what became of it (``fate``), and the
     value of its counter when it fired (``level``: stale, or cold for no_relevant_pages)."""
 
     step: int
-    reason: str
-    fate: str
+    reason: StopReason
+    fate: VerdictFate
     level: int
 
 
 def _fired_level(record: StepRecord) -> int:
     """The counter's value when the verdict fired (before any forgiveness reset it)."""
-    if record.verdict == "no_relevant_pages":
+    if record.verdict is StopReason.NO_RELEVANT_PAGES:
         return record.verdict_cold
     return record.verdict_stale
 
@@ -96,12 +82,10 @@ def verdict_marks(
     for r in steps:
         if r.verdict is None:
             continue
-        if r.verdict_fate is VerdictFate.NO_STOP:
-            fate = "recorded (no-stop)"
-        elif r.verdict_fate is VerdictFate.AUTO_FORGIVEN:
-            fate = "forgiven automatically"
-        else:
-            fate = "continued by the user" if r.step in user_forgiven else "stopped"
+        fate = r.verdict_fate
+        if fate is not VerdictFate.NO_STOP and fate is not VerdictFate.AUTO_FORGIVEN:
+            stood = r.step not in user_forgiven
+            fate = VerdictFate.STOPPED if stood else VerdictFate.USER_FORGIVEN
         marks.append(VerdictMark(r.step, r.verdict, fate, _fired_level(r)))
     return marks
 
@@ -171,16 +155,17 @@ def stale_cold_figure(
 
 
 def _add_verdict_traces(fig: go.Figure, marks: Sequence[VerdictMark]) -> None:
-    for fate, colour in FATE_COLOURS.items():
-        chosen = [m for m in marks if m.fate == fate]
+    for fate, label in VERDICT_FATES.items():
+        chosen = [m for m in marks if m.fate is fate]
         if not chosen:
             continue
         y = np.array([m.level for m in chosen])
         fig.add_trace(go.Scatter(
-            x=np.array([m.step for m in chosen]), y=y, mode="markers", name=f"verdict: {fate}",
-            marker={"size": 12, "color": colour,
-                    "symbol": [REASON_SYMBOLS.get(m.reason, "circle") for m in chosen]},
-            hovertext=np.array([f"step {m.step}: {m.reason} ({fate})" for m in chosen]),
+            x=np.array([m.step for m in chosen]), y=y, mode="markers",
+            name=f"verdict: {label.words}",
+            marker={"size": 12, "color": label.colour,
+                    "symbol": [STOP_REASONS[m.reason].symbol for m in chosen]},
+            hovertext=np.array([f"step {m.step}: {m.reason} ({label.words})" for m in chosen]),
             hoverinfo="text",
         ))
 
@@ -308,17 +293,17 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
     low = np.array([r.low for r in shown], dtype=float)
     high = np.array([r.high for r in shown], dtype=float)
     est = np.array([r.hits / r.pages if r.pages else 0.0 for r in shown], dtype=float)
-    states = np.array([r.state for r in shown])
     fig = go.Figure(_rest_band(shown, labels))
-    for state, colour in STATE_COLOURS.items():
-        pick = states == state
+    for state, label in SUBTREE_STATES.items():
+        pick = np.array([r.state == state for r in shown], dtype=bool)
         if not pick.any():
             continue
         fig.add_trace(go.Scatter(
-            x=est[pick], y=labels[pick], mode="markers", name=state,
-            marker={"size": 9, "color": colour},
+            x=est[pick], y=labels[pick], mode="markers", name=label.words,
+            marker={"size": 9, "color": label.colour},
             error_x={"type": "data", "symmetric": False, "array": high[pick] - est[pick],
-                     "arrayminus": est[pick] - low[pick], "thickness": 2, "color": colour},
+                     "arrayminus": est[pick] - low[pick], "thickness": 2,
+                     "color": label.colour},
         ))
     fig.update_layout(
         title="Harvest per subtree (Wilson interval)",

@@ -7,11 +7,10 @@ import logging
 
 import streamlit as st
 
-from components.persist import step_current, sync_current
+from components.persist import override_current, step_current
 from components.runner import RunMode
 from components.state import AnySession, add_flash, is_live
 from pagesift_ui.errors import PagesiftError
-from pagesift_ui.session import SessionDone
 
 __all__ = ["render_controls"]
 
@@ -24,12 +23,13 @@ def on_step() -> None:
     if not is_live(session):
         return
     try:
-        step_current(ss)
-    except SessionDone as exc:
-        add_flash(ss, "info", str(exc))
-    except PagesiftError as exc:
+        record = step_current(ss)
+    except PagesiftError as exc:  # SessionBroken: a step was interrupted; resume it
         logger.exception("step failed")
         add_flash(ss, "error", f"The step failed: {exc}")
+        return
+    if record is None and session.done:
+        add_flash(ss, "info", f"The crawl has stopped ({session.stop_reason}).")
 
 
 def _start_running(mode: RunMode) -> None:
@@ -61,8 +61,7 @@ def on_stop() -> None:
     session = ss.get("session")
     ss["running"] = False
     if is_live(session) and not session.done:
-        session.stop(note="stopped from the controls")
-        sync_current(ss)
+        override_current(ss, lambda s: s.stop(note="stopped from the controls"))
 
 
 def render_controls(session: AnySession | None, running: bool) -> None:

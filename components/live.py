@@ -25,9 +25,9 @@ from components.charts import (
 )
 from components.decision_log import explain_step, explain_verdict, md_escape
 from components.metrics import headline_metrics, render_metrics
-from components.persist import fall_back_unsaved, stepper
+from components.persist import fall_back_unsaved
 from components.replay import render_replay_status
-from components.runner import RunMode, TickResult, advance
+from components.runner import RunMode, TickEnd, TickResult, advance
 from components.state import AnySession, StateKey, add_flash, is_live
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlSession
@@ -137,22 +137,21 @@ def _panel(session: AnySession) -> None:
 def _tick(ss: MutableMapping[StateKey, Any], session: CrawlSession, mode: RunMode) -> TickResult:
     """One tick; a bug in a step ends the run with a message instead of spinning the timer,
     and a failed save ends it with the crawl switched to unsaved."""
-    take_step = stepper(ss)  # read state before the mutation (recipe §2.2, rule 2)
     try:
-        return advance(session, mode, STEP_BUDGET_S, step=take_step)
+        return advance(session, mode, STEP_BUDGET_S)
     except StoreError as exc:
         fall_back_unsaved(ss, exc)
-        return TickResult(0, False, "saving failed")
+        return TickResult(0, TickEnd.SAVE_FAILED, f"saving failed: {exc}")
     except Exception as exc:  # the UI edge: show it, log it with its traceback, stop the run
         logger.exception("a run tick failed")
-        return TickResult(0, False, f"error: {exc}")
+        return TickResult(0, TickEnd.ERROR, f"error: {exc}")
 
 
 def _pause_message(session: CrawlSession, result: TickResult) -> tuple[str, str] | None:
     """Why Run paused; None when the crawl stopped (the verdict banner says why)."""
-    if result.why.startswith("error"):
-        return "error", f"Run stopped by an {result.why}"
-    if result.why == "saving failed" or session.done or not session.steps:
+    if result.end is TickEnd.ERROR:
+        return "error", f"Run stopped by an {result.message}"
+    if result.end is TickEnd.SAVE_FAILED or session.done or not session.steps:
         return None
     last = session.steps[-1]
     if last.verdict is None:

@@ -8,7 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from pagesift_ui.frontier.adaptive import COLD_PATIENCE
+from components.labels import STOP_REASONS
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, StopReason
 from pagesift_ui.session import CrawlConfig, StepRecord
 
 __all__ = ["Metric", "headline_metrics", "render_metrics"]
@@ -22,24 +23,21 @@ class Metric:
     delta: str | None = None
 
 
-#: Short names that fit a metric tile; the help text and the banner give the full reason.
-SHORT_REASONS = {
-    "coverage_reached": "covered",
-    "saturated": "saturated",
-    "no_relevant_pages": "nothing found",
-    "limit_reached": "limit",
-    "exhausted": "exhausted",
-    "cancelled": "cancelled",
-}
+
+
+def _short(reason: str) -> str:
+    """A name that fits a metric tile; the help text and the banner give the full reason."""
+    known = {r.value: r for r in StopReason}.get(reason)
+    return STOP_REASONS[known].words if known is not None else reason
 
 
 def _verdict_value(summary: Mapping[str, Any], last: StepRecord | None) -> tuple[str, str | None]:
     """(value, note): the reason the crawl stopped, else the verdict forgiven at the last step."""
     reason = summary.get("stop_reason")
     if reason:
-        return SHORT_REASONS.get(str(reason), str(reason)), "stopped"
+        return _short(str(reason)), "stopped"
     if last is not None and last.verdict and last.forgiven:
-        return SHORT_REASONS.get(last.verdict, last.verdict), "forgiven"
+        return _short(last.verdict), "forgiven"
     return "—", None
 
 

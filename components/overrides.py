@@ -2,7 +2,7 @@
 
 Every override goes through a ``CrawlSession`` method in an ``on_click`` callback; the engine
 records it as an ``Override`` event, which the charts and the decision log then show, and a
-saved session writes it to the store at once (``sync_current``).
+saved session's store sink writes it to the store at once (``override_current``).
 A ``ValueError`` from the engine (nothing to forgive, link no longer queued, ...) is shown
 as a message, never raised into the page.
 """
@@ -15,10 +15,17 @@ from collections.abc import Callable, Sequence
 import streamlit as st
 
 from components.decision_log import explain_verdict, md_escape
-from components.persist import sync_current
+from components.labels import SUBTREE_STATES
+from components.persist import override_current
 from components.state import AnySession, add_flash, is_live
-from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.session import CrawlSession, FrontierRow, PageRow, PartStats, StepOutcome
+from pagesift_ui.session import (
+    FORGIVABLE,
+    CrawlSession,
+    FrontierRow,
+    PageRow,
+    PartStats,
+    StepOutcome,
+)
 
 __all__ = [
     "FORGIVABLE",
@@ -30,10 +37,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-FORGIVABLE = frozenset(
-    {StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES}
-)
-
 
 def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
     """Run one override on the live session; show what it did or why it could not."""
@@ -43,11 +46,10 @@ def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
         add_flash(ss, "warning", "An imported session is read-only.")
         return
     try:
-        action(session)
+        override_current(ss, action)  # saved at once, not only with the next step
     except ValueError as exc:
         add_flash(ss, "error", str(exc))
         return
-    sync_current(ss)  # saved at once, not only with the next step
     ss["fig_memo"] = None
     add_flash(ss, "success", done)
 
@@ -121,7 +123,8 @@ def render_subtree_overrides(
     every subtree seen so far and those of the queued links shown in the frontier."""
     if not is_live(session) or not (rows or queued):
         return
-    states = {row.part: f"{row.part} ({row.state}{', forced' if row.forced else ''})"
+    states = {row.part: f"{row.part} ({SUBTREE_STATES[row.state].words}"
+                        f"{', forced' if row.forced else ''})"
               for row in rows}
     for row in queued:
         states.setdefault(row.subtree, f"{row.subtree} (not fetched yet)")

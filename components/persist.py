@@ -1,10 +1,10 @@
-"""The current crawl's link to the session store, and the recordings a replay can use.
+"""How the current crawl is kept, and the recordings a replay can use.
 
 No Streamlit here: callbacks pass ``st.session_state`` in. A crawl started with Start is a
-``PersistentSession`` (``ss["persistent"]``) whose ``session`` is ``ss["session"]``; every step
-goes through it and every override is followed by :func:`sync_current`. When the store
-cannot be opened or a save fails, the crawl goes on unsaved (:func:`fall_back_unsaved`):
-the crawl in memory is never lost for the store's sake.
+``CrawlSession`` saved by its ``StoreSink``: every step and every override is written as it
+happens. When the store cannot be opened the crawl runs unsaved, recorded in memory by a
+``RecordingSink``; when a save fails, it goes on unsaved (:func:`fall_back_unsaved`): the
+crawl in memory is never lost for the store's sake.
 """
 
 from __future__ import annotations
@@ -18,17 +18,19 @@ from components.state import StateKey, add_flash
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import (
-    PersistentSession,
     Recorded,
+    RecordingSink,
     RecordingSource,
     SessionEvent,
     SessionInfo,
     SessionStore,
     StoreError,
+    StoreSink,
     start_session,
 )
 
 __all__ = [
+    "UNSAVED_ORIGIN",
     "ExportSource",
     "Opened",
     "Recording",
@@ -37,26 +39,28 @@ __all__ = [
     "export_source",
     "fall_back_unsaved",
     "list_saved",
+    "override_current",
     "recording_origin",
+    "saving_of",
     "start_crawl",
     "step_current",
-    "stepper",
-    "sync_current",
 ]
 
 logger = logging.getLogger(__name__)
 
 #: What a download button calls for the recorded answers and events (on another thread).
 ExportSource = Callable[[], tuple[Sequence[Recorded], Sequence[SessionEvent]]]
+#: The origin of an unsaved crawl's recording, as the replay and export captions name it.
+UNSAVED_ORIGIN = "this crawl (unsaved)"
 
 
 @dataclass(frozen=True, slots=True)
 class Recording:
-    """Page-source answers held outside the store, with the settings they were recorded under.
+    """Page-source answers with the settings they were recorded under, frozen.
 
-    ``answers`` is the list an unsaved crawl is still appending to, or a fixed tuple (an
-    uploaded bundle's, or the recording a replay plays). ``events`` are the recording
-    session's own (only its empty-queue marks go into an export). ``origin`` names it.
+    A snapshot of a live crawl's recording, an uploaded bundle's, or the one a replay plays.
+    ``events`` are the recording session's own (only its empty-queue marks go into an
+    export). ``origin`` names it.
     """
 
     answers: Sequence[Recorded]
@@ -67,11 +71,9 @@ class Recording:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """A started crawl: saved (``persistent``) or, with ``warning`` saying why, not."""
+    """A started crawl: saved, or, with ``warning`` saying why, recorded in memory only."""
 
     session: CrawlSession
-    persistent: PersistentSession | None = None
-    recording: Recording | None = None
     warning: str = ""
 
 
@@ -80,45 +82,44 @@ def start_crawl(config: CrawlConfig) -> Opened:
     store: SessionStore | None = None
     try:
         store = SessionStore()
-        persistent = start_session(store, config)
+        return Opened(start_session(store, config))
     except StoreError as exc:
         if store is not None:
             store.close()
         logger.warning("crawl not saved: %s", exc)
-        answers: list[Recorded] = []
-        session = CrawlSession(config, RecordingSource(default_source(config), answers.append))
-        recording = Recording(answers, config, "this crawl (unsaved)")
-        return Opened(session, recording=recording, warning=(
+        memory = RecordingSink()
+        session = CrawlSession(config, memory.record(default_source(config)), sinks=[memory])
+        return Opened(session, warning=(
             f"The session store cannot be used ({exc}). This crawl runs unsaved: it is lost "
             "when the tab closes, so download its JSON bundle to keep it."))
-    return Opened(persistent.session, persistent)
 
 
-def stepper(ss: MutableMapping[StateKey, Any]) -> Callable[[], StepRecord]:
-    """What takes one step of the current session: the saved session's ``step`` if saved."""
-    persistent: PersistentSession | None = ss.get("persistent")
-    if persistent is not None:
-        return persistent.step
-    session: CrawlSession = ss["session"]
-    return session.step
+def saving_of(session: object) -> StoreSink | None:
+    """The sink saving ``session`` to the store, None when it is not saved."""
+    return session.find_sink(StoreSink) if isinstance(session, CrawlSession) else None
 
 
 def step_current(ss: MutableMapping[StateKey, Any]) -> StepRecord | None:
-    """One step of the current session; a failed save switches to unsaved (None returned)."""
+    """One turn of the current session's loop: its record, or None when it stopped instead
+    (``stop_reason`` says why) or saving failed (the crawl then goes on unsaved)."""
+    session: CrawlSession = ss["session"]
     try:
-        return stepper(ss)()
+        records = session.run(max_steps=1)
     except StoreError as exc:
         fall_back_unsaved(ss, exc)
         return None
+    return records[0] if records else None
 
 
-def sync_current(ss: MutableMapping[StateKey, Any]) -> None:
-    """Save the overrides just made on the current session (nothing to do when unsaved)."""
-    persistent = ss.get("persistent")
-    if persistent is None:
-        return
+def override_current(
+    ss: MutableMapping[StateKey, Any], action: Callable[[CrawlSession], object]
+) -> None:
+    """Steer the current session with ``action`` (its store sink saves the override at
+    once); a failed save switches the crawl to unsaved. ``ValueError`` (nothing to
+    forgive, a link no longer queued, ...) propagates for the caller to show."""
+    session: CrawlSession = ss["session"]
     try:
-        persistent.sync()
+        action(session)
     except StoreError as exc:
         fall_back_unsaved(ss, exc)
 
@@ -126,62 +127,79 @@ def sync_current(ss: MutableMapping[StateKey, Any]) -> None:
 def fall_back_unsaved(ss: MutableMapping[StateKey, Any], exc: StoreError) -> None:
     """Saving failed: go on with the same session in memory, unsaved, and say so.
 
-    The store keeps every step saved before (resume it later). The step whose save failed is
-    in memory but its answers are not in the store, so the recording is incomplete: this
+    The store keeps every step saved before (resume it later). The step or override whose
+    save failed is in memory but not in the store, so the recording is incomplete: this
     crawl can no longer be replayed or exported with its responses.
     """
-    persistent: PersistentSession | None = ss.get("persistent")
-    ss["persistent"] = None
-    ss["recording"] = None
-    if persistent is None:
+    session = ss.get("session")
+    saving = saving_of(session)
+    if not isinstance(session, CrawlSession) or saving is None:
         return
-    session = persistent.session
-    # Stop recording into the saved session's buffer (nobody empties it now), but keep its
-    # live fetcher and thus its per-host politeness clock; the spare one is closed unused.
+    session.remove_sink(saving)  # the session may go on without it
+    # Stop recording into the sink's buffer (nobody empties it now), but keep the live
+    # fetcher and thus its per-host politeness clock; the spare one is closed unused.
     wrapper = session.set_source(default_source(session.config))
     if isinstance(wrapper, RecordingSource):
         session.set_source(wrapper.source).close()
     else:
         wrapper.close()
-    persistent.store.close()
-    logger.warning("saving session %s failed: %s", persistent.session_id, exc)
+    saving.store.close()
+    logger.warning("saving session %s failed: %s", saving.session_id, exc)
     add_flash(ss, "warning", (
         f"Saving failed ({exc}). The crawl goes on unsaved, without its recorded pages (no "
-        f"replay); session {persistent.session_id} keeps every step saved before and can be "
+        f"replay); session {saving.session_id} keeps every step saved before and can be "
         "resumed."))
 
 
 def recording_origin(ss: MutableMapping[StateKey, Any]) -> str | None:
     """What the current session's recorded answers come from, None if it has none to
     replay (cheap: no store read)."""
-    persistent: PersistentSession | None = ss.get("persistent")
-    if persistent is not None:
-        return f"saved session {persistent.session_id}" if persistent.session.steps else None
+    session = ss.get("session")
+    saving = saving_of(session)
+    if isinstance(session, CrawlSession) and saving is not None:
+        return f"saved session {saving.session_id}" if session.steps else None
+    memory = session.find_sink(RecordingSink) if isinstance(session, CrawlSession) else None
+    if memory is not None:
+        return UNSAVED_ORIGIN if memory.answers else None
     recording: Recording | None = ss.get("recording")
     return recording.origin if recording is not None and recording.answers else None
 
 
 def current_recording(ss: MutableMapping[StateKey, Any]) -> Recording | None:
     """The current session's recording, answers frozen; raises ``StoreError`` if unreadable."""
-    persistent: PersistentSession | None = ss.get("persistent")
-    if persistent is not None:
-        return Recording(persistent.recorded(), persistent.session.config,
-                         f"saved session {persistent.session_id}", persistent.events)
+    session = ss.get("session")
+    if isinstance(session, CrawlSession):
+        saving = session.find_sink(StoreSink)
+        if saving is not None:
+            return Recording(saving.recorded(), session.config,
+                             f"saved session {saving.session_id}", saving.events)
+        memory = session.find_sink(RecordingSink)
+        if memory is not None:
+            if not memory.answers:
+                return None
+            return Recording(tuple(memory.answers), session.config, UNSAVED_ORIGIN,
+                             tuple(memory.events))
     recording: Recording | None = ss.get("recording")
     if recording is None or not recording.answers:
         return None
-    return Recording(tuple(recording.answers), recording.config, recording.origin,
-                     recording.events)
+    return recording
 
 
 def export_source(ss: MutableMapping[StateKey, Any]) -> ExportSource | None:
     """For a download: a callable giving the answers and events to put in the bundle.
 
-    It captures plain objects only, never ``st.session_state`` (recipe §6).
+    It captures plain objects only, never ``st.session_state`` (docs/DESIGN.md §14.6).
     """
-    persistent: PersistentSession | None = ss.get("persistent")
-    if persistent is not None:
-        return lambda: (persistent.recorded(), persistent.events)
+    session = ss.get("session")
+    if isinstance(session, CrawlSession):
+        saving = session.find_sink(StoreSink)
+        if saving is not None:
+            return lambda: (saving.recorded(), saving.events)
+        memory = session.find_sink(RecordingSink)
+        if memory is not None:
+            if not memory.answers:
+                return None
+            return lambda: (tuple(memory.answers), tuple(memory.events))
     recording: Recording | None = ss.get("recording")
     if recording is None or not recording.answers:
         return None

@@ -19,12 +19,19 @@ import streamlit as st
 from components.decision_log import md_escape
 from components.persist import Recording, current_recording, recording_origin
 from components.sidebar import config_mapping, form_defaults
-from components.state import AnySession, StateKey, add_flash, set_session
+from components.state import AnySession, StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.session import CrawlConfig, CrawlSession
 from pagesift_ui.store import ReplaySource
 
-__all__ = ["on_replay", "render_replay", "render_replay_status", "replay_config", "replay_label"]
+__all__ = [
+    "on_replay",
+    "render_replay",
+    "render_replay_status",
+    "replay_config",
+    "replay_label",
+    "replay_source",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -76,8 +83,7 @@ def _start_replay(
     session = CrawlSession(config, source)
     # A replay plays the recording, not itself: its own events are not the recording's.
     played = Recording(recording.answers, recording.config, recording.origin)
-    set_session(ss, session, recording=played, replay_source=source,
-                replay_of=recording.origin)
+    set_session(ss, session, recording=played)
     logger.info("replaying %s offline for %r", recording.origin, config.query)
     add_flash(ss, "info", f"Replaying {recording.origin} offline ({len(source.urls)} recorded "
                           f"URLs) for “{config.query}”. Step or Run as usual.")
@@ -102,11 +108,21 @@ def render_replay(session: AnySession | None, running: bool) -> None:
         st.error(message)
 
 
+def replay_source(ss: Mapping[StateKey, Any]) -> ReplaySource | None:
+    """The ``ReplaySource`` the current session replays from, None when it is no replay."""
+    session = ss.get("session")
+    if is_live(session) and isinstance(session.source, ReplaySource):
+        return session.source
+    return None
+
+
 def render_replay_status(ss: Mapping[StateKey, Any]) -> None:
     """The replay's label in the live panel (it updates with every Run tick)."""
-    source = ss.get("replay_source")
+    source = replay_source(ss)
     if source is None:
         return
+    recording: Recording | None = ss.get("recording")
+    origin = recording.origin if recording is not None else "the recording"
     st.info(f"**{replay_label(len(source.unavailable))}.** Pages come from "
-            f"{md_escape(ss.get('replay_of') or 'the recording')}; nothing is fetched, and a "
+            f"{md_escape(origin)}; nothing is fetched, and a "
             "page the recording never fetched is shown as `not_recorded`.")

@@ -1,7 +1,9 @@
 """One time-boxed tick of Run: step the session until the budget is spent or it should pause.
 
 No Streamlit here: the Run fragment calls :func:`advance` with plain values, so the whole
-mutation happens between two ``st.*`` calls (recipe §2.2, rule 2) and the logic is testable.
+mutation happens between two ``st.*`` calls (docs/DESIGN.md §14.2) and the logic is
+testable. The tick steps through the session's one loop, ``iter_steps``; the session's sinks
+(the store) are told of each step there.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pagesift_ui.session import CrawlSession, SessionDone, StepRecord
+from pagesift_ui.session import CrawlSession
 
-__all__ = ["RunMode", "TickResult", "advance"]
+__all__ = ["RunMode", "TickEnd", "TickResult", "advance"]
 
 
 class RunMode(enum.StrEnum):
@@ -29,13 +31,28 @@ class RunMode(enum.StrEnum):
     TO_STOP = "to_stop"
 
 
+class TickEnd(enum.StrEnum):
+    """Why a tick ended; only ``BUDGET`` keeps the Run timer on."""
+
+    BUDGET = "budget"  # the time budget is spent: the next tick goes on
+    STOPPED = "stopped"  # the crawl stopped (the verdict banner says why)
+    VERDICT = "verdict"  # RUN mode: a verdict fired at the last step, also a forgiven one
+    SAVE_FAILED = "save_failed"  # saving failed: the crawl went on unsaved
+    ERROR = "error"  # a step failed: ``message`` says how
+
+
 @dataclass(frozen=True, slots=True)
 class TickResult:
-    """``steps`` taken in this tick; ``keep_running`` False means: switch the timer off."""
+    """``steps`` taken in this tick, why it ended, and a message for a person."""
 
     steps: int
-    keep_running: bool
-    why: str = ""
+    end: TickEnd
+    message: str = ""
+
+    @property
+    def keep_running(self) -> bool:
+        """False means: switch the timer off."""
+        return self.end is TickEnd.BUDGET
 
 
 def advance(
@@ -43,29 +60,21 @@ def advance(
     mode: RunMode,
     budget_s: float,
     clock: Callable[[], float] = time.perf_counter,
-    *,
-    step: Callable[[], StepRecord] | None = None,
 ) -> TickResult:
     """Step ``session`` for at most about ``budget_s`` seconds (at least one step).
 
-    ``step`` takes one step (default ``session.step``; a saved session's ``step`` saves it).
     The budget is checked after each step, so a tick lasts the budget plus one step at most.
-    Errors of ``step`` other than ``SessionDone`` propagate.
+    Errors of a step (``SessionBroken``, a sink's ``StoreError``) propagate.
     """
-    take_step = session.step if step is None else step
     started = clock()
     steps = 0
-    while True:
-        if session.done:
-            return TickResult(steps, False, f"the crawl stopped: {session.stop_reason}")
-        try:
-            record = take_step()
-        except SessionDone:
-            return TickResult(steps, False, f"the crawl stopped: {session.stop_reason}")
+    for record in session.iter_steps():
         steps += 1
         if session.done:
-            return TickResult(steps, False, f"the crawl stopped: {session.stop_reason}")
+            break
         if mode is RunMode.RUN and record.verdict is not None:
-            return TickResult(steps, False, f"verdict {record.verdict} at step {record.step}")
+            return TickResult(steps, TickEnd.VERDICT,
+                              f"verdict {record.verdict} at step {record.step}")
         if clock() - started >= budget_s:
-            return TickResult(steps, True)
+            return TickResult(steps, TickEnd.BUDGET)
+    return TickResult(steps, TickEnd.STOPPED, f"the crawl stopped: {session.stop_reason}")

@@ -17,10 +17,10 @@ import pandas as pd
 import streamlit as st
 
 from components.decision_log import md_escape
-from components.persist import delete_saved, list_saved
+from components.persist import delete_saved, list_saved, saving_of
 from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
-from pagesift_ui.store import SessionInfo, SessionStore, resume
+from pagesift_ui.store import ReplaySource, SessionInfo, SessionStore, resume
 
 __all__ = ["render_saved_sessions", "render_storage_note", "saved_frame", "storage_note"]
 
@@ -42,18 +42,19 @@ def saved_frame(infos: Sequence[SessionInfo]) -> pd.DataFrame:
 def storage_note(ss: Mapping[StateKey, Any]) -> str | None:
     """Where the current session is kept, in one line (None for an imported bundle or a
     replay, which say so elsewhere)."""
-    persistent = ss.get("persistent")
-    if persistent is not None:
-        return (f"Saved as session {persistent.session_id} in {persistent.store.path}: every "
+    session = ss.get("session")
+    saving = saving_of(session)
+    if saving is not None:
+        return (f"Saved as session {saving.session_id} in {saving.store.path}: every "
                 "step is written as it completes, and Saved sessions → Resume continues it.")
-    if ss.get("replay_source") is None and is_live(ss.get("session")):
+    if is_live(session) and not isinstance(session.source, ReplaySource):
         return "Not saved: download the JSON bundle to keep this crawl."
     return None
 
 
 def _current_id(ss: Mapping[StateKey, Any]) -> str | None:
-    persistent = ss.get("persistent")
-    return persistent.session_id if persistent is not None else None
+    saving = saving_of(ss.get("session"))
+    return saving.session_id if saving is not None else None
 
 
 def on_resume() -> None:
@@ -69,15 +70,14 @@ def on_resume() -> None:
     try:
         store = SessionStore()
         with st.spinner(f"Rebuilding session {session_id} from its saved steps…"):
-            persistent = resume(store, session_id)
+            session = resume(store, session_id)
     except PagesiftError as exc:  # StoreError, SessionNotFound, ReplayDiverged
         if store is not None:
             store.close()
         logger.warning("resuming %s failed: %s", session_id, exc)
         ss["saved_error"] = f"Session {session_id} cannot be resumed: {exc}"
         return
-    set_session(ss, persistent.session, persistent=persistent)
-    session = persistent.session
+    set_session(ss, session)
     stopped = (f" It had stopped ({session.stop_reason}): Continue anyway or Stop."
                if session.done else "")
     add_flash(ss, "success", f"Resumed session {session_id} at step {len(session.steps)}: "

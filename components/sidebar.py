@@ -135,7 +135,7 @@ def on_start() -> None:
         message = exc.message if isinstance(exc, ConfigError) else str(exc)
         ss["field_errors"] = {field: message}
         return
-    set_session(ss, opened.session, persistent=opened.persistent, recording=opened.recording)
+    set_session(ss, opened.session)
     ss["static_server"] = target.server
     if opened.warning:
         add_flash(ss, "warning", opened.warning)

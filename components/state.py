@@ -2,9 +2,10 @@
 
 Components read state through these helpers and change it only in widget callbacks (the
 Run fragment's tick is the one exception, as in the verified recipe). The session object is
-either a live ``CrawlSession`` or a read-only ``SessionView`` imported from a bundle. A live
-session is saved (``persistent`` holds its ``PersistentSession``), unsaved with its answers
-recorded in memory (``recording``), or an offline replay of a recording (``replay_source``).
+a ``ReadableSession``: a live ``CrawlSession`` or a read-only ``SessionView`` imported from a
+bundle. A live session carries how it is kept as its sinks: a ``StoreSink`` when it is saved,
+a ``RecordingSink`` when it runs unsaved; a replay's source is a ``ReplaySource``. Beside the
+session, ``recording`` holds the recorded pages that a replay plays or a bundle came with.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import logging
 from collections.abc import MutableMapping
 from typing import Any, TypeGuard
 
-from pagesift_ui.session import CrawlSession
-from pagesift_ui.session.view import SessionView
-from pagesift_ui.store import StoreError
+from pagesift_ui.session import CrawlSession, ReadableSession
+from pagesift_ui.store import StoreError, StoreSink
 
 __all__ = [
     "AnySession",
@@ -31,7 +31,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-AnySession = CrawlSession | SessionView
+#: What the UI shows: a live ``CrawlSession`` or an imported ``SessionView``.
+AnySession = ReadableSession
 
 #: The key type of ``st.session_state`` (Streamlit accepts int keys beside str ones). The
 #: helpers here take ``MutableMapping[StateKey, Any]`` so that ``st.session_state`` fits.
@@ -39,7 +40,7 @@ StateKey = str | int
 
 #: Keys that are not widgets: the session, the run loop and the messages.
 STATE_DEFAULTS: dict[str, Any] = {
-    "session": None,  # CrawlSession | SessionView | None
+    "session": None,  # CrawlSession | SessionView | None, with the sinks that keep it
     "running": False,  # the Run fragment's timer is on
     "run_mode": "run",  # "run": pause at any verdict; "to_stop": go on until the crawl stops
     "field_errors": {},  # setup field → message of the last failed Start
@@ -48,10 +49,9 @@ STATE_DEFAULTS: dict[str, Any] = {
     "accepted_step": None,  # the step whose stop verdict the user accepted
     "fig_memo": None,  # (memo key, figures): charts are rebuilt only when something changed
     "session_serial": 0,  # increases with every new session (widget keys, memo keys)
-    "persistent": None,  # the PersistentSession saving ``session``, None when not saved
-    "recording": None,  # components.persist.Recording: answers held outside the store
-    "replay_source": None,  # the ReplaySource of a replay (its ``unavailable`` URLs)
-    "replay_of": "",  # what the current replay plays, e.g. "saved session 1a2b3c4d"
+    # components.persist.Recording: the pages a replay plays or a bundle came with (a live
+    # crawl's own recording is in its sink)
+    "recording": None,
     "saved_error": None,  # the message of the last failed Resume / Delete
 }
 
@@ -69,22 +69,13 @@ def is_live(session: object) -> TypeGuard[CrawlSession]:
 
 
 def set_session(
-    ss: MutableMapping[StateKey, Any],
-    session: AnySession,
-    *,
-    persistent: Any = None,
-    recording: Any = None,
-    replay_source: Any = None,
-    replay_of: str = "",
+    ss: MutableMapping[StateKey, Any], session: AnySession, *, recording: Any = None
 ) -> None:
-    """Make ``session`` the current one, closing whatever was there before; the keywords
-    say how it is saved or what it replays (see ``STATE_DEFAULTS``)."""
+    """Make ``session`` the current one, closing whatever was there before; ``recording``
+    is what it replays or came with (see ``STATE_DEFAULTS``)."""
     discard_session(ss)
     ss["session"] = session
-    ss["persistent"] = persistent
     ss["recording"] = recording
-    ss["replay_source"] = replay_source
-    ss["replay_of"] = replay_of
     ss["session_serial"] = int(ss.get("session_serial", 0)) + 1
 
 
@@ -93,7 +84,7 @@ def discard_session(ss: MutableMapping[StateKey, Any]) -> None:
     session = ss.get("session")
     if isinstance(session, CrawlSession):
         session.close()
-    _release_store(ss.get("persistent"))
+        _release_store(session)
     server = ss.get("static_server")
     if server is not None:
         server.stop()
@@ -102,25 +93,22 @@ def discard_session(ss: MutableMapping[StateKey, Any]) -> None:
     ss["running"] = False
     ss["accepted_step"] = None
     ss["fig_memo"] = None
-    for key in ("persistent", "recording", "replay_source"):
-        ss[key] = None
-    ss["replay_of"] = ""
+    ss["recording"] = None
 
 
-def _release_store(persistent: Any) -> None:
+def _release_store(session: CrawlSession) -> None:
     """Close a saved session's store connection; a session that never took a step or an
     override is deleted from the store (pressing Start again should not leave clutter)."""
-    if persistent is None:
+    saving = session.find_sink(StoreSink)
+    if saving is None:
         return
-    store = persistent.store
     try:
-        session = persistent.session
-        if not (session.steps or session.overrides or persistent.events):
-            store.delete(persistent.session_id)
+        if not (session.steps or session.overrides or saving.events):
+            saving.store.delete(saving.session_id)
     except StoreError as exc:
-        logger.warning("could not delete the empty session %s: %s", persistent.session_id, exc)
+        logger.warning("could not delete the empty session %s: %s", saving.session_id, exc)
     finally:
-        store.close()
+        saving.store.close()
 
 
 def add_flash(ss: MutableMapping[StateKey, Any], kind: str, text: str) -> None:

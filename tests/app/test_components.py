@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -27,10 +28,12 @@ from components.decision_log import (
     short_url,
 )
 from components.inspector import highlight_blocks, relevance_rows
+from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES, Label
 from components.metrics import headline_metrics
-from components.runner import RunMode, advance
+from components.runner import RunMode, TickEnd, advance
 from components.sidebar import config_mapping, form_defaults
 from components.tables import frontier_frame, pages_frame
+from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import z_one_sided
@@ -44,6 +47,7 @@ from pagesift_ui.session import (
     SessionDone,
     StepOutcome,
     StepRecord,
+    SubtreeState,
     VerdictFate,
 )
 
@@ -135,12 +139,12 @@ def test_explain_step_for_the_seed_errors_and_duplicates() -> None:
 
 
 def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
-    stopped = make_record(9, verdict="saturated", stale=5, stopped=True, relevance=0.0,
+    stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
                           verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
     text = explain_step(stopped, CONFIG)
     assert "Verdict saturated: 5 pages in a row brought nothing new (patience 5)." in text
     assert text.endswith("The crawl stopped here.")
-    forgiven = make_record(9, verdict="coverage_reached", stale=0, forgiven=True,
+    forgiven = make_record(9, verdict=StopReason.COVERAGE_REACHED, stale=0, forgiven=True,
                            forgiven_why="a link with clues scoring 0.9 is still queued",
                            verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
     text = explain_step(forgiven, CONFIG)
@@ -181,10 +185,10 @@ def test_explain_override_relabel_and_markdown_escaping() -> None:
 
 def test_stale_cold_chart_draws_counters_thresholds_and_verdict_fates() -> None:
     steps = history(20)
-    steps[9] = make_record(10, verdict="coverage_reached", forgiven=True, stale=0,
+    steps[9] = make_record(10, verdict=StopReason.COVERAGE_REACHED, forgiven=True, stale=0,
                            forgiven_why="a link with clues is still queued",
                            verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
-    steps[14] = make_record(15, verdict="saturated", stopped=True, stale=5,
+    steps[14] = make_record(15, verdict=StopReason.SATURATED, stopped=True, stale=5,
                             verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
     forgive = Override(15, OverrideKind.FORGIVE, "saturated")
     fig = stale_cold_figure(steps, CONFIG, [forgive])
@@ -237,12 +241,15 @@ def test_coverage_chart_bars_target_and_min_sources_note() -> None:
     assert coverage_figure([], CONFIG).layout.title.subtitle.text == "no page yet"
 
 
-def part(name: str, pages: int, hits: int, state: str, forced: str = "") -> PartStats:
+def part(
+    name: str, pages: int, hits: int, state: SubtreeState, forced: SubtreeState | None = None
+) -> PartStats:
     return PartStats(name, pages, hits, 0.1, 0.9, 0.2, 0.6, state, forced)
 
 
 def test_forest_plot_sorts_colours_and_labels() -> None:
-    rows = [part("a/x", 3, 3, "proven"), part("a/y", 9, 0, "dry", "dry"), part("a/b", 5, 2, "open")]
+    dry, proven, open_ = SubtreeState.DRY, SubtreeState.PROVEN, SubtreeState.OPEN
+    rows = [part("a/x", 3, 3, proven), part("a/y", 9, 0, dry, dry), part("a/b", 5, 2, open_)]
     fig = forest_figure(rows, "pages")
     assert list(fig.layout.xaxis.range) == [-0.02, 1.02]
     top_first = list(fig.layout.yaxis.categoryarray)[::-1]
@@ -261,11 +268,30 @@ def test_forest_plot_sorts_colours_and_labels() -> None:
 
 
 def test_verdict_marks_fate_for_no_stop() -> None:
-    record = make_record(4, verdict="no_relevant_pages", forgiven=True, cold=0,
+    record = make_record(4, verdict=StopReason.NO_RELEVANT_PAGES, forgiven=True, cold=0,
                          forgiven_why="--no-stop: verdict recorded, crawl goes on",
                          verdict_fate=VerdictFate.NO_STOP, verdict_cold=10)
     (mark,) = verdict_marks([record], [], CONFIG)
-    assert (mark.fate, mark.level) == ("recorded (no-stop)", 10)
+    assert (mark.fate, mark.level) == (VerdictFate.NO_STOP, 10)
+
+
+def test_verdict_marks_name_a_stop_the_user_continued_past() -> None:
+    stopped = make_record(4, verdict=StopReason.SATURATED, stopped=True,
+                          verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
+    (mark,) = verdict_marks([stopped], [], CONFIG)
+    assert (mark.reason, mark.fate) == (StopReason.SATURATED, VerdictFate.STOPPED)
+    forgive = Override(4, OverrideKind.FORGIVE, "saturated")
+    (mark,) = verdict_marks([stopped], [forgive], CONFIG)
+    assert mark.fate is VerdictFate.USER_FORGIVEN
+
+
+@pytest.mark.parametrize(
+    ("table", "enum_type"),
+    [(STOP_REASONS, StopReason), (VERDICT_FATES, VerdictFate), (SUBTREE_STATES, SubtreeState)],
+)
+def test_every_outcome_has_words_and_a_colour(table: dict[Any, Label], enum_type: Any) -> None:
+    assert set(table) == set(enum_type)
+    assert all(label.words and label.colour.startswith("#") for label in table.values())
 
 
 # -- inspector, metrics, tables, setup --------------------------------------------------------
@@ -311,8 +337,8 @@ def test_frontier_and_pages_frames() -> None:
     assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
     assert frame.loc[0, "shaping"] == "depth 2.61" and bool(frame.loc[0, "pinned"])
     assert frame.loc[0, "now"] == 2.61
-    pages = [PageRow(i, f"u{i}", "", "fetched", 200, 0.2, True, None if i < 2 else False,
-                     True, 1, "s", 1, 1.0, False, "") for i in (1, 2)]
+    pages = [PageRow(i, f"u{i}", "", StepOutcome.FETCHED, 200, 0.2, True,
+                     None if i < 2 else False, True, 1, "s", 1, 1.0, False, None) for i in (1, 2)]
     frame = pages_frame(pages)
     assert frame["step"].tolist() == [2, 1]
     assert frame["user_label"].tolist() == ["irrelevant", ""]
@@ -345,17 +371,25 @@ class FakeSession:
             self.done, self.stop_reason = True, record.verdict or "exhausted"
         return record
 
+    def iter_steps(self) -> Iterator[StepRecord]:  # CrawlSession's loop
+        while not self.done:
+            try:
+                yield self.step()
+            except SessionDone:
+                return
+
 
 def test_run_pauses_at_a_forgiven_verdict_but_run_to_stop_goes_on() -> None:
     records = history(6)
-    records[2] = dataclasses.replace(records[2], verdict="saturated", forgiven=True,
+    records[2] = dataclasses.replace(records[2], verdict=StopReason.SATURATED, forgiven=True,
                                      verdict_fate=VerdictFate.AUTO_FORGIVEN)
     session: Any = FakeSession(records)
     result = advance(session, RunMode.RUN, budget_s=60)
-    assert (result.steps, result.keep_running) == (3, False)
-    assert result.why == "verdict saturated at step 3"
+    assert (result.steps, result.keep_running, result.end) == (3, False, TickEnd.VERDICT)
+    assert result.message == "verdict saturated at step 3"
     result = advance(session, RunMode.TO_STOP, budget_s=60)
     assert (result.steps, result.keep_running, session.done) == (3, False, True)
+    assert result.end is TickEnd.STOPPED
     assert advance(session, RunMode.TO_STOP, budget_s=60).steps == 0
 
 
@@ -363,5 +397,5 @@ def test_a_tick_is_time_boxed() -> None:
     ticks = iter(range(100))
     session: Any = FakeSession(history(50))
     result = advance(session, RunMode.TO_STOP, budget_s=3, clock=lambda: float(next(ticks)))
-    assert (result.steps, result.keep_running) == (3, True)
+    assert (result.steps, result.keep_running, result.end) == (3, True, TickEnd.BUDGET)
     assert len(session.steps) == 3

@@ -15,11 +15,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.export import export_json
-from components.persist import export_source
+from components.persist import export_source, saving_of
 from pagesift_ui.demo import shared_demo
 from pagesift_ui.session import CrawlSession, StepOutcome, StepRecord
 from pagesift_ui.session.view import SessionView
-from pagesift_ui.store import PersistentSession, ReplaySource, SessionStore
+from pagesift_ui.store import RecordingSink, ReplaySource, SessionStore, StoreSink
 from pagesift_ui.store.replay import first_difference
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -70,46 +70,55 @@ def requests() -> int:
     return shared_demo(SCENARIO).request_count
 
 
+def store_sink(at: AppTest) -> StoreSink:
+    """The sink saving the app's current session (every started crawl has one)."""
+    sink = saving_of(at.session_state.session)
+    assert isinstance(sink, StoreSink), "the current crawl is saved"
+    return sink
+
+
 def test_a_crawl_is_saved_and_resumes_exactly_in_a_new_tab(apps: list[AppTest]) -> None:
     first = open_tab(apps)
     click(first, "start")
     click(first, "step", 3)
-    persistent = first.session_state.persistent
-    assert isinstance(persistent, PersistentSession)
-    assert persistent.session is first.session_state.session
-    before = comparable(first.session_state.session.steps)
-    pinned = persistent.session.frontier(25)[-1]  # an override is saved at once, no step needed
+    session = first.session_state.session
+    saved = store_sink(first)
+    assert session.sinks == (saved,)
+    before = comparable(session.steps)
+    pinned = session.frontier(25)[-1]  # an override is saved at once, no step needed
     first.selectbox(key="queue_pick").set_value(pinned.key).run()
     click(first, "pin")
-    assert [e.override for e in persistent.events] == persistent.session.overrides
+    stored = SessionStore().load(saved.session_id)
+    assert [e.override for e in stored.events] == session.overrides == [
+        e.override for e in saved.events]
 
     tab = open_tab(apps)  # the first tab was closed: only the store remains
     assert tab.session_state.session is None
-    assert saved_ids(tab) == [persistent.session_id]
-    tab.selectbox(key="saved_pick").set_value(persistent.session_id).run()
+    assert saved_ids(tab) == [saved.session_id]
+    tab.selectbox(key="saved_pick").set_value(saved.session_id).run()
     click(tab, "resume")
     resumed = tab.session_state.session
-    assert isinstance(resumed, CrawlSession) and resumed is not first.session_state.session
-    assert tab.session_state.persistent.session_id == persistent.session_id
+    assert isinstance(resumed, CrawlSession) and resumed is not session
+    assert store_sink(tab).session_id == saved.session_id
     assert comparable(resumed.steps) == before
-    assert resumed.overrides == persistent.session.overrides
+    assert resumed.overrides == session.overrides
     assert "Resumed session" in tab.success[0].value
 
     click(tab, "step")
     assert len(resumed.steps) == 4 and resumed.steps[-1].outcome is StepOutcome.FETCHED
     assert resumed.steps[-1].url == pinned.url  # the rebuilt frontier holds the pin
     (info,) = SessionStore().list_sessions()
-    assert (info.session_id, info.steps) == (persistent.session_id, 4)
+    assert (info.session_id, info.steps) == (saved.session_id, 4)
 
 
 def test_reset_keeps_the_saved_session_and_an_empty_one_is_not_kept(apps: list[AppTest]) -> None:
     at = open_tab(apps)
     click(at, "start")
     click(at, "step", 3)
-    saved_id = at.session_state.persistent.session_id
+    saved_id = store_sink(at).session_id
     click(at, "start")  # a new crawl; the first is still saved
     click(at, "reset")  # the second took no step: nothing worth keeping
-    assert at.session_state.session is None and at.session_state.persistent is None
+    assert at.session_state.session is None
     assert [i.session_id for i in SessionStore().list_sessions()] == [saved_id]
     assert saved_ids(at) == [saved_id]
 
@@ -118,7 +127,7 @@ def test_resume_of_a_missing_session_shows_an_error(apps: list[AppTest]) -> None
     at = open_tab(apps)
     click(at, "start")
     click(at, "step")
-    saved_id = at.session_state.persistent.session_id
+    saved_id = store_sink(at).session_id
     click(at, "reset")
     SessionStore().delete(saved_id)  # gone behind the app's back (another tab, the CLI)
     click(at, "resume")
@@ -130,7 +139,7 @@ def test_delete_needs_the_confirmation_and_spares_the_open_session(apps: list[Ap
     at = open_tab(apps)
     click(at, "start")
     click(at, "step")
-    open_id = at.session_state.persistent.session_id
+    open_id = store_sink(at).session_id
     assert at.button(key="delete_saved").disabled
     at.checkbox(key="confirm_delete").check().run()
     click(at, "delete_saved")
@@ -152,8 +161,8 @@ def test_replay_with_another_query_runs_offline(apps: list[AppTest]) -> None:
     click(at, "replay")
     replay = at.session_state.session
     assert isinstance(replay, CrawlSession) and replay is not recorded
-    assert isinstance(at.session_state.replay_source, ReplaySource)
-    assert at.session_state.persistent is None  # replays are not saved
+    assert isinstance(replay.source, ReplaySource)
+    assert replay.sinks == ()  # replays are not saved
     assert replay.config.query == "library opening hours"
     assert replay.config.seed_url == recorded.config.seed_url
 
@@ -168,7 +177,8 @@ def test_replay_with_another_query_runs_offline(apps: list[AppTest]) -> None:
         click(at, "pause")
     assert len(replay.steps) > 3
     assert requests() == answered  # zero network
-    unavailable = at.session_state.replay_source.unavailable
+    assert isinstance(replay.source, ReplaySource)
+    unavailable = replay.source.unavailable
     assert [r.url for r in replay.steps if r.error_kind == "not_recorded"] == unavailable
     label = next(i.value for i in at.info if "Replay (offline)" in i.value)
     assert f"Replay (offline): {len(unavailable)} URL" in label
@@ -209,7 +219,7 @@ def test_an_uploaded_bundle_with_responses_can_be_replayed(apps: list[AppTest]) 
     click(tab, "replay")
     replay = tab.session_state.session
     assert isinstance(replay, CrawlSession) and replay.config.query == "tuition fees"
-    assert "the bundle s.json" in tab.session_state.replay_of
+    assert "the bundle s.json" in tab.session_state.recording.origin
     click(tab, "step", 3)
     assert len(replay.steps) == 3 and requests() == answered
 
@@ -222,26 +232,47 @@ def test_an_unusable_store_falls_back_to_an_unsaved_crawl(
     monkeypatch.setenv("PAGESIFT_DB", str(blocker / "sessions.sqlite3"))
     at = open_tab(apps)
     click(at, "start")
-    assert at.session_state.persistent is None
+    unsaved = at.session_state.session
+    assert saving_of(unsaved) is None
+    memory = unsaved.find_sink(RecordingSink)
+    assert memory is not None and unsaved.sinks == (memory,)
     assert "This crawl runs unsaved" in at.warning[0].value
     click(at, "step", 2)
-    assert len(at.session_state.session.steps) == 2
+    assert len(unsaved.steps) == 2 and memory.answers
     assert not at.button(key="replay").disabled  # recorded in memory
     click(at, "replay")
-    assert isinstance(at.session_state.replay_source, ReplaySource)
+    assert isinstance(at.session_state.session.source, ReplaySource)
 
 
 def test_a_failed_save_keeps_the_crawl_going_unsaved(apps: list[AppTest]) -> None:
     at = open_tab(apps)
     click(at, "start")
     click(at, "step", 2)
-    persistent = at.session_state.persistent
-    persistent.store.close()  # stands in for a disk that fails mid-crawl
+    saved = store_sink(at)
+    saved.store.close()  # stands in for a disk that fails mid-crawl
     click(at, "step")
     session = at.session_state.session
-    assert len(session.steps) == 3 and at.session_state.persistent is None
+    assert len(session.steps) == 3 and saving_of(session) is None and session.sinks == ()
     assert at.warning[0].value.startswith("Saving failed")
     click(at, "step")
     assert len(session.steps) == 4
     (info,) = SessionStore().list_sessions()
-    assert (info.session_id, info.steps) == (persistent.session_id, 2)  # resumable from there
+    assert (info.session_id, info.steps) == (saved.session_id, 2)  # resumable from there
+
+
+def test_a_failed_save_of_an_override_keeps_the_crawl_going_unsaved(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step", 2)
+    saved = store_sink(at)
+    session = at.session_state.session
+    saved.store.close()  # the override's save fails
+    at.selectbox(key="queue_pick").set_value(session.frontier(25)[-1].key).run()
+    click(at, "pin")
+    assert session.overrides[-1].kind.value == "pin"  # it took effect in memory
+    assert saving_of(session) is None
+    assert any(w.value.startswith("Saving failed") for w in at.warning)
+    click(at, "step")
+    assert len(session.steps) == 3
+    (info,) = SessionStore().list_sessions()
+    assert (info.session_id, info.steps) == (saved.session_id, 2)
