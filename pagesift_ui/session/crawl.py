@@ -11,15 +11,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import clean, dedupe_key
-from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
 from pagesift_ui.session.config import CrawlConfig
@@ -34,13 +33,16 @@ from pagesift_ui.session.record import (
     Verdict,
     VerdictFate,
 )
-from pagesift_ui.session.sinks import SessionEnd, StepSink
+from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
+from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
 from pagesift_ui.session.stepbuild import PageCounts, StepFacts, build_record
 from pagesift_ui.session.stepping import (
+    ending,
     has_fetchable,
+    judge,
     next_entry,
-    pending_lead,
+    observe_page,
     record_text,
     relevant_count,
 )
@@ -57,21 +59,6 @@ FORGIVABLE = frozenset(
 )
 
 _Sink = TypeVar("_Sink")
-
-
-class PageSource(Protocol):
-    """Where pages come from: the live ``Fetcher``, or a recording when replaying."""
-
-    def fetch(self, url: str) -> FetchResult: ...
-
-    def allowed_by_robots(self, url: str) -> bool: ...
-
-    def close(self) -> None: ...
-
-
-def default_source(config: CrawlConfig) -> Fetcher:
-    """The live page source a config asks for: the one place a ``Fetcher`` is built."""
-    return Fetcher(config.fetch_policy())
 
 
 class CrawlSession:
@@ -101,7 +88,7 @@ class CrawlSession:
         self.state = FrontierState.from_config(config)
         self._source = source if source is not None else default_source(config)
         self._clock = clock
-        self._sinks: list[StepSink] = list(sinks)
+        self._sinks = SinkList(sinks)
         self.steps: list[StepRecord] = []
         self.overrides: list[Override] = []
         self.labels: dict[str, bool] = {}  # url → the user's label
@@ -117,7 +104,6 @@ class CrawlSession:
         self._relevant_urls: set[str] = set()
         self._closed = False
         self._interrupted = ""  # why a step broke off half-way; never healed
-        self._failed: list[tuple[StepSink, str]] = []  # sinks that raised, and how
         seed = clean(config.seed_url)
         self.state.queue.offer(dedupe_key(seed), seed, 0, SEED_SCORE, None, config.limit)
 
@@ -125,21 +111,20 @@ class CrawlSession:
 
     @property
     def sinks(self) -> tuple[StepSink, ...]:
-        return tuple(self._sinks)
+        return self._sinks.all
 
     def add_sink(self, sink: StepSink) -> None:
         """Tell ``sink`` of everything from now on (nothing of what happened before)."""
-        self._sinks.append(sink)
+        self._sinks.add(sink)
 
     def remove_sink(self, sink: StepSink) -> None:
         """Stop telling ``sink``. Removing a sink that failed lets the session go on without
         it; a session whose step was interrupted stays broken. ValueError if not attached."""
         self._sinks.remove(sink)
-        self._failed = [(s, why) for s, why in self._failed if s is not sink]
 
     def find_sink(self, kind: type[_Sink]) -> _Sink | None:
         """The first attached sink that is a ``kind``, or None."""
-        return next((sink for sink in self._sinks if isinstance(sink, kind)), None)
+        return self._sinks.find(kind)
 
     @property
     def source(self) -> PageSource:
@@ -211,31 +196,17 @@ class CrawlSession:
         self.close()
 
     def _check_usable(self) -> None:
-        if self._interrupted:
-            raise SessionBroken(self._interrupted)
-        if self._failed:
-            raise SessionBroken(self._failed[0][1])
+        if self._interrupted or self._sinks.failure:
+            raise SessionBroken(self._interrupted or self._sinks.failure)
         if self._closed:
             raise SessionDone("the session was closed; start a new one or resume it")
         if self.done:
             raise SessionDone(f"the crawl has stopped: {self.stop_reason}")
 
     def _notify(self, tell: Callable[[StepSink], None]) -> None:
-        """Tell every sink in order; re-raise the first failure once all were told.
-
-        A broken session tells nobody: its sinks keep what matched it last.
-        """
-        if self._interrupted or self._failed:
-            return
-        failure: BaseException | None = None
-        for sink in tuple(self._sinks):
-            try:
-                tell(sink)
-            except BaseException as exc:  # noted to refuse further steps, then re-raised
-                self._failed.append((sink, f"{type(sink).__name__} failed ({exc})"))
-                failure = failure or exc
-        if failure is not None:
-            raise failure
+        """Tell the sinks; a broken session tells nobody (its sinks keep what matched it)."""
+        if not self._interrupted:
+            self._sinks.tell(tell)
 
     def _notify_end(self, *, queue_empty: bool = False) -> None:
         if self.stop_reason is None:
@@ -284,34 +255,20 @@ class CrawlSession:
 
     def _observe_page(self, facts: StepFacts, page: Page) -> None:
         """§11.6-11.11 for an HTML page that is not a duplicate."""
-        state, entry = self.state, facts.entry
         self.pages_fetched += 1
-        page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
-        state.focus.observe_page(page_signal, lang=page.lang)
-        relevance = state.focus.relevance(page_signal)
-        facts.relevance = relevance
-        facts.relevance_detail = state.focus.explain_relevance(page_signal).to_dict()
+        page_signal, reason = observe_page(self.state, self.config.seed_host, facts, page)
         self._page_signals[facts.url] = page_signal
-        before = state.adaptive.evidence
-        signal = signal_of(entry)
-        blind = bool(signal is not None and signal.blind)
-        reason = state.adaptive.observe(state.query, page.markdown, relevance, blind)
-        facts.evidence_added = tuple(
-            a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
-        )
-        hit = state.adaptive.last_fresh
-        state.subtrees.observe(facts.subtree(self.config.seed_host), hit)
-        state.clusters.observe(cluster_key(facts.url), hit)
-        if signal is not None:
-            self._link_signals[facts.url] = signal
-            facts.model_changed = state.focus.learn(signal, relevance >= MIN_RELEVANCE)
-        # needs_rescore() covers a model change too, and resets its flags: call it every time
-        if state.focus.needs_rescore():
-            facts.rescored = state.rescore()
+        link_signal = signal_of(facts.entry)
+        if link_signal is not None:
+            self._link_signals[facts.url] = link_signal
+        relevance = facts.relevance if facts.relevance is not None else 0.0
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
         if reason is not None:
-            self._judge(facts, reason)
+            verdict = judge(self.state, self.config, facts, reason)
+            self.verdicts.append(verdict)
+            if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
+                self.stop_step, self.first_verdict = facts.step, reason
         facts.links = self._enqueue(facts, page, relevance)
 
     def _enqueue(self, facts: StepFacts, page: Page, relevance: float) -> LinkTally:
@@ -322,46 +279,15 @@ class CrawlSession:
             self._source.allowed_by_robots,
         )
 
-    def _judge(self, facts: StepFacts, reason: StopReason) -> None:
-        """§11.10: a verdict stands unless a high-scoring, non-blind link is still queued."""
-        adaptive = self.state.adaptive
-        facts.verdict = reason
-        facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
-        pending = pending_lead(self.state, self.config.seed_host)
-        if pending:
-            adaptive.forgive()
-            facts.forgiven, facts.forgiven_why = True, pending
-            facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
-            self.verdicts.append(Verdict(facts.step, reason, VerdictFate.AUTO_FORGIVEN, pending))
-            return
-        if self.stop_step is None:
-            self.stop_step, self.first_verdict = facts.step, reason
-        if not self.config.stop_on_verdict:
-            adaptive.forgive()
-            adaptive.reset_cold()
-            facts.forgiven, facts.forgiven_why = True, "--no-stop: verdict recorded, crawl goes on"
-            facts.verdict_fate = VerdictFate.NO_STOP
-            self.verdicts.append(Verdict(facts.step, reason, VerdictFate.NO_STOP))
-            return
-        facts.stopped = True
-        facts.verdict_fate = VerdictFate.STOPPED
-        self.verdicts.append(Verdict(facts.step, reason, VerdictFate.STOPPED))
-
     def _finish(self, facts: StepFacts, started: float) -> StepRecord:
         """§11.1 and §11.12: the budget and queue ending, then the record."""
         if facts.stopped and facts.verdict is not None:
             self._end(facts.verdict, facts.step)
-        else:
-            ending = None
-            if self.pages_scheduled >= self.config.limit:
-                ending = StopReason.LIMIT_REACHED
-            elif not has_fetchable(self.state, self.config.seed_host):
-                ending = StopReason.EXHAUSTED
-            if ending is not None:
-                # a budget or queue end overrides a forgiven verdict of the same step
-                facts.verdict, facts.stopped = ending, True
-                facts.verdict_fate = VerdictFate.STOPPED
-                self._end(ending, facts.step)
+        elif (end := ending(self.state, self.config, self.pages_scheduled)) is not None:
+            # a budget or queue end overrides a forgiven verdict of the same step
+            facts.verdict, facts.stopped = end, True
+            facts.verdict_fate = VerdictFate.STOPPED
+            self._end(end, facts.step)
         counts = PageCounts(self.pages_scheduled, self.pages_fetched, self.relevant_pages)
         elapsed_ms = (self._clock() - started) * 1000.0
         record = build_record(facts, self.state, self.config.seed_host, counts, elapsed_ms)

@@ -8,15 +8,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.links import SECTION_FLOOR
-from pagesift_ui.frontier.queue import Entry
+from pagesift_ui.frontier.queue import Entry, cluster_key
+from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
+from pagesift_ui.page.extract import Page
+from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.record import Verdict, VerdictFate
 from pagesift_ui.session.state import FrontierState, signal_of
+from pagesift_ui.session.stepbuild import StepFacts
 
 __all__ = [
+    "ending",
     "has_fetchable",
+    "judge",
     "next_entry",
+    "observe_page",
     "pending_lead",
     "record_text",
     "relevant_count",
@@ -52,6 +61,72 @@ def record_text(state: FrontierState, url: str, text: str) -> str:
     state.text_seen.setdefault(prints.exact, url)
     state.text_seen.setdefault(prints.digitless, url)
     return ""
+
+
+def observe_page(
+    state: FrontierState, seed_host: str, facts: StepFacts, page: Page
+) -> tuple[PageSignal, StopReason | None]:
+    """§11.6-11.9 for an HTML page that is not a duplicate: relevance, the adaptive
+    observation, both harvests, the link model and rescoring; what they say goes into
+    ``facts``. Returns the page's signal and the stop verdict that fired, if any."""
+    page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
+    state.focus.observe_page(page_signal, lang=page.lang)
+    relevance = state.focus.relevance(page_signal)
+    facts.relevance = relevance
+    facts.relevance_detail = state.focus.explain_relevance(page_signal).to_dict()
+    before = state.adaptive.evidence
+    signal = signal_of(facts.entry)
+    blind = bool(signal is not None and signal.blind)
+    reason = state.adaptive.observe(state.query, page.markdown, relevance, blind)
+    facts.evidence_added = tuple(
+        a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
+    )
+    hit = state.adaptive.last_fresh
+    state.subtrees.observe(facts.subtree(seed_host), hit)
+    state.clusters.observe(cluster_key(facts.url), hit)
+    if signal is not None:
+        facts.model_changed = state.focus.learn(signal, relevance >= MIN_RELEVANCE)
+    # needs_rescore() covers a model change too, and resets its flags: call it every time
+    if state.focus.needs_rescore():
+        facts.rescored = state.rescore()
+    return page_signal, reason
+
+
+def judge(
+    state: FrontierState, config: CrawlConfig, facts: StepFacts, reason: StopReason
+) -> Verdict:
+    """§11.10: a verdict stands unless a high-scoring, non-blind link is still queued.
+
+    Forgives in ``state.adaptive`` what is forgiven, writes the verdict and its fate into
+    ``facts`` and returns it; the caller remembers the first one that was not forgiven
+    automatically.
+    """
+    adaptive = state.adaptive
+    facts.verdict = reason
+    facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
+    pending = pending_lead(state, config.seed_host)
+    if pending:
+        adaptive.forgive()
+        facts.forgiven, facts.forgiven_why = True, pending
+        facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
+    elif not config.stop_on_verdict:
+        adaptive.forgive()
+        adaptive.reset_cold()
+        facts.forgiven, facts.forgiven_why = True, "--no-stop: verdict recorded, crawl goes on"
+        facts.verdict_fate = VerdictFate.NO_STOP
+    else:
+        facts.stopped = True
+        facts.verdict_fate = VerdictFate.STOPPED
+    return Verdict(facts.step, reason, facts.verdict_fate, pending)
+
+
+def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> StopReason | None:
+    """§11.1: the budget's or the queue's end after a step, or None to go on."""
+    if pages_scheduled >= config.limit:
+        return StopReason.LIMIT_REACHED
+    if not has_fetchable(state, config.seed_host):
+        return StopReason.EXHAUSTED
+    return None
 
 
 def pending_lead(state: FrontierState, seed_host: str) -> str:

@@ -1,0 +1,30 @@
+"""Where a session's pages come from: the ``PageSource`` seam and the live default."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pagesift_ui.net.fetcher import Fetcher, FetchResult
+from pagesift_ui.session.config import CrawlConfig
+
+__all__ = ["PageSource", "default_source"]
+
+
+class PageSource(Protocol):
+    """Where pages come from: the live ``Fetcher``, or a recording when replaying.
+
+    ``fetch`` returns the page after redirects or raises a ``FetchError`` (the step records
+    it and the crawl goes on); ``allowed_by_robots`` answers for one URL; ``close`` releases
+    the connections.
+    """
+
+    def fetch(self, url: str) -> FetchResult: ...
+
+    def allowed_by_robots(self, url: str) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+def default_source(config: CrawlConfig) -> Fetcher:
+    """The live page source a config asks for: the one place a ``Fetcher`` is built."""
+    return Fetcher(config.fetch_policy())
