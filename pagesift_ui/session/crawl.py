@@ -36,7 +36,7 @@ from pagesift_ui.session.record import (
 from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
 from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
-from pagesift_ui.session.stepbuild import PageCounts, StepFacts, build_record
+from pagesift_ui.session.stepbuild import StepFacts, build_record
 from pagesift_ui.session.stepping import (
     ending,
     has_fetchable,
@@ -288,9 +288,11 @@ class CrawlSession:
             facts.verdict, facts.stopped = end, True
             facts.verdict_fate = VerdictFate.STOPPED
             self._end(end, facts.step)
-        counts = PageCounts(self.pages_scheduled, self.pages_fetched, self.relevant_pages)
-        elapsed_ms = (self._clock() - started) * 1000.0
-        record = build_record(facts, self.state, self.config.seed_host, counts, elapsed_ms)
+        record = build_record(
+            facts, self.state, seed_host=self.config.seed_host,
+            pages_scheduled=self.pages_scheduled, pages_fetched=self.pages_fetched,
+            relevant_pages=self.relevant_pages, elapsed_ms=(self._clock() - started) * 1000.0,
+        )
         logger.debug("step %d %s → %s", record.step, record.url, record.outcome)
         return record
 

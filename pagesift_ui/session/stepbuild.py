@@ -15,16 +15,7 @@ from pagesift_ui.session.enqueue import LinkTally
 from pagesift_ui.session.record import StepOutcome, StepRecord, VerdictFate
 from pagesift_ui.session.state import FrontierState, part_stats, signal_of
 
-__all__ = ["PageCounts", "StepFacts", "build_record"]
-
-
-@dataclass(frozen=True, slots=True)
-class PageCounts:
-    """The session's page counters after a step."""
-
-    scheduled: int
-    fetched: int
-    relevant: int
+__all__ = ["StepFacts", "build_record"]
 
 
 @dataclass(slots=True)
@@ -86,12 +77,16 @@ class StepFacts:
 def build_record(
     facts: StepFacts,
     state: FrontierState,
+    *,
     seed_host: str,
-    counts: PageCounts,
+    pages_scheduled: int,
+    pages_fetched: int,
+    relevant_pages: int,
     elapsed_ms: float,
 ) -> StepRecord:
-    """The frozen record of a finished step: what it found out (``facts``) and the core's
-    ``state`` and page ``counts`` after it, for a crawl from a seed on ``seed_host``."""
+    """The frozen record of a finished step: what it found out (``facts``), the core's
+    ``state`` and the session's page counters after it, for a crawl from a seed on
+    ``seed_host``."""
     adaptive, focus, model = state.adaptive, state.focus, state.focus.model
     part = facts.subtree(seed_host)
     observed = facts.relevance is not None
@@ -145,9 +140,9 @@ def build_record(
         else None,
         cluster_stats=part_stats(state.clusters, cluster_key(facts.url)) if observed else None,
         queue_length=len(state.queue),
-        pages_scheduled=counts.scheduled,
-        pages_fetched=counts.fetched,
-        relevant_pages=counts.relevant,
+        pages_scheduled=pages_scheduled,
+        pages_fetched=pages_fetched,
+        relevant_pages=relevant_pages,
         links=facts.links.to_dict() if facts.links is not None else LinkTally().to_dict(),
         dropped_dry=facts.dropped,
         duplicate_of=facts.duplicate_of,

@@ -7,19 +7,10 @@ import json
 import pytest
 
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.session import (
-    CrawlConfig,
-    CrawlSession,
-    PartStats,
-    Skip,
-    SkipReason,
-    StepRecord,
-    SubtreeState,
-    Verdict,
-    VerdictFate,
-)
+from pagesift_ui.session import CrawlConfig, CrawlSession, Skip, SkipReason
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.enqueue import LinkTally
+from pagesift_ui.session.record import PartStats, StepRecord, SubtreeState, Verdict, VerdictFate
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 

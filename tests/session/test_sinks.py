@@ -12,7 +12,6 @@ import pytest
 
 from pagesift_ui.errors import SessionBroken, SessionDone
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session import (
     CrawlConfig,
     CrawlSession,
@@ -23,6 +22,7 @@ from pagesift_ui.session import (
     StepRecord,
 )
 from tests.fakes import FIXTURE_ORIGIN, DictSource, fixture_source, policy_for
+from tests.interrupt import Interrupting
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,29 +134,10 @@ def test_a_failed_sink_breaks_the_session_until_it_is_removed() -> None:
         assert other.heard[-1] == ("step", 3)
 
 
-class Interrupting:
-    """The fixture site, but the ``at``-th fetch is interrupted (Ctrl-C, a Streamlit rerun)."""
-
-    def __init__(self, crawl: CrawlConfig, at: int) -> None:
-        self.site = fixture_source(policy=policy_for(crawl))
-        self.at, self.calls = at, 0
-
-    def fetch(self, url: str) -> FetchResult:
-        self.calls += 1
-        if self.calls == self.at:
-            raise KeyboardInterrupt
-        return self.site.fetch(url)
-
-    def allowed_by_robots(self, url: str) -> bool:
-        return self.site.allowed_by_robots(url)
-
-    def close(self) -> None:
-        self.site.close()
-
-
 def test_a_step_interrupted_half_way_breaks_the_session_for_good() -> None:
     sink, crawl = ListSink(), config()
-    with CrawlSession(crawl, Interrupting(crawl, at=2), sinks=[sink]) as session:
+    source = Interrupting(fixture_source(policy=policy_for(crawl)), at=2)
+    with CrawlSession(crawl, source, sinks=[sink]) as session:
         session.step()
         with pytest.raises(KeyboardInterrupt):
             session.run()

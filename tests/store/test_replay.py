@@ -37,6 +37,7 @@ from pagesift_ui.store import (
 )
 from pagesift_ui.store.replay import merge_events, queue_empty_marks
 from tests.fixture_site import FixtureSite
+from tests.interrupt import Interrupting
 
 from . import crawl_view, site_config, ticking_clock
 
@@ -251,30 +252,11 @@ def test_drive_without_strictness_skips_overrides_that_no_longer_apply(
         assert [r.url for r in session.steps] == [r.url for r in original.steps]
 
 
-class Interrupting:
-    """The live fetcher, but the ``at``-th fetch is interrupted (Ctrl-C, a Streamlit rerun)."""
-
-    def __init__(self, config: CrawlConfig, at: int) -> None:
-        self.live, self.at, self.calls = default_source(config), at, 0
-
-    def fetch(self, url: str) -> Any:
-        self.calls += 1
-        if self.calls == self.at:
-            raise KeyboardInterrupt
-        return self.live.fetch(url)
-
-    def allowed_by_robots(self, url: str) -> bool:
-        return self.live.allowed_by_robots(url)
-
-    def close(self) -> None:
-        self.live.close()
-
-
 def test_a_step_interrupted_half_way_must_be_resumed(
     store: SessionStore, site: FixtureSite
 ) -> None:
     config = site_config(site, limit=12)
-    with start_session(store, config, source=Interrupting(config, at=3)) as broken:
+    with start_session(store, config, source=Interrupting(default_source(config), at=3)) as broken:
         broken.run(max_steps=2)
         with pytest.raises(KeyboardInterrupt):
             broken.run()

@@ -7,7 +7,6 @@ import pytest
 
 from pagesift_ui.errors import SessionDone
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind
 from pagesift_ui.store import (
     RecordingSink,
@@ -19,6 +18,7 @@ from pagesift_ui.store import (
     start_session,
 )
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
+from tests.interrupt import Interrupting
 
 from . import crawl_view, saving, ticking_clock
 
@@ -86,30 +86,11 @@ def test_a_recording_sink_keeps_what_the_store_keeps(store: SessionStore) -> Non
     assert replay.stop_reason is s.stop_reason is StopReason.LIMIT_REACHED
 
 
-class Interrupted:
-    """The fixture site; the second fetch is interrupted after robots answers were given."""
-
-    def __init__(self, crawl: CrawlConfig) -> None:
-        self.site = fixture_source(policy=policy_for(crawl))
-        self.fetches = 0
-
-    def fetch(self, url: str) -> FetchResult:
-        self.fetches += 1
-        if self.fetches == 2:
-            raise KeyboardInterrupt
-        return self.site.fetch(url)
-
-    def allowed_by_robots(self, url: str) -> bool:
-        return self.site.allowed_by_robots(url)
-
-    def close(self) -> None:
-        self.site.close()
-
-
 def test_a_recording_sink_never_keeps_the_answers_of_a_step_that_broke_off() -> None:
     crawl = config()
     memory = RecordingSink()
-    with CrawlSession(crawl, memory.record(Interrupted(crawl)), sinks=[memory]) as s:
+    source = Interrupting(fixture_source(policy=policy_for(crawl)), at=2)
+    with CrawlSession(crawl, memory.record(source), sinks=[memory]) as s:
         s.step()
         kept = list(memory.answers)
         with pytest.raises(KeyboardInterrupt):
