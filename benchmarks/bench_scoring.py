@@ -1,4 +1,5 @@
-"""Rescoring cost of the link score (spec §8-9: "rescoring 100k queued links must take ms").
+"""Rescoring cost of the link score (docs/DESIGN.md §8-9: "rescoring 100k queued links must
+take ms").
 
 Prints, for 1k / 10k / 100k random link signals, the time to pack them into columns and the
 time to score the packed columns, measured in one run (median of 5), and the 100k/1k ratios.

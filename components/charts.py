@@ -1,8 +1,9 @@
 """Figure builders: pure functions from step records (and overrides) to plotly figures.
 
 No Streamlit here, so every chart is testable on synthetic records. Traces are built from
-numpy arrays (plotly validates Python lists element by element, ~15× slower; recipe §5), and
-time charts draw at most the last ``window`` steps so a 2,000-step session stays fast.
+numpy arrays (plotly validates Python lists element by element, ~15× slower;
+docs/DESIGN.md §14.5), and time charts draw at most the last ``window`` steps so a
+2,000-step session stays fast.
 Overrides are drawn half a step after the step they followed (``Override.step`` counts the
 steps completed when the user acted).
 """

@@ -1,5 +1,5 @@
 """Step / Run / Run to stop / Pause / Stop. The buttons sit outside the live fragment, so each
-click is a full rerun that switches the fragment's timer on or off (recipe §2.1)."""
+click is a full rerun that switches the fragment's timer on or off (docs/DESIGN.md §14.1)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The download buttons get a *callable* that captures the plain session object: the file is
 built only on click, and the callable never touches ``st.session_state`` (it runs on another
-thread; recipe §6). The buttons are disabled while Run is on, so a bundle is never built
+thread; docs/DESIGN.md §14.6). The buttons are disabled while Run is on, so a bundle is never built
 while a tick is stepping the same session.
 
 The JSON bundle carries the session's recorded responses when it has them (a saved crawl, an

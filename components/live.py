@@ -1,6 +1,6 @@
 """The live panel: one fragment holding the headline metrics, the latest explanation and the
 four charts. While Run is on, the fragment reruns every ``TICK_S`` and steps the session for at
-most ``STEP_BUDGET_S`` first (recipe §2.1-2.3: a tick ≥ 1 s keeps Pause responsive while
+most ``STEP_BUDGET_S`` first (docs/DESIGN.md §14.1-14.3: a tick ≥ 1 s keeps Pause responsive while
 headless Chromium redraws the charts)."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _memo_figures(
     ss: MutableMapping[StateKey, Any], session: AnySession, options: ChartOptions
 ) -> dict[str, go.Figure]:
     """Rebuild the figures only when the session or an option changed (memo in session state;
-    ``st.cache_data`` would pickle each hit, ~15 ms per figure: recipe §2.5)."""
+    ``st.cache_data`` would pickle each hit, ~15 ms per figure: docs/DESIGN.md §14.4)."""
     key = (int(ss.get("session_serial", 0)), len(session.steps), len(session.overrides),
            options)
     memo: FigureMemo | None = ss.get("fig_memo")

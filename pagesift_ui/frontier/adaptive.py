@@ -1,4 +1,4 @@
-"""Adaptive stop (seed ``adaptive.rs``, spec §4).
+"""Adaptive stop (seed ``adaptive.rs``, docs/DESIGN.md §4).
 
 Stop when every query term has enough evidence, or when several pages in a row bring nothing
 new; also stop when nothing relevant was found and only clue-less links remain (see
@@ -58,7 +58,7 @@ class StopReason(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class AdaptiveOptions:
-    """Settings of the adaptive stop rules (defaults are spec §4's [ours] values)."""
+    """Settings of the adaptive stop rules (defaults are docs/DESIGN.md §4's [ours] values)."""
 
     coverage_threshold: float = 1.0
     evidence_per_term: int = 3

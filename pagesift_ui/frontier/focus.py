@@ -1,10 +1,10 @@
 """The focus of a crawl: the query with everything learned about it on this site.
 
-``Focus`` ties together the term weights (spec §6), the facet statistics of page relevance
+``Focus`` ties together the term weights (docs/DESIGN.md §6), the facet statistics of page relevance
 (§7), the link model (§3) and the language-portal state of the link score (§8), so the crawl
 loop talks to one object: it turns a page into a ``PageSignal`` and observes it, reads links
 into ``LinkSignal``s and scores them, learns from the relevance of each fetched link's page and
-asks whether the queue needs rescoring (§11 steps 6 and 9).
+asks whether the queue needs rescoring (docs/DESIGN.md §11.6 and §11.9).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Focus:
         self.term_weights = TermWeights(len(query))
         self.facets = FacetStats(query)
         self.model = LinkModel(prior, z)
-        #: The query is English when all its terms are ASCII (spec §8 language portal).
+        #: The query is English when all its terms are ASCII (docs/DESIGN.md §8 language portal).
         self.english_query = all(term.isascii() for term in query.terms)
         self._seed_lang: str | None = None  # lang of the first observed page, the seed
         self._english_found = False
@@ -82,7 +82,7 @@ class Focus:
     def page_signal(
         self, url: str, title: str, headings: Sequence[str], body_text: str
     ) -> PageSignal:
-        """What a fetched page says about the query's units (spec §7)."""
+        """What a fetched page says about the query's units (docs/DESIGN.md §7)."""
         return page_signal(self.query, url, title, headings, body_text)
 
     def observe_page(self, signal: PageSignal, lang: str = "") -> None:
@@ -106,7 +106,7 @@ class Focus:
 
     @property
     def portal_open(self) -> bool:
-        """English query, non-English seed, no English home fetched yet (spec §8).
+        """English query, non-English seed, no English home fetched yet (docs/DESIGN.md §8).
 
         A seed of unknown language (``lang=""``) does not open the portal [ours]: most pages
         without a declared language are in the language of their query.
@@ -128,7 +128,7 @@ class Focus:
 
     @staticmethod
     def is_hub(word_count: int, link_count: int) -> bool:
-        """A hub page has fewer prose words than links [ours] (spec §8 ``HUB_FACTOR``)."""
+        """A hub page has fewer prose words than links [ours] (docs/DESIGN.md §8 ``HUB_FACTOR``)."""
         for name, value in (("word_count", word_count), ("link_count", link_count)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
@@ -146,7 +146,7 @@ class Focus:
         parent_is_hub: bool,
         seed_host: str,
     ) -> LinkSignal:
-        """Read one link of a fetched page into its signal (spec §8)."""
+        """Read one link of a fetched page into its signal (docs/DESIGN.md §8)."""
         return links.link_signal(
             self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host
         )
@@ -184,7 +184,7 @@ class Focus:
         )
 
     def learn(self, link_signal: LinkSignal, hit: bool) -> bool:
-        """Teach the link model one fetched link: was its page relevant (spec §3, §11 step 9)?
+        """Teach the link model one fetched link: was its page relevant (docs/DESIGN.md §3, §11.9)?
 
         The features are taken under the current term weights. Returns True when the weights
         in use changed: the queue must be rescored (``needs_rescore`` also reports it).

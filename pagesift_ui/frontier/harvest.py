@@ -1,4 +1,4 @@
-"""Yield per part (seed ``harvest.rs``, spec §5).
+"""Yield per part (seed ``harvest.rs``, docs/DESIGN.md §5).
 
 For every fetched page, record whether it brought new on-topic content (the adaptive rule's
 "fresh"), counted per subtree or per cluster, and compare each part's Wilson interval with the

@@ -1,4 +1,4 @@
-"""What a link says before its page is fetched (spec §8): its line, its URL, its anchor.
+"""What a link says before its page is fetched (docs/DESIGN.md §8): its line, its URL, its anchor.
 
 The page-reading and URL-and-anchor rules of the link score: the links of a Markdown page with
 their context lines, the locator text (the words of a URL), furniture (navigation and corporate
@@ -39,10 +39,10 @@ __all__ = [
     "site_of",
 ]
 
-#: Whole path segments or anchor head words that mark site furniture (spec §8). The spec's list,
-#: then our extensions, each group with its reason.
+#: Whole path segments or anchor head words that mark site furniture (docs/DESIGN.md §8).
+#: The spec's list, then our extensions, each group with its reason.
 FURNITURE_WORDS = frozenset(
-    # spec §8
+    # docs/DESIGN.md §8
     """
     news events blog press calendar tag tags category search archive feed rss sitemap about
     history leadership governance board mission strategy brand awards privacy terms cookies
@@ -79,7 +79,7 @@ _PAGE_EXTENSIONS = frozenset(
     "pdf doc docx txt rtf".split()
 )
 
-#: Bytes of the Markdown line kept around a link's anchor (spec §8).
+#: Bytes of the Markdown line kept around a link's anchor (docs/DESIGN.md §8).
 CONTEXT_BYTES = 400
 
 _YEAR_SEGMENT = re.compile(r"(?:199\d|20\d\d)")
@@ -91,12 +91,12 @@ _ENGLISH_MARKERS = frozenset({"en", "english", "eng"})
 # A portal link points at the English root, possibly spelled as its index page.
 _INDEX_PAGES = frozenset({"index", "home", "default", "start"})
 
-#: Anchors that are a link to the English version (spec §8).
+#: Anchors that are a link to the English version (docs/DESIGN.md §8).
 _ENGLISH_ANCHORS = (["english"], ["en"])
 
 # A short anchor is a noun phrase whose head (last word) names what it links to (ours).
 _MAX_FURNITURE_ANCHOR_WORDS = 3
-# Section entries have anchors of 1–4 words (spec §8).
+# Section entries have anchors of 1–4 words (docs/DESIGN.md §8).
 _MAX_SECTION_ANCHOR_WORDS = 4
 
 
@@ -165,7 +165,7 @@ def _host_tokens(host: str) -> list[str]:
 
 
 def locator_text(url: str) -> str:
-    """The words of a URL (spec §8): host labels and path segments, split on ``-_./``.
+    """The words of a URL (docs/DESIGN.md §8): host labels and path segments, split on ``-_./``.
 
     Dropped: the top-level and generic host labels (www, com, edu, localhost…), the host's
     registrable name (for a link of the crawled site, the seed site's own name), a page-type
@@ -189,7 +189,7 @@ def _normal_segment(segment: str) -> str:
 
 
 def is_furniture(url: str, anchor: str) -> bool:
-    """The link leads to site furniture (spec §8).
+    """The link leads to site furniture (docs/DESIGN.md §8).
 
     True when a whole path segment is in ``FURNITURE_WORDS`` (extension dropped, ``_`` read as
     ``-``), or the anchor is: either the whole anchor ("About us" → ``about-us``), or an anchor
@@ -208,8 +208,8 @@ def is_furniture(url: str, anchor: str) -> bool:
 
 
 def is_dated(url: str) -> bool:
-    """A dated leaf (spec §8): a year segment 1990–2099 followed by more segments, or a segment
-    that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``)."""
+    """A dated leaf (docs/DESIGN.md §8): a year segment 1990–2099 followed by more segments, or a
+    segment that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``)."""
     segments = path_segments(url)
     for index, segment in enumerate(segments):
         if _YEAR_SEGMENT.fullmatch(segment) and index < len(segments) - 1:
@@ -226,7 +226,7 @@ def _without_language(segments: list[str]) -> list[str]:
 
 
 def is_section_entry(url: str, anchor: str, seed_host: str) -> bool:
-    """The entry page of a section of the seed's site (spec §8).
+    """The entry page of a section of the seed's site (docs/DESIGN.md §8).
 
     Either a URL of the same site with exactly one path segment after a leading language
     segment, no query string and an anchor of 1–4 words; or the root of another host of the
@@ -248,7 +248,7 @@ def _english_marker(segment: str) -> bool:
 
 
 def is_language_portal(url: str, anchor: str) -> bool:
-    """A link to the English version (spec §8).
+    """A link to the English version (docs/DESIGN.md §8).
 
     The anchor is "English" or "EN"; or the URL is an English root: ``/en/``, ``/en.html``,
     ``/english/``, ``/en-gb/``, ``/eng/``, optionally followed by an index page
@@ -373,8 +373,8 @@ def link_contexts(markdown: str) -> dict[str, list[tuple[str, str]]]:
 
     The context is the link's line with every link in it written as its anchor text (so other
     links' URLs do not leak words into it) and block markers removed, at most
-    ``CONTEXT_BYTES`` bytes around the anchor (spec §8). Relative, ``mailto:`` and other
-    non-HTTP links are skipped: the page's Markdown carries absolute URLs (spec §2).
+    ``CONTEXT_BYTES`` bytes around the anchor (docs/DESIGN.md §8). Relative, ``mailto:`` and other
+    non-HTTP links are skipped: the page's Markdown carries absolute URLs (docs/DESIGN.md §2).
     """
     if not isinstance(markdown, str):
         raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")

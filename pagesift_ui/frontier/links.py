@@ -1,4 +1,4 @@
-"""Link signals and the link score (spec §8).
+"""Link signals and the link score (docs/DESIGN.md §8).
 
 A link found on a fetched page is kept as a ``LinkSignal``: its term bit masks (anchor, URL
 words, context line), its parent's relevance, depth and the shape flags of ``linkrules``. The
@@ -74,19 +74,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: A hub parent (fewer prose words than links) passes on half its relevance (spec §8).
+#: A hub parent (fewer prose words than links) passes on half its relevance (docs/DESIGN.md §8).
 HUB_FACTOR = 0.5
-#: Furniture targets: news, about, privacy… (spec §8).
+#: Furniture targets: news, about, privacy… (docs/DESIGN.md §8).
 FURNITURE_FACTOR = 0.2
-#: Dated leaves (news items), instead of the furniture factor (spec §8).
+#: Dated leaves (news items), instead of the furniture factor (docs/DESIGN.md §8).
 DATED_FACTOR = 0.1
-#: Section entries score at least this much (spec §8 [ours: value]).
+#: Section entries score at least this much (docs/DESIGN.md §8 [ours: value]).
 SECTION_FLOOR = 0.25
-#: The English portal of a non-English site scores at least this much (spec §8).
+#: The English portal of a non-English site scores at least this much (docs/DESIGN.md §8).
 LANGUAGE_PORTAL_SCORE = 0.6
-#: Another language's path under an English query (spec §8 [ours]).
+#: Another language's path under an English query (docs/DESIGN.md §8 [ours]).
 OTHER_LANGUAGE_FACTOR = 0.2
-#: Per link of depth (spec §8).
+#: Per link of depth (docs/DESIGN.md §8).
 DEPTH_DECAY = 0.9
 
 # --------------------------------------------------------------------------- signals
@@ -94,7 +94,7 @@ DEPTH_DECAY = 0.9
 
 @dataclass(frozen=True, slots=True)
 class LinkSignal:
-    """Everything the score of one link needs, without its page (spec §8).
+    """Everything the score of one link needs, without its page (docs/DESIGN.md §8).
 
     The masks are term bit masks (bit i: query term i occurs); coverage is taken at score time
     under the current term weights. ``phrase`` and ``blind`` are derived from the masks when
@@ -189,7 +189,7 @@ def link_signal(
 
 
 class ShapeRule(enum.StrEnum):
-    """The shape steps of the score, in the order they apply (spec §8)."""
+    """The shape steps of the score, in the order they apply (docs/DESIGN.md §8)."""
 
     DATED = "dated"
     FURNITURE = "furniture"
@@ -249,7 +249,7 @@ def _check_link_weights(link_weights: Sequence[float]) -> tuple[float, ...]:
 
 
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
-    """The five features of a link under the current term weights (spec §8)."""
+    """The five features of a link under the current term weights (docs/DESIGN.md §8)."""
     parent = signal.parent_relevance
     if signal.parent_is_hub:
         parent *= HUB_FACTOR
@@ -302,7 +302,7 @@ def explain(
     portal_open: bool,
     english_query: bool,
 ) -> LinkExplanation:
-    """Every step of a link's score (spec §8); ``explain(...).score == score(...)``."""
+    """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``."""
     weights = _check_link_weights(link_weights)
     x = features(signal, term_weights)
     parts = tuple(
@@ -321,7 +321,7 @@ def score(
     portal_open: bool,
     english_query: bool,
 ) -> float:
-    """The link's score: raw = max(0, w·x), shaped, × DEPTH_DECAY ** depth (spec §8)."""
+    """The link's score: raw = max(0, w·x), shaped, × DEPTH_DECAY ** depth (docs/DESIGN.md §8)."""
     return explain(signal, link_weights, term_weights, portal_open, english_query).score
 
 

@@ -1,4 +1,5 @@
-"""Link-score weights learned online: Bayesian logistic regression (seed ``model.rs``, spec §3).
+"""Link-score weights learned online: Bayesian logistic regression (seed ``model.rs``,
+docs/DESIGN.md §3).
 
 Target: is the page a link points to relevant (relevance ≥ ``MIN_RELEVANCE``)? The features are
 the five linear terms of the link score: anchor, URL (locator) and context-line coverage under
@@ -33,9 +34,9 @@ __all__ = ["FEATURE_NAMES", "FEATURES", "PRIOR_PRECISION", "PRIOR_WEIGHTS", "Lin
 FEATURES = 5
 #: Their names, in order, for explanations and charts.
 FEATURE_NAMES = ("anchor", "locator", "context", "parent", "phrase")
-#: The fixed weights upstream shipped; the prior mean (spec §3).
+#: The fixed weights upstream shipped; the prior mean (docs/DESIGN.md §3).
 PRIOR_WEIGHTS = (2.0, 1.5, 1.0, 0.5, 0.5)
-#: Fisher information p(1−p) = ¼ of one observation at p = ½, x = 1 (spec §3).
+#: Fisher information p(1−p) = ¼ of one observation at p = ½, x = 1 (docs/DESIGN.md §3).
 PRIOR_PRECISION = 0.25
 
 # Index of the intercept, after the features.
@@ -125,7 +126,7 @@ class LinkModel:
         for i in range(FEATURES):
             se = math.sqrt(1.0 / self._precision[i])
             candidate = max(self._mean[i], 0.0)
-            # spec §3: switch only when the move is significant at one-sided level δ
+            # docs/DESIGN.md §3: switch only when the move is significant at one-sided level δ
             if abs(candidate - self._used[i]) > self._z * se:
                 self._used[i] = candidate
                 changed = True

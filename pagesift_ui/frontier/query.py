@@ -1,4 +1,4 @@
-"""The query: its terms and how a term is found in text (spec §1)."""
+"""The query: its terms and how a term is found in text (docs/DESIGN.md §1)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pagesift_ui.frontier.tokens import is_cjk_char
 
 __all__ = ["MAX_TERMS", "STOP_WORDS", "Query", "stem", "words"]
 
-#: At most this many terms take part (spec §1: ``TERMS = 16``).
+#: At most this many terms take part (docs/DESIGN.md §1: ``TERMS = 16``).
 MAX_TERMS = 16
 
-# A small English stop-word list (spec §1 [ours]): function words that carry no topic.
+# A small English stop-word list (docs/DESIGN.md §1 [ours]): function words that carry no topic.
 STOP_WORDS = frozenset(
     """
     a about above after again against all am an and any are as at be because been before being

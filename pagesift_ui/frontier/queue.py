@@ -1,4 +1,5 @@
-"""The best-first frontier queue with cluster dispersion (spec §9) and template demotion (§10).
+"""The best-first frontier queue with cluster dispersion (docs/DESIGN.md §9) and template demotion
+(§10).
 
 Storage is columnar: score, discovery order, flags and interned cluster/template ids live in
 numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object array
@@ -65,10 +66,10 @@ ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[An
 class BestFirst:
     """Best-first queue keyed by (score desc, discovery order asc), with user overrides.
 
-    Pinned entries pop first, in pin order; then ``pop_diverse``'s rules apply (spec §9) to the
-    entries whose template is not demoted, and to the demoted ones only when nothing else is
-    left (spec §10). Equal scores pop in discovery order, so on a site where nothing matches
-    the crawl is breadth-first.
+    Pinned entries pop first, in pin order; then ``pop_diverse``'s rules apply (docs/DESIGN.md §9)
+    to the entries whose template is not demoted, and to the demoted ones only when nothing else is
+    left (docs/DESIGN.md §10). Equal scores pop in discovery order, so on a site where nothing
+    matches the crawl is breadth-first.
     """
 
     def __init__(self) -> None:
@@ -167,7 +168,7 @@ class BestFirst:
     def offer(
         self, key: str, url: str, depth: int, score: float, signal: object | None, room: int
     ) -> tuple[Offer, str | None]:
-        """Offer a link; the outcome says what happened (spec §9). See ``Offer``.
+        """Offer a link; the outcome says what happened (docs/DESIGN.md §9). See ``Offer``.
 
         A queued key is re-ranked (new score, signal and depth; discovery order and URL kept)
         only if the new score is higher. A new key is queued while fewer than ``room`` entries
@@ -245,7 +246,8 @@ class BestFirst:
         return int(tied[np.argmin(self._seqs[tied])])
 
     def _demoted_mask(self, demoted_templates: AbstractSet[str]) -> BoolArray | None:
-        """Live slots whose template is demoted, or None when there are none (spec §10)."""
+        """Live slots whose template is demoted, or None when there are none (docs/DESIGN.md
+        §10)."""
         ids = [self._template_index[t] for t in demoted_templates if t in self._template_index]
         if not ids:
             return None
@@ -273,7 +275,7 @@ class BestFirst:
 
         Pinned entries first, in pin order. Otherwise, among the entries whose template is not
         in ``demoted_templates`` (or among the demoted ones if nothing else is left), with
-        ``top`` the best entry and ``thr = DIVERSITY_RATIO × top.score`` (spec §9):
+        ``top`` the best entry and ``thr = DIVERSITY_RATIO × top.score`` (docs/DESIGN.md §9):
 
         1. ``proven(cluster_key(top.url))`` → ``top``;
         2. else the best link with score ≥ thr whose cluster is proven, if any;
@@ -291,7 +293,8 @@ class BestFirst:
             return self._remove(self._slot_of[next(iter(self._pins))])
         pool = demoted = self._demoted_mask(demoted_templates)  # None: every live entry
         if demoted is not None and int(demoted.sum()) < len(self):
-            # Demoted links only once nothing else is left (spec §10: demote, never discard).
+            # Demoted links only once nothing else is left (docs/DESIGN.md §10: demote, never
+            # discard).
             pool = self._live[: self._size] & ~demoted
         top = self._best(pool)
         assert top is not None, "a non-empty queue has a best entry"
@@ -344,7 +347,7 @@ class BestFirst:
         return None if slot is None else self._remove(slot)
 
     def rescore(self, score_fn: ScoreFn) -> None:
-        """Replace every score computed from a signal, in one vectorised batch (spec §9).
+        """Replace every score computed from a signal, in one vectorised batch (docs/DESIGN.md §9).
 
         ``score_fn`` receives the list of all non-None signals (in an unspecified but
         consistent order) and must return one score per signal, in the same order, as a

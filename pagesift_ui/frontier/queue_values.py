@@ -39,7 +39,7 @@ class Offer(enum.Enum):
     #: The key was queued already; re-ranked if the new score was higher. Nothing to do.
     ALREADY_QUEUED = "already_queued"
     #: Added in place of the worst entry, whose key comes back with the outcome: forget that
-    #: key so it may be offered again later (spec §9).
+    #: key so it may be offered again later (docs/DESIGN.md §9).
     EVICTED = "evicted"
     #: Not added (no room and not better than the worst). The caller may offer it again later.
     REJECTED = "rejected"
@@ -56,12 +56,13 @@ class Entry:
     signal: object | None  #: why it scores so (a LinkSignal); None for a seed
     seq: int  #: discovery order, 0 for the first link ever offered
     pinned: bool  #: the user moved it to the front
-    template: str  #: ``urls.template(url)``, for demotion (spec §10)
-    cluster: str  #: ``cluster_key(url)``, for dispersion (spec §9)
+    template: str  #: ``urls.template(url)``, for demotion (docs/DESIGN.md §10)
+    cluster: str  #: ``cluster_key(url)``, for dispersion (docs/DESIGN.md §9)
 
 
 def cluster_key(url: str) -> str:
-    """Host (lower-cased, leading ``www.`` dropped) + ``/`` + first path segment (spec §9).
+    """Host (lower-cased, leading ``www.`` dropped) + ``/`` + first path segment (docs/DESIGN.md
+    §9).
 
     >>> cluster_key("https://www.e.edu/news/2024/x")
     'e.edu/news'
@@ -82,7 +83,7 @@ def default_cap(limit: int) -> int:
 
 
 def as_score(score: float) -> float:
-    """NaN, negatives and -inf count as 0 (spec §9); +inf becomes ``MAX_SCORE``."""
+    """NaN, negatives and -inf count as 0 (docs/DESIGN.md §9); +inf becomes ``MAX_SCORE``."""
     try:
         value = float(score)
     except (TypeError, ValueError):

@@ -1,4 +1,4 @@
-"""Page relevance by facet (spec §7).
+"""Page relevance by facet (docs/DESIGN.md §7).
 
 A page is relevant to the degree it is *about* the query's units: the query terms, plus each
 adjacent pair of terms that the site itself uses as a collocation ("tuition fees"). Per unit
@@ -238,7 +238,7 @@ def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[bool]]:
 def page_signal(
     query: Query, url: str, title: str, headings: Sequence[str], body_text: str
 ) -> PageSignal:
-    """Count what a page says about each candidate unit (spec §7).
+    """Count what a page says about each candidate unit (docs/DESIGN.md §7).
 
     ``about``: the unit is in the title or the URL text (``linkrules.locator_text``); ``head``:
     in one heading line; ``tf``: occurrences in the body. Terms match by Snowball stem, as in
@@ -275,7 +275,7 @@ def page_signal(
 
 class FacetStats:
     """Site statistics of facet relevance: document frequency per unit, body lengths, and the
-    unigram and bigram counts of the collocation test (spec §7).
+    unigram and bigram counts of the collocation test (docs/DESIGN.md §7).
 
     ``observe`` every fetched page; ``relevance`` and ``explain_relevance`` use the statistics
     as they are now, so a stored signal can be re-evaluated at any time.
@@ -379,7 +379,7 @@ class FacetStats:
     def _active_units(self) -> list[tuple[int, float]]:
         """(index, weight) of every active unit: the terms, then the significant pairs.
 
-        Before ``MIN_PAGES`` pages every term weighs 1 and no pair is active (spec §7).
+        Before ``MIN_PAGES`` pages every term weighs 1 and no pair is active (docs/DESIGN.md §7).
         """
         n = self._n_terms
         if self.pages < MIN_PAGES:
@@ -417,7 +417,7 @@ class FacetStats:
         return RelevanceExplanation(tuple(parts), relevance, avg_len, self.pages)
 
     def relevance(self, signal: PageSignal) -> float:
-        """Σ weight·evidence / Σ weight over the active units, in [0, 1] (spec §7)."""
+        """Σ weight·evidence / Σ weight over the active units, in [0, 1] (docs/DESIGN.md §7)."""
         return self.explain_relevance(signal).relevance
 
 

@@ -1,8 +1,8 @@
-"""Statistics conventions shared by every significance decision (spec §0).
+"""Statistics conventions shared by every significance decision (docs/DESIGN.md §0).
 
 One error rate, ``DELTA``, drives every test: the two-sided quantile ``Z2`` for the Wilson
-intervals of the harvest (spec §5) and the one-sided ``Z1`` for the link model's "has the
-posterior moved significantly" rule (spec §3).
+intervals of the harvest (docs/DESIGN.md §5) and the one-sided ``Z1`` for the link model's "has the
+posterior moved significantly" rule (docs/DESIGN.md §3).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 __all__ = ["DELTA", "Z1", "Z2", "Interval", "wilson", "z_one_sided", "z_two_sided"]
 
-#: The one error rate for every significance decision (spec §0).
+#: The one error rate for every significance decision (docs/DESIGN.md §0).
 DELTA = 0.05
 
 
@@ -34,9 +34,9 @@ def z_one_sided(delta: float = DELTA) -> float:
     return NormalDist().inv_cdf(1.0 - delta)
 
 
-#: Two-sided quantile at DELTA, 1.959964 (Wilson intervals, spec §0).
+#: Two-sided quantile at DELTA, 1.959964 (Wilson intervals, docs/DESIGN.md §0).
 Z2 = z_two_sided(DELTA)
-#: One-sided quantile at DELTA, 1.644854 (link-model significance, spec §0).
+#: One-sided quantile at DELTA, 1.644854 (link-model significance, docs/DESIGN.md §0).
 Z1 = z_one_sided(DELTA)
 
 
@@ -85,7 +85,7 @@ def wilson(hits: int, n: int, z: float = Z2) -> Interval:
 
 
 def _wilson_unchecked(hits: int, n: int, z: float) -> Interval:
-    """The formula of spec §0; assumes the arguments were validated."""
+    """The formula of docs/DESIGN.md §0; assumes the arguments were validated."""
     p_hat = hits / n
     z2 = z * z
     denominator = 1.0 + z2 / n

@@ -1,4 +1,4 @@
-"""Page text as blocks, their identity, and a token estimate (spec §2)."""
+"""Page text as blocks, their identity, and a token estimate (docs/DESIGN.md §2)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ __all__ = ["block_hash", "blocks", "estimate_tokens", "is_cjk_char"]
 
 _WHITESPACE = re.compile(r"\s+")
 
-# CJK ideographs, Kana and Hangul count one token per character (spec §2 [ours]): a model's
-# tokenizer spends roughly one token per such character, against ~4 characters per token for
+# CJK ideographs, Kana and Hangul count one token per character (docs/DESIGN.md §2 [ours]): a
+# model's tokenizer spends roughly one token per such character, against ~4 characters per token for
 # alphabetic text.
 _CJK_RANGES = (
     (0x1100, 0x11FF),  # Hangul Jamo
@@ -65,7 +65,7 @@ def blocks(markdown: str) -> list[str]:
 
 
 def block_hash(block: str) -> int:
-    """A 64-bit identity of a block's whitespace-normalised text (spec §2).
+    """A 64-bit identity of a block's whitespace-normalised text (docs/DESIGN.md §2).
 
     blake2b rather than ``hash()``: Python salts str hashes per process, and a resumed or
     replayed crawl must see the same blocks as "seen before".

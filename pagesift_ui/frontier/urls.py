@@ -1,6 +1,7 @@
-"""URL hygiene for the frontier (spec §10): clean, dedupe key, skip rules, template demotion.
+"""URL hygiene for the frontier (docs/DESIGN.md §10): clean, dedupe key, skip rules, template
+demotion.
 
-Pipeline for every discovered link (spec §11 step 11): ``clean`` → ``dedupe_key`` → scope →
+Pipeline for every discovered link (docs/DESIGN.md §11.11): ``clean`` → ``dedupe_key`` → scope →
 ``skip`` → score → offer. ``clean`` keeps what a person would recognise as the same URL (the
 original parameter order and percent-encoding); ``dedupe_key`` is the stricter form used only
 to tell two URLs apart, built on ``w3lib.url.canonicalize_url`` (the canonical form Scrapy uses
@@ -36,18 +37,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Longer URLs are skipped (spec §10 [ours]); 2,048 is the de-facto browser/CDN limit.
+#: Longer URLs are skipped (docs/DESIGN.md §10 [ours]); 2,048 is the de-facto browser/CDN limit.
 MAX_URL_LENGTH = 2048
-#: Deeper paths are skipped (spec §10 [ours]): real sites rarely nest past a dozen levels.
+#: Deeper paths are skipped (docs/DESIGN.md §10 [ours]): real sites rarely nest past a dozen levels.
 MAX_PATH_DEPTH = 20
-#: A path segment repeated this many times in a row is a relative-link loop (spec §10).
+#: A path segment repeated this many times in a row is a relative-link loop (docs/DESIGN.md §10).
 MAX_SEGMENT_REPEATS = 3
 #: A segment at least this long that contains a digit is an ID (hash, UUID, slug-with-id) and
-#: becomes ``*`` in a template (spec §10 [ours]); shorter ones keep their letters.
+#: becomes ``*`` in a template (docs/DESIGN.md §10 [ours]); shorter ones keep their letters.
 TEMPLATE_LONG_SEGMENT = 12
-#: A template needs this many fetched pages before it can be demoted (spec §10 [ours]).
+#: A template needs this many fetched pages before it can be demoted (docs/DESIGN.md §10 [ours]).
 TEMPLATE_MIN_PAGES = 3
-#: Demoted while more than this share of its fetched pages are duplicates (spec §10 [ours]).
+#: Demoted while more than this share of its fetched pages are duplicates (docs/DESIGN.md §10
+#: [ours]).
 TEMPLATE_MAX_DUP_RATIO = 0.5
 
 # Spec §10, names compared lower-cased.
@@ -68,7 +70,7 @@ _DIGIT_RUN = re.compile(r"[0-9]+")
 _DIGITS = re.compile(r"\d+")
 _WHITESPACE = re.compile(r"\s+")
 
-# We only parse HTML (spec §10): documents, media and assets are never worth a fetch.
+# We only parse HTML (docs/DESIGN.md §10): documents, media and assets are never worth a fetch.
 _BINARY_EXTENSIONS = frozenset(
     """
     jpg jpeg png gif bmp webp svg ico tif tiff avif heic heif
@@ -98,7 +100,7 @@ def _split_http(url: str) -> SplitResult:
 
 
 def _is_session(name: str, value: str) -> bool:
-    """A session parameter (spec §10); ``name`` is already decoded and lower-cased."""
+    """A session parameter (docs/DESIGN.md §10); ``name`` is already decoded and lower-cased."""
     if name in _SESSION_NAMES:
         return True
     return name == "sid" and _RANDOM_SID.fullmatch(unquote_plus(value)) is not None
@@ -140,7 +142,8 @@ def _clean_path(path: str) -> str:
 
 
 def clean(url: str) -> str:
-    """The URL without fragment, tracking/session parameters and repeated ``/`` (spec §10).
+    """The URL without fragment, tracking/session parameters and repeated ``/`` (docs/DESIGN.md
+    §10).
 
     Parameter names are matched case-insensitively (after percent-decoding); the remaining
     parameters keep their order and encoding. The host keeps its case (``dedupe_key``
@@ -174,7 +177,7 @@ def _netloc_without_default_port(parts: SplitResult) -> str:
 
 
 def dedupe_key(url: str) -> str:
-    """The key that tells two URLs apart: the cleaned URL in canonical form (spec §10).
+    """The key that tells two URLs apart: the cleaned URL in canonical form (docs/DESIGN.md §10).
 
     On top of ``clean``: scheme and host lower-cased, default port (80/443) dropped, query
     pairs sorted. ``w3lib.url.canonicalize_url`` also normalises percent-encoding
@@ -213,7 +216,7 @@ def _extension(segments: list[str]) -> str:
 
 
 def skip(url: str) -> str | None:
-    """Why a link is not worth fetching, or None to fetch it (spec §10).
+    """Why a link is not worth fetching, or None to fetch it (docs/DESIGN.md §10).
 
     The reason is short and readable, for the UI's "dropped" column: a binary extension
     (``"binary file (.pdf)"``: we only parse HTML), a segment repeated three or more times in a
@@ -241,7 +244,7 @@ def _template_segment(segment: str) -> str:
 
 
 def template(url: str) -> str:
-    """The URL's template: pages built from one pattern share it (spec §10).
+    """The URL's template: pages built from one pattern share it (docs/DESIGN.md §10).
 
     Host (lower-cased, port dropped) + cleaned path with digit runs → ``#`` and segments of at
     least ``TEMPLATE_LONG_SEGMENT`` characters containing a digit → ``*``, then ``?`` and the
@@ -262,7 +265,7 @@ def template(url: str) -> str:
 
 
 class TextFingerprints(NamedTuple):
-    """Stable 64-bit fingerprints of a page's text (spec §10 duplicates)."""
+    """Stable 64-bit fingerprints of a page's text (docs/DESIGN.md §10 duplicates)."""
 
     #: Of the whitespace-normalised text: equal means identical text.
     exact: int
@@ -279,7 +282,7 @@ def _blake2b_64(text: str) -> int:
 
 
 def text_fingerprints(text: str) -> TextFingerprints:
-    """The exact and digits-removed fingerprints that call a page a duplicate (spec §10).
+    """The exact and digits-removed fingerprints that call a page a duplicate (docs/DESIGN.md §10).
 
     Whitespace runs count as one space and the ends are trimmed, so a re-wrapped page is
     still identical. A page is a duplicate when either fingerprint was already seen.
@@ -294,8 +297,8 @@ class TemplateStats:
 
     A template is demoted once it has at least ``TEMPLATE_MIN_PAGES`` fetched pages and more
     than ``TEMPLATE_MAX_DUP_RATIO`` of them are duplicates; it returns as soon as its ratio
-    drops back (spec §10). Demotion only orders links (the queue serves them last): a demoted
-    template is never discarded.
+    drops back (docs/DESIGN.md §10). Demotion only orders links (the queue serves them last): a
+    demoted template is never discarded.
     """
 
     def __init__(self) -> None:

@@ -1,4 +1,5 @@
-"""Shapes of URL path segments shared by the subtree rule (spec §5) and link scoring (§8)."""
+"""Shapes of URL path segments shared by the subtree rule (docs/DESIGN.md §5) and link scoring
+(§8)."""
 
 from __future__ import annotations
 

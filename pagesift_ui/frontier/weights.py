@@ -1,4 +1,4 @@
-"""Term weights from the site itself: an IDF over the pages fetched so far (spec §6).
+"""Term weights from the site itself: an IDF over the pages fetched so far (docs/DESIGN.md §6).
 
 A term that every page of the site mentions ("students" on a university site) says nothing
 about where the topic is; a rare one does. Each fetched page, useless ones included, counts once
@@ -32,11 +32,12 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Pages needed before the weights leave 1 (spec §6).
+#: Pages needed before the weights leave 1 (docs/DESIGN.md §6).
 MIN_PAGES = 3
-#: Floor of a term weight for link scoring (spec §6): a common term still counts a little.
+#: Floor of a term weight for link scoring (docs/DESIGN.md §6): a common term still counts a little.
 MIN_WEIGHT = 0.15
-#: A weight move this large since the last rescoring makes queued scores stale (spec §6 [ours]).
+#: A weight move this large since the last rescoring makes queued scores stale (docs/DESIGN.md §6
+#: [ours]).
 RESCORE_DELTA = 0.1
 
 # Masks are summed in chunks of this many bits, one 2**8-entry lookup table per chunk, so a
@@ -49,8 +50,8 @@ _CHUNK_MASK = _CHUNK_SIZE - 1
 def idf(n: int, df: int, floor: float = MIN_WEIGHT) -> float:
     """Site IDF of a term found on ``df`` of ``n`` pages, clamped to ``[floor, 1]``.
 
-    ``ln((n+1)/(df+0.5)) / ln(n+1)`` (spec §6); the facet relevance of §7 uses ``floor=0``.
-    With ``n == 0`` there is no evidence and the weight is 1.
+    ``ln((n+1)/(df+0.5)) / ln(n+1)`` (docs/DESIGN.md §6); the facet relevance of §7 uses
+    ``floor=0``. With ``n == 0`` there is no evidence and the weight is 1.
 
     >>> round(idf(10, 1), 4), round(idf(10, 5), 4), idf(10, 0), idf(10, 10)
     (0.8309, 0.2891, 1.0, 0.15)
@@ -104,7 +105,7 @@ def _check_mask(mask: int, n_terms: int) -> None:
 
 
 def mask_coverage(mask: int, weights: Sequence[float]) -> float:
-    """Σ_{i∈mask} wᵢ / Σ wᵢ; 0 for an empty mask or no terms (spec §6)."""
+    """Σ_{i∈mask} wᵢ / Σ wᵢ; 0 for an empty mask or no terms (docs/DESIGN.md §6)."""
     _check_mask(mask, len(weights))
     if mask == 0:
         return 0.0
@@ -132,7 +133,7 @@ def mask_coverage_array(
 
 
 class TermWeights:
-    """Site IDF weights of the query terms, updated with every fetched page (spec §6).
+    """Site IDF weights of the query terms, updated with every fetched page (docs/DESIGN.md §6).
 
     Parameters
     ----------
@@ -180,7 +181,7 @@ class TermWeights:
         return mask_coverage(mask, self._weights)
 
     def moved(self, delta: float = RESCORE_DELTA) -> bool:
-        """True when some weight moved by ≥ ``delta`` since the last True (spec §6).
+        """True when some weight moved by ≥ ``delta`` since the last True (docs/DESIGN.md §6).
 
         On True the current weights are recorded as the new reference: the caller must rescore
         the queued links now.

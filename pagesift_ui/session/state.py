@@ -111,7 +111,7 @@ class FrontierState:
 
     def link_score(self, signal: LinkSignal) -> float:
         """The queue score of a link: its focused score, or 1 for every link when
-        breadth-first (equal scores pop in discovery order, spec §9)."""
+        breadth-first (equal scores pop in discovery order, docs/DESIGN.md §9)."""
         return 1.0 if self.breadth_first else self.focus.score(signal)
 
     def rescore(self) -> bool:

@@ -2,7 +2,7 @@
 
 Widgets are found by key and outcomes read from session state (never element counts, except
 the four charts the issue names). AppTest never fires ``run_every``: one ``at.run()`` is one
-Run tick (recipe §3).
+Run tick (docs/DESIGN.md §15.1).
 """
 
 from __future__ import annotations

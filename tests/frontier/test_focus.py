@@ -1,4 +1,5 @@
-"""The Focus object, and the scenario of the issue on a toy university site (spec §6–§8)."""
+"""The Focus object, and the scenario of the issue on a toy university site (docs/DESIGN.md
+§6–§8)."""
 
 from __future__ import annotations
 

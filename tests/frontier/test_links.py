@@ -1,4 +1,4 @@
-"""Link contexts, URL rules, link signals and the link score (spec §8)."""
+"""Link contexts, URL rules, link signals and the link score (docs/DESIGN.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Query terms and matching (spec §1), blocks and tokens (spec §2)."""
+"""Query terms and matching (docs/DESIGN.md §1), blocks and tokens (docs/DESIGN.md §2)."""
 
 from __future__ import annotations
 

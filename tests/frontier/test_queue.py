@@ -1,4 +1,4 @@
-"""The best-first queue (spec §9) with template demotion (§10) and user overrides."""
+"""The best-first queue (docs/DESIGN.md §9) with template demotion (§10) and user overrides."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def test_offer_rejects_bad_arguments_with_a_specific_message(
         BestFirst().offer(key, url, depth, score, None, BIG_ROOM)
 
 
-# --- pop_diverse (spec §9) -------------------------------------------------------------------
+# --- pop_diverse (docs/DESIGN.md §9) --------------------------------------------------------------
 
 # Hand-worked: top = x1 (0.9) in cluster a.com/x, so thr = 0.5 × 0.9 = 0.45.
 X1, X2 = "https://a.com/x/1", "https://a.com/x/2"

@@ -1,4 +1,4 @@
-"""Page relevance by facet (spec §7)."""
+"""Page relevance by facet (docs/DESIGN.md §7)."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_unit_on_every_page_stops_counting() -> None:
         stats.observe(_signal(f"https://u.localhost/p{i}", "More about students."))
     weights = dict(zip(stats.units, stats.unit_weights(), strict=True))
     assert weights["student"] == pytest.approx(idf(9, 9, floor=0.0))  # ln(10/9.5)/ln 10 = 0.022
-    assert weights["student"] < 0.15  # below even the link-score floor of spec §6
+    assert weights["student"] < 0.15  # below even the link-score floor of docs/DESIGN.md §6
     only_students = _signal("https://u.localhost/s", "Students, students, students!",
                             title="Students", headings=("Students",))
     one_fee = _signal("https://u.localhost/f", "A fee applies to all courses this term.")

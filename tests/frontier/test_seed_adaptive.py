@@ -1,4 +1,5 @@
-"""Adaptive stop rules (seed ``adaptive.rs``, spec §4): all four seed tests, same numbers."""
+"""Adaptive stop rules (seed ``adaptive.rs``, docs/DESIGN.md §4): all four seed tests, same
+numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Harvest per part (seed ``harvest.rs``, spec §5): the seed tests ported with the same numbers."""
+"""Harvest per part (seed ``harvest.rs``, docs/DESIGN.md §5): the seed tests ported with the same
+numbers."""
 
 from __future__ import annotations
 

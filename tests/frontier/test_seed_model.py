@@ -1,4 +1,4 @@
-"""Link model (seed ``model.rs``, spec §3): the seed test ported with the same numbers."""
+"""Link model (seed ``model.rs``, docs/DESIGN.md §3): the seed test ported with the same numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wilson intervals and the δ quantiles (spec §0)."""
+"""Wilson intervals and the δ quantiles (docs/DESIGN.md §0)."""
 
 from __future__ import annotations
 

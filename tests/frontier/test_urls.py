@@ -1,4 +1,4 @@
-"""URL hygiene (spec §10): clean, dedupe key, skip rules, templates and their demotion."""
+"""URL hygiene (docs/DESIGN.md §10): clean, dedupe key, skip rules, templates and their demotion."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from pagesift_ui.frontier.urls import (
 @pytest.mark.parametrize(
     ("url", "expected"),
     [
-        # The five examples of spec §10, verbatim.
+        # The five examples of docs/DESIGN.md §10, verbatim.
         (
             "https://a.com/p?utm_source=x&id=7&fbclid=IwAR1&utm_medium=y#top",
             "https://a.com/p?id=7",

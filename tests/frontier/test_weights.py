@@ -1,4 +1,4 @@
-"""Term weights: the site IDF of spec §6."""
+"""Term weights: the site IDF of docs/DESIGN.md §6."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_constants_are_the_spec_values() -> None:
     assert (MIN_PAGES, MIN_WEIGHT, RESCORE_DELTA) == (3, 0.15, 0.1)
 
 
-# spec §6 checks; idf(10, 1) = ln(11/1.5)/ln(11) = 1.99243/2.39790 = 0.83091,
+# docs/DESIGN.md §6 checks; idf(10, 1) = ln(11/1.5)/ln(11) = 1.99243/2.39790 = 0.83091,
 # idf(10, 5) = ln(2)/ln(11) = 0.28906, idf(10, 0) = ln(22)/ln(11) > 1 → 1,
 # idf(10, 10) = ln(11/10.5)/ln(11) = 0.0194 → floor 0.15.
 @pytest.mark.parametrize(
