@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple
@@ -38,7 +37,7 @@ from pagesift_ui.frontier.linkrules import (
     locator_text,
     other_language,
 )
-from pagesift_ui.frontier.model import FEATURE_NAMES, FEATURES
+from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.weights import mask_coverage, mask_coverage_array
 
@@ -239,15 +238,6 @@ class LinkExplanation:
         }
 
 
-def _check_link_weights(link_weights: Sequence[float]) -> tuple[float, ...]:
-    if len(link_weights) != FEATURES:
-        raise ValueError(f"link_weights needs {FEATURES} values, got {link_weights!r}")
-    weights = tuple(float(w) for w in link_weights)
-    if not all(math.isfinite(w) for w in weights):
-        raise ValueError(f"link_weights must be finite, got {link_weights!r}")
-    return weights
-
-
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
     """The five features of a link under the current term weights (docs/DESIGN.md §8)."""
     parent = signal.parent_relevance
@@ -303,7 +293,7 @@ def explain(
     english_query: bool,
 ) -> LinkExplanation:
     """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``."""
-    weights = _check_link_weights(link_weights)
+    weights = as_features(link_weights, "link_weights")
     x = features(signal, term_weights)
     parts = tuple(
         FeatureContribution(name, value, weight, weight * value)
@@ -386,7 +376,7 @@ def score_batch(
     english_query: bool,
 ) -> npt.NDArray[np.float64]:
     """``score`` of many links at once, as a float64 array with the very same numbers."""
-    weights = _check_link_weights(link_weights)
+    weights = as_features(link_weights, "link_weights")
     cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
     if len(cols) == 0:
         return np.zeros(0, dtype=np.float64)

@@ -28,7 +28,14 @@ from collections.abc import Sequence
 
 from pagesift_ui.frontier.stats import Z1
 
-__all__ = ["FEATURE_NAMES", "FEATURES", "PRIOR_PRECISION", "PRIOR_WEIGHTS", "LinkModel"]
+__all__ = [
+    "FEATURE_NAMES",
+    "FEATURES",
+    "PRIOR_PRECISION",
+    "PRIOR_WEIGHTS",
+    "LinkModel",
+    "as_features",
+]
 
 #: Number of features: anchor, locator, context line, parent relevance, phrase indicator.
 FEATURES = 5
@@ -43,7 +50,8 @@ PRIOR_PRECISION = 0.25
 _BIAS = FEATURES
 
 
-def _as_features(values: Sequence[float], what: str) -> tuple[float, ...]:
+def as_features(values: Sequence[float], what: str) -> tuple[float, ...]:
+    """``values`` as one finite float per feature, or ValueError naming ``what``."""
     if len(values) != FEATURES:
         raise ValueError(f"{what} needs {FEATURES} values, got {len(values)}: {values!r}")
     out = tuple(float(v) for v in values)
@@ -67,7 +75,7 @@ class LinkModel:
     __slots__ = ("_mean", "_precision", "_prior", "_used", "_z", "samples")
 
     def __init__(self, prior: Sequence[float] = PRIOR_WEIGHTS, z: float = Z1) -> None:
-        prior_weights = _as_features(prior, "prior")
+        prior_weights = as_features(prior, "prior")
         if any(w < 0 for w in prior_weights):
             raise ValueError(f"prior weights must be non-negative, got {prior!r}")
         if not (math.isfinite(z) and z > 0):
@@ -111,7 +119,7 @@ class LinkModel:
 
         Returns True when the weights in use changed: the caller must rescore queued links.
         """
-        xs = [*_as_features(x, "features"), 1.0]
+        xs = [*as_features(x, "features"), 1.0]
         logit = sum(m * xi for m, xi in zip(self._mean, xs, strict=True))
         p = _sigmoid(logit)
         y = 1.0 if hit else 0.0
