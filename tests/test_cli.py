@@ -19,11 +19,12 @@ import pytest
 
 import pagesift_ui.cli
 from pagesift_ui.cli import build_parser, main
-from pagesift_ui.cli.options import CRAWL_OPTIONS, config_from_args
+from pagesift_ui.cli.options import CRAWL_OPTIONS, ProgressSink, config_from_args, progress_line
 from pagesift_ui.cli.sessions import replay_config
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.net.serve import StaticServer
-from pagesift_ui.session import CrawlConfig, Scope
+from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
+from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 NAV = '<nav><a href="/index.html">Home</a> <a href="/about.html">About us</a> ' \
       '<a href="/help/index.html">Help centre</a></nav>'
@@ -254,3 +255,29 @@ def test_replay_options_left_out_keep_the_recorded_values() -> None:
     assert changed == dataclasses.replace(
         recorded, adaptive=dataclasses.replace(recorded.adaptive, min_gain=0.2), scope=Scope.HOST
     )
+
+
+def test_the_progress_bar_is_a_sink_writing_one_line_per_step() -> None:
+    config = CrawlConfig.from_mapping({"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy",
+                                       "limit": 6, "delay_s": 0.0})
+    stream = io.StringIO()
+    progress = ProgressSink(stream)
+    with CrawlSession(config, fixture_source(policy=policy_for(config)),
+                      sinks=[progress]) as session:
+        session.run()
+    progress.close()  # the crawl's end already ended the line: closing adds nothing
+    text = stream.getvalue()
+    lines = text.split("\r")[1:]
+    assert len(lines) == len(session.steps) >= 2
+    assert lines[-1] == progress_line(session.steps[-1], config.limit) + "\n"
+    assert all(line == progress_line(r, config.limit) for line, r in zip(lines, session.steps[:-1],
+                                                                        strict=False))
+
+
+def test_crawl_shows_the_progress_bar_unless_quiet(served: str) -> None:
+    code, out, err = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
+                             "--no-save", "--limit", "3")
+    assert code == 0 and err.count("\r") == 3 and err.endswith("\n")
+    _, _, quiet = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
+                          "--no-save", "--limit", "3", "--quiet")
+    assert "\r" not in quiet

@@ -9,19 +9,20 @@ from typing import TextIO
 
 from pagesift_ui.cli.options import (
     Commands,
+    ProgressSink,
     add_crawl_options,
     config_error_message,
     config_from_args,
-    progress_line,
     summary_lines,
     wait_forever,
 )
 from pagesift_ui.cli.outputs import write_outputs
 from pagesift_ui.errors import ConfigError
-from pagesift_ui.session import CrawlConfig, CrawlSession
-from pagesift_ui.session.crawl import default_source
+from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
+from pagesift_ui.session.source import default_source
 from pagesift_ui.store import RecordingSink, SessionStore, StoreSink, resume, start_session
 from pagesift_ui.store.replay import merge_events, queue_empty_marks
+from pagesift_ui.warc import WarcSink
 
 __all__ = ["register", "run_crawl", "run_serve"]
 
@@ -67,6 +68,12 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         assert config is not None  # only --resume leaves it None, and --resume saves
         session = CrawlSession(config, memory.record(default_source(config)), sinks=[memory])
     saved = session.find_sink(StoreSink)
+    try:
+        warc = _stream_warc(session, args.warc, saved) if args.warc is not None else None
+    except OSError as exc:
+        session.close()
+        err.write(f"pagesift-ui crawl: cannot write the WARC file: {exc}\n")
+        return 1
     interrupted = _crawl(session, args.quiet, err)
     if saved is not None:
         responses, events = saved.recorded(), saved.events
@@ -74,8 +81,9 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
         responses = tuple(memory.answers)
         events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
-    session_id = saved.session_id if saved is not None else ""
-    write_outputs(session, responses, events, args, err, session_id=session_id)
+    write_outputs(session, responses, events, args, err)
+    if warc is not None:
+        err.write(f"WARC: {warc.path} ({warc.pages} pages)\n")
     if saved is not None and interrupted:
         err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` continues it\n")
     out.write("\n".join(summary_lines(session)) + "\n")
@@ -114,26 +122,46 @@ def _open_saved(
     return session
 
 
+def _stream_warc(session: CrawlSession, path: Path, saved: StoreSink | None) -> WarcSink:
+    """A ``WarcSink`` writing the crawl to ``path`` as it goes; a resumed session's saved
+    steps are written first."""
+    if saved is None:
+        return WarcSink.attach(session, path)
+    return WarcSink.attach(session, path, session_id=saved.session_id,
+                           answers=saved.recorded(), events=saved.events)
+
+
 def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
-    """Run to the stop with a progress bar; True if interrupted by Ctrl-C."""
+    """Run to the stop with a progress bar; True if interrupted by Ctrl-C. The session and
+    its WARC sink, if any, are closed."""
+    progress = None if quiet else ProgressSink(err)
+    if progress is not None:
+        session.add_sink(progress)
+    warc = session.find_sink(WarcSink)
     try:
-        for record in session.iter_steps():
-            if not quiet:
-                err.write("\r" + progress_line(record, session.config.limit))
-                err.flush()
+        for _ in session.iter_steps():
+            pass
     except KeyboardInterrupt:
         # The outputs show the crawl cancelled; the saved session stays open (the stop is
-        # not saved), so --resume continues it. Nothing already crawled is lost.
+        # not saved), so --resume continues it. Nothing already crawled is lost. The WARC
+        # is told the stop even when the interrupted session tells no sink, so that a
+        # replay of it stops there too.
         if not session.done:
-            saved = session.find_sink(StoreSink)
-            if saved is not None:
-                session.remove_sink(saved)
-            session.stop(note="interrupted (Ctrl-C)")
+            for sink in (session.find_sink(StoreSink), warc):
+                if sink is not None:
+                    session.remove_sink(sink)
+            stop = session.stop(note="interrupted (Ctrl-C)")
+            if warc is not None:
+                warc.on_override(session, stop)
+                assert session.stop_reason is not None  # stop() just set it
+                warc.on_end(session, SessionEnd(session.stop_reason, len(session.steps)))
         return True
     finally:
         session.close()
-        if not quiet:
-            err.write("\n")
+        if warc is not None:
+            warc.close()
+        if progress is not None:
+            progress.close()
     return False
 
 

@@ -9,7 +9,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from pagesift_ui.errors import ConfigError
-from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.session import (
+    CrawlConfig,
+    CrawlSession,
+    Override,
+    ReadableSession,
+    SessionEnd,
+    StepRecord,
+)
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
 
 if TYPE_CHECKING:
@@ -21,6 +28,7 @@ __all__ = [
     "CRAWL_OPTIONS",
     "Commands",
     "Handler",
+    "ProgressSink",
     "add_crawl_options",
     "config_error_message",
     "config_from_args",
@@ -94,6 +102,32 @@ def progress_line(record: StepRecord, limit: int) -> str:
         f"[{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  relevant {record.relevant_pages}  "
         f"coverage {record.coverage:.0%}  {what[:24]:<24}"
     )
+
+
+class ProgressSink:
+    """The progress bar as a sink: each step rewrites one line on ``stream`` (``\r``) and
+    the line is ended once the crawl ends (``on_end``) or the sink is closed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self._open = False  # a bar line is on the terminal, not yet ended
+
+    def on_step(self, session: ReadableSession, record: StepRecord) -> None:
+        self.stream.write("\r" + progress_line(record, session.config.limit))
+        self.stream.flush()
+        self._open = True
+
+    def on_override(self, session: ReadableSession, override: Override) -> None:
+        """Overrides do not move the bar."""
+
+    def on_end(self, session: ReadableSession, end: SessionEnd) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the bar's line, if one is open."""
+        if self._open:
+            self.stream.write("\n")
+            self._open = False
 
 
 def summary_lines(session: CrawlSession) -> list[str]:

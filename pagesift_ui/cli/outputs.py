@@ -1,4 +1,5 @@
-"""The files a finished crawl or replay writes: ``--out``, ``--pages-csv``, ``--warc``."""
+"""The files a finished crawl or replay writes: ``--out`` and ``--pages-csv``. (``crawl
+--warc`` is written during the crawl, by a ``WarcSink``.)"""
 
 from __future__ import annotations
 
@@ -20,8 +21,6 @@ def write_outputs(
     events: Sequence[SessionEvent],
     args: argparse.Namespace,
     err: TextIO,
-    *,
-    session_id: str = "",
 ) -> None:
     """Write each file the options ask for, naming it on ``err``."""
     if args.out is not None:
@@ -31,9 +30,3 @@ def write_outputs(
     if args.pages_csv is not None:
         args.pages_csv.write_text(pages_csv(session), encoding="utf-8")
         err.write(f"pages CSV: {args.pages_csv}\n")
-    if getattr(args, "warc", None) is not None:
-        from pagesift_ui.warc import write_warc
-
-        pages = write_warc(args.warc, session.config, responses, events=events,
-                           session_id=session_id)
-        err.write(f"WARC: {args.warc} ({pages} pages)\n")

@@ -1,7 +1,8 @@
 """Observers of a crawl: what a ``CrawlSession`` tells the sinks registered with it.
 
 A sink listens; it never steps the session or wraps it. The session store, the in-memory
-recording of an unsaved crawl, the CLI's progress bar are sinks (docs/DESIGN.md §12.4).
+recording of an unsaved crawl, the WARC export and the CLI's progress bar are sinks
+(docs/DESIGN.md §12.4).
 """
 
 from __future__ import annotations

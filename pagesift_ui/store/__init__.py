@@ -1,9 +1,10 @@
 """Sessions that last: the SQLite session store, recording and replaying page sources.
 
 ``start_session`` / ``resume`` give a ``CrawlSession`` saved step by step by its
-``StoreSink``; ``RecordingSink`` keeps the same in memory. ``RecordingSource`` /
-``ReplaySource`` record a page source's answers and play them back offline;
-``pagesift_ui.store.portable`` puts the answers into a session bundle.
+``StoreSink``; ``RecordingSink`` keeps the same in memory (both take each step's answers
+from a ``StepAnswers``). ``RecordingSource`` / ``ReplaySource`` record a page source's
+answers and play them back offline; ``pagesift_ui.store.portable`` puts the answers into a
+session bundle.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pagesift_ui.store.recording import (
     ReplaySource,
 )
 from pagesift_ui.store.replay import SessionEvent, drive
-from pagesift_ui.store.sinks import RecordingSink, StoreSink
+from pagesift_ui.store.sinks import RecordingSink, StepAnswers, StoreSink
 
 __all__ = [
     "DB_ENV_VAR",
@@ -47,6 +48,7 @@ __all__ = [
     "SessionNotFound",
     "SessionStatus",
     "SessionStore",
+    "StepAnswers",
     "StoreError",
     "StoreSink",
     "StoredSession",

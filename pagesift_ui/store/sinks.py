@@ -3,8 +3,9 @@
 A crawl is a pure function of its config, the answers of its page source in order, and its
 events at their step counts (docs/DESIGN.md §13). Each sink here hands out a
 ``RecordingSource`` for the session's page source (``record(source)``): the answers of the
-step in flight wait in the sink until ``on_step`` takes them with the step's record, so the
-answers of a step interrupted half-way are never kept.
+step in flight wait in its ``StepAnswers`` until ``on_step`` takes them with the step's
+record, so the answers of a step interrupted half-way are never kept. Any other sink that
+needs the answers (the WARC export) uses ``StepAnswers`` the same way.
 
 - ``StoreSink`` saves every step with its answers, every override, every empty-queue call
   and the status to a ``SessionStore`` at once (one transaction each).
@@ -26,9 +27,31 @@ from pagesift_ui.store.db import SessionStatus, SessionStore
 from pagesift_ui.store.recording import Recorded, RecordingSource
 from pagesift_ui.store.replay import SessionEvent
 
-__all__ = ["RecordingSink", "StoreSink"]
+__all__ = ["RecordingSink", "StepAnswers", "StoreSink"]
 
 logger = logging.getLogger(__name__)
+
+
+class StepAnswers:
+    """The page-source answers of the step in flight, until the sink's ``on_step`` takes them.
+
+    ``record(source)`` puts ``source`` behind a ``RecordingSource`` whose answers land here.
+    Several sinks may each record the same session: their recorders wrap one another, and
+    each is given every answer.
+    """
+
+    def __init__(self) -> None:
+        self._pending: list[Recorded] = []
+
+    def record(self, source: PageSource) -> RecordingSource:
+        """``source`` behind a recorder whose answers wait here."""
+        return RecordingSource(source, self._pending.append)
+
+    def take(self) -> list[Recorded]:
+        """The answers given since the last ``take``, in order; they are forgotten here."""
+        answers = list(self._pending)
+        self._pending.clear()  # in place: the recorders append to this very list
+        return answers
 
 
 class StoreSink:
@@ -36,8 +59,8 @@ class StoreSink:
 
     ``events`` are those saved before (a resumed session's). A failed save raises
     ``StoreError`` from the session's ``step()`` or override call, and the session refuses
-    further steps: the store keeps every step up to the last one saved, and resume goes on
-    from there. The sink never closes ``store``.
+    further steps (``SessionBroken``): the store keeps every step up to the last one saved,
+    and resume goes on from there. The sink never closes ``store``.
     """
 
     def __init__(
@@ -46,11 +69,11 @@ class StoreSink:
         self.store = store
         self.session_id = session_id
         self._events = list(events)
-        self._pending: list[Recorded] = []  # answers of the step in flight
+        self._answers = StepAnswers()
 
     def record(self, source: PageSource) -> RecordingSource:
         """``source`` behind a recorder whose answers this sink saves with each step."""
-        return RecordingSource(source, self._pending.append)
+        return self._answers.record(source)
 
     @property
     def events(self) -> tuple[SessionEvent, ...]:
@@ -62,8 +85,7 @@ class StoreSink:
         return self.store.load(self.session_id).responses
 
     def on_step(self, session: ReadableSession, record: StepRecord) -> None:
-        answers, self._pending[:] = list(self._pending), []
-        self._save(session, record=record, responses=answers)
+        self._save(session, record=record, responses=self._answers.take())
 
     def on_override(self, session: ReadableSession, override: Override) -> None:
         self._save(session, events=[SessionEvent(override.step, override)])
@@ -100,15 +122,14 @@ class RecordingSink:
     def __init__(self) -> None:
         self.answers: list[Recorded] = []
         self.events: list[SessionEvent] = []
-        self._pending: list[Recorded] = []
+        self._answers = StepAnswers()
 
     def record(self, source: PageSource) -> RecordingSource:
         """``source`` behind a recorder whose answers this sink keeps with each step."""
-        return RecordingSource(source, self._pending.append)
+        return self._answers.record(source)
 
     def on_step(self, session: ReadableSession, record: StepRecord) -> None:
-        self.answers.extend(self._pending)
-        self._pending.clear()
+        self.answers.extend(self._answers.take())
 
     def on_override(self, session: ReadableSession, override: Override) -> None:
         self.events.append(SessionEvent(override.step, override))

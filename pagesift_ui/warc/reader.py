@@ -1,7 +1,10 @@
 """Reading a WARC back as a recording: ``WarcSource`` replays a crawl from it, offline.
 
 A WARC written by pagesift-ui (``writer.py``) gives back exactly what was recorded: every
-fetch outcome in order (errors included), every robots answer, the config and the events.
+fetch outcome in order (errors included), every robots answer, the config and the events —
+from the last session record wherever it is, and the robots answers and events written after
+it. A file that ends in a partial record (its writer was killed) is read up to the last
+whole one.
 Any other WARC (wget, Heritrix, Browsertrix …) is read as a plain web archive: each
 ``response`` record answers for its URL, 3xx responses redirect within the archive, 4xx/5xx
 become ``HTTPStatusError`` and non-HTML becomes ``UnsupportedContentType``; it has no config,
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urljoin
 
 from warcio.archiveiterator import ArchiveIterator
@@ -35,13 +40,15 @@ from pagesift_ui.store.recording import (
     fetch_result,
 )
 from pagesift_ui.store.replay import SessionEvent, merge_events
-from pagesift_ui.warc.writer import FETCH_META, WARC_FORMAT
+from pagesift_ui.warc.writer import EVENT_META, FETCH_META, ROBOTS_META, WARC_FORMAT
 
 __all__ = ["WarcRecording", "WarcSource", "read_warc"]
 
 logger = logging.getLogger(__name__)
 
 MAX_REDIRECTS = 10
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,7 @@ def read_warc(path: Path) -> WarcRecording:
     pages: dict[str, _Page] = {}  # WARC-Record-ID → response
     by_url: dict[str, _Page] = {}
     session: dict[str, Any] | None = None
+    later: list[dict[str, Any]] = []  # robots and event records after the last session record
     answers: list[Recorded] = []
     try:
         for kind, record_id, data in _records(path):
@@ -75,9 +83,11 @@ def read_warc(path: Path) -> WarcRecording:
                 pages[record_id] = data
                 by_url.setdefault(data.url, data)
             elif data.get("format") == WARC_FORMAT:
-                session = data
+                session, later = data, []
             elif data.get("kind") == FETCH_META:
                 answers.append(_answer(data, pages))
+            elif data.get("kind") in (ROBOTS_META, EVENT_META):
+                later.append(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise BundleError(f"{path} holds a malformed pagesift record: {exc}") from exc
     if session is None and not by_url:
@@ -85,14 +95,14 @@ def read_warc(path: Path) -> WarcRecording:
     if session is None:
         logger.info("%s was not written by pagesift-ui: reading it as a plain archive", path)
         return WarcRecording(None, tuple(_foreign_answers(by_url)), ())
-    return _recording(path, session, answers)
+    return _recording(path, session, later, answers)
 
 
 def _records(path: Path) -> Iterator[tuple[str, str, Any]]:
     """(type, record id, a _Page or a metadata dict) of the records a replay can use."""
     try:
         with path.open("rb") as stream:
-            for record in ArchiveIterator(stream):
+            for record in ArchiveIterator(_whole_records(path, stream)):
                 uri = record.rec_headers.get_header("WARC-Target-URI") or ""
                 record_id = record.rec_headers.get_header("WARC-Record-ID") or ""
                 if record.rec_type == "response" and record.http_headers is not None:
@@ -101,8 +111,48 @@ def _records(path: Path) -> Iterator[tuple[str, str, Any]]:
                     data = json.loads(record.content_stream().read())
                     if isinstance(data, dict):
                         yield "metadata", record_id, data
-    except (OSError, ArchiveLoadFailed) as exc:
+    except (OSError, ArchiveLoadFailed, zlib.error) as exc:
         raise BundleError(f"{path} cannot be read as a WARC file: {exc}") from exc
+
+
+def _whole_records(path: Path, stream: BinaryIO) -> BinaryIO:
+    """``stream`` without a partial gzip member at its end (a writer killed mid-record).
+
+    warcio reads a cut member as far as it goes, so a torn record would look like a short
+    one; only members whose gzip trailer is there (and checks) are kept.
+    """
+    if stream.read(2) != _GZIP_MAGIC:
+        stream.seek(0)
+        return stream
+    stream.seek(0)
+    whole = _whole_gzip_length(stream)
+    size = stream.seek(0, 2)
+    stream.seek(0)
+    if whole == size:
+        return stream
+    logger.warning("%s ends in a partial record (%d bytes): read up to the last whole one",
+                   path, size - whole)
+    return BytesIO(stream.read(whole))
+
+
+def _whole_gzip_length(stream: BinaryIO) -> int:
+    """How many bytes from the start of ``stream`` are whole gzip members."""
+    whole = offset = 0
+    member = zlib.decompressobj(wbits=31)
+    while chunk := stream.read(_CHUNK):
+        while chunk:
+            try:
+                member.decompress(chunk)
+            except zlib.error:
+                return whole  # not gzip from here on: what follows is no whole member
+            if not member.eof:
+                offset += len(chunk)
+                break
+            rest = member.unused_data
+            offset += len(chunk) - len(rest)
+            whole = offset
+            member, chunk = zlib.decompressobj(wbits=31), rest
+    return whole
 
 
 def _page(record: Any, uri: str) -> _Page:
@@ -138,19 +188,33 @@ def _answer(data: Mapping[str, Any], pages: Mapping[str, _Page]) -> Recorded:
     return RecordedFetch(url, result=result)
 
 
-def _recording(path: Path, session: Mapping[str, Any], answers: list[Recorded]) -> WarcRecording:
+def _recording(
+    path: Path, session: Mapping[str, Any], later: list[dict[str, Any]], answers: list[Recorded]
+) -> WarcRecording:
+    """The session record's config, robots answers and events, then those written after it."""
     try:
         config = CrawlConfig.from_mapping(session["config"])
         overrides = [Override.from_dict(raw) for raw in session.get("overrides", [])]
         marks = [(int(m["after_step"]), int(m["overrides_before"]))
                  for m in session.get("queue_empty", [])]
-        robots = [RecordedRobots(str(url), bool(ok)) for url, ok in session.get("robots", [])]
+        robots = _robots(session.get("robots", []))
+        events = merge_events(overrides, marks)
+        for data in later:
+            if data["kind"] == ROBOTS_META:
+                robots.extend(_robots(data["robots"]))
+            else:
+                raw = data["override"]
+                override = Override.from_dict(raw) if raw is not None else None
+                events.append(SessionEvent(int(data["after_step"]), override))
     except (ConfigError, KeyError, TypeError, ValueError) as exc:
         raise BundleError(f"{path}: the pagesift session record is malformed: {exc}") from exc
     return WarcRecording(
-        config, tuple(robots + answers), tuple(merge_events(overrides, marks)),
-        str(session.get("session_id", "")),
+        config, tuple(robots + answers), tuple(events), str(session.get("session_id", ""))
     )
+
+
+def _robots(pairs: Any) -> list[Recorded]:
+    return [RecordedRobots(str(url), bool(allowed)) for url, allowed in pairs]
 
 
 def _foreign_answers(by_url: Mapping[str, _Page]) -> Iterator[Recorded]:
