@@ -50,6 +50,7 @@ __all__ = [
     "StoreError",
     "TooManyRedirects",
     "UnsupportedContentType",
+    "fetch_error_class",
 ]
 
 
@@ -198,3 +199,19 @@ class NotRecorded(FetchError):
     """A replay asked for a URL the recording never fetched; replays never go online."""
 
     kind = "not_recorded"
+
+
+def fetch_error_class(name: str) -> type[FetchError] | None:
+    """The ``FetchError`` class called ``name``, or None.
+
+    Recordings keep a failed fetch's error by class name so that a replay raises the same
+    error; looking the class up in the hierarchy means a new kind of fetch error replays
+    without a table to keep in step.
+    """
+    pending: list[type[FetchError]] = [FetchError]
+    while pending:
+        cls = pending.pop()
+        if cls.__name__ == name:
+            return cls
+        pending.extend(cls.__subclasses__())
+    return None

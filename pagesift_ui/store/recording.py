@@ -15,16 +15,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pagesift_ui.errors import (
-    BlockedByPolicy,
-    BlockedByRobots,
-    BodyTooLarge,
-    ConnectFailed,
     FetchError,
-    FetchTimeout,
     HTTPStatusError,
     NotRecorded,
-    TooManyRedirects,
     UnsupportedContentType,
+    fetch_error_class,
 )
 from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session.crawl import PageSource
@@ -41,13 +36,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-_ERROR_CLASSES: dict[str, type[FetchError]] = {
-    cls.__name__: cls
-    for cls in (
-        FetchError, FetchTimeout, ConnectFailed, HTTPStatusError, TooManyRedirects,
-        BodyTooLarge, UnsupportedContentType, BlockedByRobots, BlockedByPolicy, NotRecorded,
-    )
-}
 _T = TypeVar("_T")
 
 
@@ -106,7 +94,7 @@ class RecordedError:
         A class this version does not know (a recording from a newer one) becomes a plain
         ``FetchError`` carrying the recorded ``kind``, so step records still say the same.
         """
-        cls = _ERROR_CLASSES.get(self.error_class)
+        cls = fetch_error_class(self.error_class)
         at = self.at
         if cls is HTTPStatusError and self.status is not None:
             return HTTPStatusError(url, self.message, self.status, at=at)

@@ -216,3 +216,17 @@ def test_a_recorded_fetch_holds_a_page_or_an_error() -> None:
         recorded_from_dict({**_page_item(base64.b64encode(zlib.compress(b"x")).decode()),
                             "result": {**_page_item("")["result"], "encoding": "klingon",
                                        "body": base64.b64encode(zlib.compress(b"x")).decode()}})
+
+
+def test_every_fetch_error_class_is_found_by_its_name_for_replay() -> None:
+    from pagesift_ui import errors
+
+    def all_subclasses(cls: type[FetchError]) -> list[type[FetchError]]:
+        found = [cls]
+        for sub in cls.__subclasses__():
+            found.extend(all_subclasses(sub))
+        return found
+
+    for cls in all_subclasses(FetchError):
+        assert errors.fetch_error_class(cls.__name__) is cls
+    assert errors.fetch_error_class("NoSuchError") is None
