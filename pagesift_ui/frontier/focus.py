@@ -19,6 +19,7 @@ from pagesift_ui.frontier import links
 from pagesift_ui.frontier.linkrules import is_english_section
 from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
+from pagesift_ui.frontier.prequential import logistic
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.relevance import (
     FacetStats,
@@ -162,26 +163,40 @@ class Focus:
         )
 
     def score_batch(
-        self, signals: Sequence[LinkSignal] | LinkColumns
+        self,
+        signals: Sequence[LinkSignal] | LinkColumns,
+        weights: Sequence[float] | None = None,
     ) -> npt.NDArray[np.float64]:
-        """``score`` of many links at once (the same numbers), for rescoring the queue."""
+        """``score`` of many links at once (the same numbers), for rescoring the queue;
+        ``weights`` replaces the model's weights in use (a posterior draw, ``thompson.py``)."""
         return links.score_batch(
             signals,
-            self.model.weights,
+            self.model.weights if weights is None else weights,
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
         )
 
-    def explain(self, link_signal: LinkSignal) -> LinkExplanation:
-        """Every step of the link's score now."""
+    def explain(
+        self, link_signal: LinkSignal, weights: Sequence[float] | None = None
+    ) -> LinkExplanation:
+        """Every step of the link's score now (under ``weights`` instead of the model's
+        weights in use, when given)."""
         return links.explain(
             link_signal,
-            self.model.weights,
+            self.model.weights if weights is None else weights,
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
         )
+
+    def predict(self, link_signal: LinkSignal) -> tuple[float, float]:
+        """Prequential predictions for a fetched link, before ``learn`` sees its label:
+        P(relevant) under the model now and under the prior-only model (prior weights,
+        intercept 0), both with the features ``learn`` would take (``prequential.py``)."""
+        x = links.features(link_signal, self.term_weights.weights)
+        prior_logit = sum(w * xi for w, xi in zip(self.model.prior, x, strict=True))
+        return self.model.predict(x), logistic(prior_logit)
 
     def learn(self, link_signal: LinkSignal, hit: bool) -> bool:
         """Teach the link model one fetched link: was its page relevant (docs/DESIGN.md §3, §11.9)?

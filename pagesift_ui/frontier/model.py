@@ -114,6 +114,12 @@ class LinkModel:
     def z(self) -> float:
         return self._z
 
+    def predict(self, x: Sequence[float]) -> float:
+        """P(relevant) = σ(mean · x̃) for features ``x``: the probability ``observe`` starts
+        from, so calling this just before ``observe`` gives the prequential prediction."""
+        xs = [*as_features(x, "features"), 1.0]
+        return _sigmoid(sum(m * xi for m, xi in zip(self._mean, xs, strict=True)))
+
     def observe(self, x: Sequence[float], hit: bool) -> bool:
         """Learn from one link: its features ``x`` and whether its target was relevant.
 

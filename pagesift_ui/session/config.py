@@ -50,6 +50,9 @@ class Strategy(enum.StrEnum):
     FOCUSED = "focused"  # best-first by link score, with dispersion, dry subtrees, demotion
     BFS = "bfs"  # breadth-first: every link scores the same, so discovery order decides (the
     # benchmark's baseline; the stop rules still observe every page)
+    THOMPSON = "thompson"  # best-first like FOCUSED, but ranked each step with link weights
+    # drawn from the link model's posterior (Chapelle & Li 2011, Alg. 3), seeded by
+    # ``sampling_seed``; the model learns exactly as in FOCUSED
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,7 @@ class CrawlConfig:
     max_redirects: int = 5
     user_agent: str = DEFAULT_USER_AGENT
     strategy: Strategy = Strategy.FOCUSED
+    sampling_seed: int = 0
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -251,7 +255,10 @@ SETTINGS: tuple[Setting, ...] = (
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
-    Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first"),
+    Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
+            "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
+            "seed, same crawl)", low=0, high=2**32 - 1),
 )
 
 _RANGED = tuple(s for s in SETTINGS if not s.adaptive and s.low is not None)

@@ -236,7 +236,7 @@ class CrawlSession:
         signal = signal_of(entry)
         if signal is not None:
             # explain with the weights the link was ranked under, before this page teaches
-            facts.link_explanation = self.state.focus.explain(signal).to_dict()
+            facts.link_explanation = self.state.explain(signal).to_dict()
         try:
             result = self._source.fetch(entry.url)
         except FetchError as exc:

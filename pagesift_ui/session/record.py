@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import StopReason
@@ -224,6 +224,12 @@ class StepRecord:
     markdown: str
     elapsed_ms: float
     fetched_at: float
+    # Fields added after version 1 was first written have defaults: older bundles and stores
+    # load without them. The link model's prequential predictions (P(relevant) of the link
+    # before it learned this page's label; the prior-only model's): None when nothing was
+    # learned (the seed, failed fetches, duplicates).
+    predicted: float | None = None
+    prior_predicted: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -243,6 +249,8 @@ class StepRecord:
         """Rebuild from ``to_dict()`` output; raises KeyError/TypeError/ValueError on bad data."""
         kwargs: dict[str, Any] = {}
         for f in fields(cls):
+            if f.name not in data and f.default is not MISSING:
+                continue  # a field newer than the record: its default
             value = data[f.name]
             if f.name in ("subtree_stats", "cluster_stats") and isinstance(value, Mapping):
                 value = PartStats.from_dict(value)

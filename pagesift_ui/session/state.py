@@ -13,10 +13,11 @@ import numpy.typing as npt
 from pagesift_ui.frontier.adaptive import Adaptive
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
-from pagesift_ui.frontier.links import LinkSignal
+from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
+from pagesift_ui.frontier.thompson import PosteriorSampler
 from pagesift_ui.frontier.urls import TemplateStats
 from pagesift_ui.session.config import CrawlConfig, Strategy
 from pagesift_ui.session.record import PartStats, SubtreeState
@@ -78,6 +79,9 @@ class FrontierState:
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
+    # the thompson strategy's posterior sampler, and the weights of its latest draw
+    sampler: PosteriorSampler | None = None
+    ranking_weights: tuple[float, ...] | None = None
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
@@ -92,6 +96,9 @@ class FrontierState:
             queue=BestFirst(),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
+            sampler=PosteriorSampler(config.sampling_seed)
+            if config.strategy is Strategy.THOMPSON
+            else None,
         )
 
     def forced(self, part: str) -> SubtreeState | None:
@@ -121,9 +128,22 @@ class FrontierState:
         self.queue.rescore(self._score_signals)
         return True
 
+    def resample(self) -> None:
+        """Thompson strategy, before each pop: rank the queue with link weights drawn from
+        the model's posterior (``frontier/thompson.py``). Other strategies: nothing."""
+        if self.sampler is None:
+            return
+        self.ranking_weights = self.sampler.draw(self.focus.model)
+        self.queue.rescore(self._score_signals)
+
+    def explain(self, signal: LinkSignal) -> LinkExplanation:
+        """A link's score explanation under the weights the queue is ranked with now."""
+        return self.focus.explain(signal, self.ranking_weights)
+
     def _score_signals(self, signals: list[object]) -> npt.NDArray[np.float64]:
-        # the session offers only LinkSignals (or None, which rescore never passes)
-        return self.focus.score_batch(cast(list[LinkSignal], signals))
+        # the session offers only LinkSignals (or None, which rescore never passes); the
+        # thompson strategy ranks with its latest draw, until the model's next rescore
+        return self.focus.score_batch(cast(list[LinkSignal], signals), self.ranking_weights)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap

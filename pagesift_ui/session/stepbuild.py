@@ -47,6 +47,8 @@ class StepFacts:
     forgiven_why: str = ""
     stopped: bool = False
     links: LinkTally | None = None
+    predicted: float | None = None  # prequential: before the model learned this page
+    prior_predicted: float | None = None
 
     @property
     def url(self) -> str:
@@ -149,4 +151,6 @@ def build_record(
         markdown=page.markdown if page is not None and observed else "",
         elapsed_ms=round(elapsed_ms, 3),
         fetched_at=result.fetched_at if result is not None else facts.failed_at,
+        predicted=facts.predicted,
+        prior_predicted=facts.prior_predicted,
     )

@@ -34,7 +34,9 @@ __all__ = [
 
 def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entry | None:
     """§11.2: pop with the dispersion rule; links of dry subtrees are dropped (their URLs
-    appended to ``dropped``) and the pop repeats. None: the queue is empty."""
+    appended to ``dropped``) and the pop repeats. None: the queue is empty. With the
+    thompson strategy the queue is first ranked with a fresh posterior draw."""
+    state.resample()
     while True:
         entry = state.queue.pop_diverse(
             state.scheduled_by_cluster,
@@ -85,6 +87,8 @@ def observe_page(
     state.subtrees.observe(facts.subtree(seed_host), hit)
     state.clusters.observe(cluster_key(facts.url), hit)
     if signal is not None:
+        # prequential evaluation: the model's prediction for this link before it learns it
+        facts.predicted, facts.prior_predicted = state.focus.predict(signal)
         facts.model_changed = state.focus.learn(signal, relevance >= MIN_RELEVANCE)
     # needs_rescore() covers a model change too, and resets its flags: call it every time
     if state.focus.needs_rescore():

@@ -91,7 +91,7 @@ def frontier_rows(session: LiveSession, n: int = 20) -> list[FrontierRow]:
                 furniture=bool(signal is not None and signal.furniture),
                 pinned=entry.pinned, demoted=entry.template in demoted,
                 anchor=signal.anchor if signal is not None else "(seed)",
-                explanation=state.focus.explain(signal).to_dict() if signal else None,
+                explanation=state.explain(signal).to_dict() if signal else None,
             )
         )
     return rows

@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 #: Step-record fields that measure the run rather than the crawl: never compared.
 UNREPRODUCIBLE = frozenset({"elapsed_ms"})
+#: Step-record fields added after sessions were first saved: a record saved before holds
+#: None there, which is not a difference.
+ADDED_LATER = frozenset({"predicted", "prior_predicted"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +167,8 @@ def first_difference(recorded: StepRecord, rebuilt: StepRecord) -> str | None:
         if f.name in UNREPRODUCIBLE:
             continue
         if f.name == "fetched_at" and recorded.outcome in (StepOutcome.ERROR, StepOutcome.SKIPPED):
+            continue
+        if f.name in ADDED_LATER and getattr(recorded, f.name) is None:
             continue
         if getattr(recorded, f.name) != getattr(rebuilt, f.name):
             return f.name

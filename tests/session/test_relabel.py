@@ -1,0 +1,275 @@
+"""A relabel replaces the crawler's verdict on a page in every statistic that used it."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pagesift_ui.demo import build_site
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Adaptive
+from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.model import LinkModel
+from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind, StepRecord
+from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
+from pagesift_ui.session.record import Override
+from pagesift_ui.session.relabel import rebuild_model
+from pagesift_ui.session.rules import (
+    evidence_markdown,
+    labelled_relevance,
+    replay_rules,
+)
+from pagesift_ui.session.views import live_wilson_table, replayed_wilson_table
+from pagesift_ui.store import RecordingSink, ReplaySource, drive
+from pagesift_ui.store.replay import check_rebuilt
+from tests.fakes import DictSource, demo_seed, demo_source
+
+
+def _session(name: str, **settings: Any) -> CrawlSession:
+    site = _site(name)
+    config = CrawlConfig(seed_url=demo_seed(site), query=site.query, **settings)
+    return CrawlSession(config, demo_source(site))
+
+
+@functools.cache
+def _site(name: str) -> Any:
+    return build_site(name)
+
+
+def rules_state(adaptive: Adaptive) -> tuple[Any, ...]:
+    return (adaptive.evidence, adaptive.stale, adaptive.cold, adaptive.sources,
+            adaptive.collected, adaptive.last_fresh, frozenset(adaptive._seen),
+            adaptive.coverage(), adaptive.covered())
+
+
+def model_state(model: LinkModel) -> tuple[Any, ...]:
+    return (model.weights, model.posterior_mean, model.standard_error, model.intercept,
+            model.samples)
+
+
+def harvest_state(harvest: Harvest) -> tuple[Any, ...]:
+    return harvest.parts(), harvest.total
+
+
+def everything(session: CrawlSession) -> tuple[Any, ...]:
+    state = session.state
+    return (rules_state(state.adaptive), model_state(state.focus.model),
+            harvest_state(state.subtrees), harvest_state(state.clusters),
+            [(e.key, e.score) for e in state.queue.entries()], session.relevant_pages,
+            session.summary()["coverage"], [r.to_dict() for r in session.pages()])
+
+
+@pytest.fixture(scope="module")
+def university() -> Iterator[CrawlSession]:
+    with _session("university", limit=60) as session:
+        session.run()
+        yield session
+
+
+def _observed(session: CrawlSession) -> list[StepRecord]:
+    return [r for r in session.steps if r.relevance is not None]
+
+
+# -- the replay the relabel rests on ------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "settings"), [
+    ("university", {}), ("helpdesk", {}), ("needle", {}), ("multilingual", {}),
+    ("university", {"stop_on_verdict": False, "limit": 80}),
+    ("needle", {"stop_on_verdict": False, "limit": 40}),
+])
+def test_replaying_the_records_gives_back_the_live_rules_and_harvests(
+    name: str, settings: dict[str, Any]
+) -> None:
+    with _session(name, **settings) as session:
+        session.run()
+        if session.stop_reason is not None and session.stop_reason.value != "limit_reached":
+            session.forgive()
+            session.run(max_steps=10)
+        replayed = replay_rules(session.config, session.steps, session.overrides, {})
+        state = session.state
+        assert rules_state(replayed.adaptive) == rules_state(state.adaptive)
+        assert harvest_state(replayed.subtrees) == harvest_state(state.subtrees)
+        assert harvest_state(replayed.clusters) == harvest_state(state.clusters)
+        assert replayed.fresh == {r.step: r.fresh for r in _observed(session)}
+        rebuilt = rebuild_model(state.focus.model, session._samples, {})
+        assert model_state(rebuilt) == model_state(state.focus.model)
+
+
+def test_labelled_relevance_replaces_only_a_disagreeing_verdict() -> None:
+    assert labelled_relevance(0.02, None) == 0.02
+    assert labelled_relevance(0.02, True) == EVIDENCE_RELEVANCE
+    assert labelled_relevance(0.40, True) == 0.40
+    assert labelled_relevance(0.40, False) == 0.0
+    assert labelled_relevance(0.10, False) == 0.10  # already not relevant
+    assert labelled_relevance(EVIDENCE_RELEVANCE, False) == 0.0
+
+
+# -- relabel: replace, idempotent, undo ---------------------------------------------------
+
+
+def _irrelevant_page_with_terms(session: CrawlSession) -> StepRecord:
+    """A fetched page below MIN_RELEVANCE whose blocks name a query term, not the seed."""
+    terms = session.state.query
+    for record in _observed(session)[1:]:
+        assert record.relevance is not None
+        if record.relevance < MIN_RELEVANCE and any(
+            terms.hit_mask(block) for block in evidence_markdown(record.markdown).split("\n\n")
+        ):
+            return record
+    raise AssertionError("no irrelevant page naming a query term")
+
+
+def test_relabel_relevant_replaces_the_verdict_everywhere_and_is_idempotent(
+    university: CrawlSession,
+) -> None:
+    session = university
+    original = everything(session)
+    record = _irrelevant_page_with_terms(session)
+    first = session.relabel(record.final_url, True)
+    once = everything(session)
+    assert once != original
+    changes = first.changes
+    assert changes is not None and changes["label"] is True
+    assert changes["crawler_relevant"] is False and changes["learned"] is True
+    before, after = changes["before"], changes["after"]
+    assert after["relevant_pages"] == before["relevant_pages"] + 1
+    assert sum(after["evidence"]) > sum(before["evidence"])
+    assert after["coverage"] >= before["coverage"]
+    assert after["link_weights"] == list(session.state.focus.model.weights)
+    assert "relevant pages" in first.note and "→" in first.note
+    assert "coverage" in first.note
+    second = session.relabel(record.final_url, True)
+    assert everything(session) == once  # two clicks = one label
+    assert second.changes is not None and second.changes["before"] == second.changes["after"]
+    assert second.note.endswith("nothing changed")
+    assert [o.kind for o in session.overrides[-2:]] == [OverrideKind.RELABEL] * 2
+    undo = session.unlabel(record.final_url)
+    assert undo.value is None and record.final_url not in session.labels
+    assert everything(session) == original  # exactly, floats included
+    assert undo.changes is not None and undo.changes["after"] == changes["before"]
+
+
+def test_relabel_irrelevant_then_back_to_the_crawlers_own_verdict_restores_exactly(
+    university: CrawlSession,
+) -> None:
+    session = university
+    original = everything(session)
+    relevant = [r for r in _observed(session)[1:]
+                if r.relevance is not None and r.relevance >= EVIDENCE_RELEVANCE and r.fresh]
+    record = relevant[0]
+    event = session.relabel(record.final_url, False)
+    assert event.changes is not None
+    before, after = event.changes["before"], event.changes["after"]
+    assert after["relevant_pages"] == before["relevant_pages"] - 1
+    assert before["fresh"] is True and after["fresh"] is False
+    assert after["subtree_hits"] == before["subtree_hits"] - 1
+    row = next(r for r in session.pages() if r.url == record.final_url)
+    assert row.relevant is False and row.fresh is False and row.user_label is False
+    assert session.state.focus.model.weights == tuple(after["link_weights"])
+    back = session.relabel(record.final_url, True)
+    assert back.note.startswith("labelled relevant, as the crawler judged it")
+    assert everything(session)[:-1] == original[:-1]  # the pages table shows the label
+    session.unlabel(record.final_url)
+    assert everything(session) == original
+
+
+def test_relabelling_the_seed_changes_no_link_weight_and_says_so(
+    university: CrawlSession,
+) -> None:
+    session = university
+    seed = session.steps[0]
+    weights = session.state.focus.model.weights
+    event = session.relabel(seed.final_url, True)
+    assert event.changes is not None and event.changes["learned"] is False
+    assert session.state.focus.model.weights == weights
+    assert "nothing to relearn" in event.note
+    assert "learned from it" not in event.note
+    session.unlabel(seed.final_url)
+
+
+def test_relabel_refuses_a_url_that_was_not_fetched(university: CrawlSession) -> None:
+    with pytest.raises(ValueError, match="not a fetched page"):
+        university.relabel("http://www.uni.localhost/never", True)
+
+
+# -- replays, bundles, views ----------------------------------------------------------------
+
+
+def test_a_crawl_with_relabels_replays_exactly() -> None:
+    site = _site("university")
+    config = CrawlConfig(seed_url=demo_seed(site), query=site.query, limit=50)
+    sink = RecordingSink()
+    with CrawlSession(config, sink.record(demo_source(site)), sinks=[sink]) as live:
+        live.run(max_steps=20)
+        picked = _irrelevant_page_with_terms(live)
+        live.relabel(picked.final_url, True)
+        live.relabel(live.steps[3].final_url, False)
+        live.relabel(picked.final_url, True)
+        live.run(max_steps=15)
+        live.unlabel(live.steps[3].final_url)
+        live.run()
+    with CrawlSession(config, ReplaySource(sink.answers)) as again:
+        drive(again, sink.events)
+        check_rebuilt(live.steps, again.steps)
+        assert again.overrides == live.overrides
+        assert everything(again) == everything(live)
+
+
+def test_relabel_changes_survive_the_bundle_and_old_overrides_still_load(
+    university: CrawlSession,
+) -> None:
+    session = university
+    record = _irrelevant_page_with_terms(session)
+    event = session.relabel(record.final_url, True)
+    text = bundle_json(session_bundle(session))
+    view = load_bundle(text)
+    assert view.overrides[-1] == event
+    assert bundle_json(session_bundle(view)) == text
+    assert [r.to_dict() for r in view.pages()] == [r.to_dict() for r in session.pages()]
+    assert replayed_wilson_table(view) == live_wilson_table(session)
+    session.unlabel(record.final_url)
+    old = {"step": 3, "kind": "relabel", "target": "http://x/", "value": True,
+           "note": "labelled relevant"}
+    assert Override.from_dict(old) == Override(3, OverrideKind.RELABEL, "http://x/", True,
+                                               "labelled relevant")
+    assert "changes" not in Override.from_dict(old).to_dict()
+
+
+# -- link destinations are not evidence -------------------------------------------------------
+
+
+def test_evidence_markdown_keeps_labels_and_drops_destinations() -> None:
+    assert evidence_markdown("[Print this page](https://e.edu/fees/?print=1)") == (
+        "Print this page")
+    assert evidence_markdown("a [b \\[1\\]](http://x/(y)) c [d](http://z/)") == "a b [1] c d"
+    assert evidence_markdown("no links [here] (at all)") == "no links [here] (at all)"
+    assert evidence_markdown("- [one](u1)\n\n- [two](u2)") == "- one\n\n- two"
+
+
+def test_a_link_url_naming_a_query_term_is_not_evidence() -> None:
+    seed = "http://club.example/"
+    page = (
+        "<html><head><title>{t}</title></head><body><main><h1>{t}</h1>{body}</main>"
+        "</body></html>"
+    )
+    body = (
+        "<p>Our tuition fees for the coming year are listed below, with a table of fees for "
+        "each programme.</p>"
+        '<p><a href="/fees/?print=1">Print this page</a></p>'
+        '<p><a href="/tuition/fees/deadlines">Deadlines</a> for paying are in September.</p>'
+        '<p>See <a href="/more">more</a>.</p>'
+    )
+    site = DictSource({seed: page.format(t="Tuition fees", body=body),
+                       seed + "more": page.format(t="More", body="<p>Nothing.</p>")})
+    config = CrawlConfig(seed_url=seed, query="tuition fees deadlines", limit=2)
+    with CrawlSession(config, site) as session:
+        first = session.run(max_steps=1)[0]
+    # blocks: the heading, the prose, the print link, the deadlines line, "see more". The
+    # heading and the prose name tuition and fees; the print link's URL names "fees" but its
+    # text does not: no evidence; the deadlines line counts for "deadlines" (its text), not
+    # for the tuition and fees of its URL. With destinations counted it would be (3, 4, 1).
+    assert first.evidence_added == (2, 2, 1)
+    assert first.evidence_blocks == (0, 1, 3)
