@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
-from pagesift_ui.frontier.links import LinkSignal
+from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import clean, dedupe_key
@@ -33,6 +33,7 @@ from pagesift_ui.session.record import (
     Verdict,
     VerdictFate,
 )
+from pagesift_ui.session.relabel import Sample, account, apply_labels, label_state
 from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
 from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
@@ -43,6 +44,7 @@ from pagesift_ui.session.stepping import (
     judge,
     next_entry,
     observe_page,
+    pending_lead,
     record_text,
     relevant_count,
 )
@@ -100,8 +102,9 @@ class CrawlSession:
         self.pages_scheduled = 0
         self.pages_fetched = 0
         self._page_signals: dict[str, PageSignal] = {}  # url → its signal (for relevance)
-        self._link_signals: dict[str, LinkSignal] = {}  # url → the link that led to it
         self._relevant_urls: set[str] = set()
+        self._samples: list[Sample] = []  # every link the link model learned from, in order
+        self._labelled_fresh: dict[int, bool] = {}  # step → freshness under the labels
         self._closed = False
         self._interrupted = ""  # why a step broke off half-way; never healed
         seed = clean(config.seed_url)
@@ -259,13 +262,17 @@ class CrawlSession:
         page_signal, reason = observe_page(self.state, self.config.seed_host, facts, page)
         self._page_signals[facts.url] = page_signal
         link_signal = signal_of(facts.entry)
-        if link_signal is not None:
-            self._link_signals[facts.url] = link_signal
         relevance = facts.relevance if facts.relevance is not None else 0.0
+        if link_signal is not None:
+            # the features learn() took: term weights do not move between it and here
+            x = features(link_signal, self.state.focus.term_weights.weights)
+            self._samples.append(Sample(facts.url, x, relevance))
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
+        pending = pending_lead(self.state, self.config.seed_host)
+        facts.lead_pending = bool(pending)
         if reason is not None:
-            verdict = judge(self.state, self.config, facts, reason)
+            verdict = judge(self.state, self.config, facts, reason, pending)
             self.verdicts.append(verdict)
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
                 self.stop_step, self.first_verdict = facts.step, reason
@@ -330,16 +337,55 @@ class CrawlSession:
         self._notify_end()
         return event
 
-    def relabel(self, url: str, relevant: bool) -> Override:
-        """Label a fetched page relevant or not; the label teaches the link model once more."""
+    def relabel(self, url: str, relevant: bool | None) -> Override:
+        """Replace the crawler's verdict on a fetched page by the user's (None: remove it).
+
+        ``url`` is a fetched page's ``final_url`` (``PageRow.url``). The label replaces the
+        crawler's verdict in every statistic that used it (``session/relabel.py``): the link
+        model is rebuilt from the links it learned from, the stop rules' evidence, coverage
+        and counters and both harvests are replayed from the records, and the relevant-page
+        count follows. Idempotent (the same label twice is one label); removing the label,
+        or giving the crawler's own verdict, restores every statistic exactly. A crawl that
+        was ``exhausted`` goes on if a subtree the label reopened has links again.
+
+        Returns the recorded override: ``note`` says in words what changed, ``changes``
+        holds ``before`` and ``after`` of the link weights, coverage, evidence, counters,
+        the page's freshness and subtree, and the relevant-page count. Raises ValueError for
+        a URL that is not a fetched page of this session (the seed is one: it has no link,
+        so only the rules and harvests change).
+        """
         if url not in self._page_signals:
             raise ValueError(f"{url} is not a fetched page of this session")
-        self.labels[url] = bool(relevant)
-        signal = self._link_signals.get(url)
-        if signal is not None and self.state.focus.learn(signal, bool(relevant)):
-            self.state.rescore()
-        word = "relevant" if relevant else "irrelevant"
-        return self._record(OverrideKind.RELABEL, url, bool(relevant), f"labelled {word}")
+        record = next(r for r in self.steps if r.final_url == url and r.relevance is not None)
+        learned = any(sample.url == url for sample in self._samples)
+        before = label_state(self.state, record.subtree, self._fresh(record),
+                             self.relevant_pages)
+        if relevant is None:
+            self.labels.pop(url, None)
+        else:
+            self.labels[url] = bool(relevant)
+        fresh, rescored = apply_labels(self.state, self.config, self.steps, self.overrides,
+                                       self._samples, self.labels)
+        self._labelled_fresh = {step: hit for step, hit in fresh.items()
+                                if hit != self.steps[step - 1].fresh}
+        after = label_state(self.state, record.subtree, self._fresh(record),
+                            self.relevant_pages)
+        label = None if relevant is None else bool(relevant)
+        note, changes = account(record, label, learned, rescored, before, after)
+        self._reopen_if_fetchable()
+        return self._record(OverrideKind.RELABEL, url, label, note, changes)
+
+    def unlabel(self, url: str) -> Override:
+        """Remove the user's label of a fetched page: ``relabel(url, None)``."""
+        return self.relabel(url, None)
+
+    def fresh_flags(self) -> dict[int, bool]:
+        """Steps whose page's freshness under the user's labels differs from its record
+        (step → fresh now); empty without labels. The pages table shows these."""
+        return dict(self._labelled_fresh)
+
+    def _fresh(self, record: StepRecord) -> bool:
+        return self._labelled_fresh.get(record.step, record.fresh)
 
     def force_dry(self, part: str) -> Override:
         """Treat a subtree as dry: its queued links are dropped when they come up."""
@@ -379,10 +425,11 @@ class CrawlSession:
             self.done, self.stop_reason = False, None
 
     def _record(
-        self, kind: OverrideKind, target: str = "", value: bool | None = None, note: str = ""
+        self, kind: OverrideKind, target: str = "", value: bool | None = None, note: str = "",
+        changes: dict[str, Any] | None = None,
     ) -> Override:
         """Keep the override that just took effect and tell the sinks."""
-        event = Override(len(self.steps), kind, target, value, note)
+        event = Override(len(self.steps), kind, target, value, note, changes)
         self.overrides.append(event)
         logger.info("override at step %d: %s %s", event.step, kind.value, target)
         self._notify(lambda sink: sink.on_override(self, event))

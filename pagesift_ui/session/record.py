@@ -94,7 +94,7 @@ class OverrideKind(enum.StrEnum):
 
     FORGIVE = "forgive"  # continue past a stop verdict
     STOP = "stop"  # stop now (``cancelled``)
-    RELABEL = "relabel"  # a fetched page is relevant (value True) or not (False)
+    RELABEL = "relabel"  # a fetched page is relevant (value True) or not (False); None: unlabel
     FORCE_DRY = "force_dry"  # treat a subtree as dry: its queued links are not fetched
     KEEP_OPEN = "keep_open"  # never treat a subtree as dry
     CLEAR_SUBTREE = "clear_subtree"  # back to the statistics' verdict for a subtree
@@ -111,24 +111,35 @@ class Override:
     target: str = ""
     value: bool | None = None
     note: str = ""
+    #: What the override changed, as plain JSON values (a relabel: ``before``/``after`` of
+    #: the link weights, coverage, the page's subtree ...; see ``CrawlSession.relabel``);
+    #: None for kinds that keep no such account, and in overrides recorded before.
+    changes: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "step": self.step,
             "kind": self.kind.value,
             "target": self.target,
             "value": self.value,
             "note": self.note,
         }
+        if self.changes is not None:
+            out["changes"] = self.changes
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Override:
+        changes = data.get("changes")
+        if changes is not None and not isinstance(changes, Mapping):
+            raise TypeError(f"an override's changes must be an object, got {changes!r}")
         return cls(
             step=int(data["step"]),
             kind=OverrideKind(data["kind"]),
             target=str(data.get("target", "")),
             value=data.get("value"),
             note=str(data.get("note", "")),
+            changes=dict(changes) if changes is not None else None,
         )
 
 
@@ -230,6 +241,10 @@ class StepRecord:
     # learned (the seed, failed fetches, duplicates).
     predicted: float | None = None
     prior_predicted: float | None = None
+    # §11.10's pending lead when the stop rules were asked (True: a verdict here would be
+    # forgiven automatically); None for a step that observed no page, and in records made
+    # before it was kept, which also counted link destinations as evidence (session/rules.py)
+    lead_pending: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -47,6 +47,7 @@ class StepFacts:
     forgiven_why: str = ""
     stopped: bool = False
     links: LinkTally | None = None
+    lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
 
@@ -151,6 +152,7 @@ def build_record(
         markdown=page.markdown if page is not None and observed else "",
         elapsed_ms=round(elapsed_ms, 3),
         fetched_at=result.fetched_at if result is not None else facts.failed_at,
+        lead_pending=facts.lead_pending,
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
     )

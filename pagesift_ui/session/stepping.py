@@ -6,7 +6,7 @@ none of them knows the session, its page source or its sinks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
@@ -17,6 +17,7 @@ from pagesift_ui.frontier.urls import text_fingerprints
 from pagesift_ui.page.extract import Page
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.record import Verdict, VerdictFate
+from pagesift_ui.session.rules import NO_STOP_WHY, evidence_markdown
 from pagesift_ui.session.state import FrontierState, signal_of
 from pagesift_ui.session.stepbuild import StepFacts
 
@@ -79,7 +80,8 @@ def observe_page(
     before = state.adaptive.evidence
     signal = signal_of(facts.entry)
     blind = bool(signal is not None and signal.blind)
-    reason = state.adaptive.observe(state.query, page.markdown, relevance, blind)
+    # link destinations are not content (session/rules.py)
+    reason = state.adaptive.observe(state.query, evidence_markdown(page.markdown), relevance, blind)
     facts.evidence_added = tuple(
         a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
     )
@@ -97,18 +99,19 @@ def observe_page(
 
 
 def judge(
-    state: FrontierState, config: CrawlConfig, facts: StepFacts, reason: StopReason
+    state: FrontierState, config: CrawlConfig, facts: StepFacts, reason: StopReason,
+    pending: str,
 ) -> Verdict:
     """§11.10: a verdict stands unless a high-scoring, non-blind link is still queued.
 
-    Forgives in ``state.adaptive`` what is forgiven, writes the verdict and its fate into
-    ``facts`` and returns it; the caller remembers the first one that was not forgiven
-    automatically.
+    ``pending`` is ``pending_lead`` of this step (asked of every observed page, so the
+    records say where a verdict would have been forgiven). Forgives in ``state.adaptive``
+    what is forgiven, writes the verdict and its fate into ``facts`` and returns it; the
+    caller remembers the first one that was not forgiven automatically.
     """
     adaptive = state.adaptive
     facts.verdict = reason
     facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
-    pending = pending_lead(state, config.seed_host)
     if pending:
         adaptive.forgive()
         facts.forgiven, facts.forgiven_why = True, pending
@@ -116,7 +119,7 @@ def judge(
     elif not config.stop_on_verdict:
         adaptive.forgive()
         adaptive.reset_cold()
-        facts.forgiven, facts.forgiven_why = True, "--no-stop: verdict recorded, crawl goes on"
+        facts.forgiven, facts.forgiven_why = True, NO_STOP_WHY
         facts.verdict_fate = VerdictFate.NO_STOP
     else:
         facts.stopped = True
@@ -141,7 +144,7 @@ def pending_lead(state: FrontierState, seed_host: str) -> str:
     """
     head: Entry | None = None
     best_blind = None
-    for entry in state.queue.entries():
+    for entry in _pop_order(state):
         if state.is_dry(subtree(seed_host, entry.url)):
             continue
         signal = signal_of(entry)
@@ -162,6 +165,19 @@ def pending_lead(state: FrontierState, seed_host: str) -> str:
         f"a link with clues scoring {head.score:.3g} is still queued ({head.url}), above "
         f"the best blind link ({bar:.3g})"
     )
+
+
+def _pop_order(state: FrontierState) -> Iterator[Entry]:
+    """The queue's entries in pop order, taken in growing batches: ``pending_lead`` runs at
+    every step and usually stops within the first few, so listing a queue of thousands
+    each time would dominate the step. ``top(n)`` is a prefix of the full order."""
+    taken, batch = 0, 16
+    while True:
+        entries = state.queue.top(batch)
+        yield from entries[taken:]
+        if len(entries) < batch:
+            return
+        taken, batch = len(entries), batch * 4
 
 
 def has_fetchable(state: FrontierState, seed_host: str) -> bool:

@@ -6,7 +6,8 @@ over ``LiveSession`` need the queue and the core's counters.
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from typing import Any, Protocol, runtime_checkable
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
 from pagesift_ui.frontier.harvest import Harvest, subtree
@@ -21,6 +22,7 @@ from pagesift_ui.session.record import (
     StepOutcome,
     SubtreeState,
 )
+from pagesift_ui.session.rules import replay_rules
 from pagesift_ui.session.state import signal_of, wilson_rows
 
 __all__ = [
@@ -33,8 +35,10 @@ __all__ = [
 
 
 def page_rows(session: ReadableSession) -> list[PageRow]:
-    """One row per step that reached a page (errors included, flagged by ``outcome``)."""
+    """One row per step that reached a page (errors included, flagged by ``outcome``);
+    ``relevant`` and ``fresh`` after the user's labels."""
     rows = []
+    fresh = labelled_fresh(session)
     for r in session.steps:
         label = session.labels.get(r.final_url)
         relevant = label if label is not None else (
@@ -44,7 +48,8 @@ def page_rows(session: ReadableSession) -> list[PageRow]:
             PageRow(
                 step=r.step, url=r.final_url, title=r.title, outcome=r.outcome,
                 status=r.status, relevance=r.relevance, relevant=bool(relevant),
-                user_label=label, fresh=r.fresh, evidence_added=sum(r.evidence_added),
+                user_label=label, fresh=fresh.get(r.step, r.fresh),
+                evidence_added=sum(r.evidence_added),
                 subtree=r.subtree, depth=r.depth, score=r.score, blind=r.blind,
                 verdict=r.verdict,
             )
@@ -52,13 +57,45 @@ def page_rows(session: ReadableSession) -> list[PageRow]:
     return rows
 
 
+def labelled_fresh(session: ReadableSession) -> dict[int, bool]:
+    """Step → freshness under the user's labels, for the steps where it differs from the
+    record (a relabel replays the stop rules, session/rules.py); empty without labels."""
+    if not session.labels:
+        return {}
+    if isinstance(session, CrawlSessionLike):
+        return session.fresh_flags()
+    key = (len(session.steps), len(session.overrides), tuple(sorted(session.labels.items())))
+    cached = _FRESH_CACHE.get(session)
+    if cached is None or cached[0] != key:
+        replayed = replay_rules(session.config, session.steps, session.overrides, session.labels)
+        flags = {step: hit for step, hit in replayed.fresh.items()
+                 if hit != session.steps[step - 1].fresh}
+        cached = (key, flags)
+        _FRESH_CACHE[session] = cached
+    return dict(cached[1])
+
+
+@runtime_checkable
+class CrawlSessionLike(Protocol):
+    """A session that keeps its labelled freshness itself (a live ``CrawlSession``)."""
+
+    def fresh_flags(self) -> dict[int, bool]: ...
+
+
+_FRESH_CACHE: weakref.WeakKeyDictionary[object, tuple[object, dict[int, bool]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def replayed_wilson_table(session: ReadableSession) -> list[PartStats]:
     """The Wilson table rebuilt from the records and overrides, exactly as the live harvest
-    was fed (docs/DESIGN.md §11.8): what an imported view shows."""
+    was fed (docs/DESIGN.md §11.8), with the freshness the user's labels give: what an
+    imported view shows."""
     harvest = Harvest(z=z_two_sided(session.config.delta))
+    fresh = labelled_fresh(session)
     for record in session.steps:
         if record.outcome is StepOutcome.FETCHED:
-            harvest.observe(record.subtree, record.fresh)
+            harvest.observe(record.subtree, fresh.get(record.step, record.fresh))
     forced: dict[str, SubtreeState] = {}
     for event in session.overrides:
         if event.kind is OverrideKind.FORCE_DRY:

@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 UNREPRODUCIBLE = frozenset({"elapsed_ms"})
 #: Step-record fields added after sessions were first saved: a record saved before holds
 #: None there, which is not a difference.
-ADDED_LATER = frozenset({"predicted", "prior_predicted"})
+ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +139,7 @@ def _apply_override(session: CrawlSession, override: Override) -> None:
     elif kind is OverrideKind.STOP:
         session.stop(note=note)
     elif kind is OverrideKind.RELABEL:
-        session.relabel(target, bool(override.value))
+        session.relabel(target, override.value)
     elif kind is OverrideKind.FORCE_DRY:
         session.force_dry(target)
     elif kind is OverrideKind.KEEP_OPEN:
