@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from pagesift_ui import __version__
-from pagesift_ui.cli import crawl, demo, sessions
+from pagesift_ui.cli import crawl, demo, sessions, snapshot, sweep
 from pagesift_ui.cli.options import Handler
 from pagesift_ui.errors import PagesiftError
 
@@ -23,7 +23,7 @@ __all__ = ["build_parser", "main"]
 logger = logging.getLogger(__name__)
 
 #: The command groups, in the order their commands appear in ``--help``.
-_GROUPS = (crawl, demo, sessions)
+_GROUPS = (crawl, demo, sessions, snapshot, sweep)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,78 @@
+"""``sweep``: snapshots × queries × settings, one offline crawl per cell, on Dask."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+from typing import TextIO
+
+from pagesift_ui.cli.options import Commands
+
+__all__ = ["progress_text", "register", "run_sweep_command"]
+
+_BAR_WIDTH = 30
+
+
+def register(commands: Commands) -> None:
+    """Add ``sweep`` with its handler."""
+    sweep = commands.add_parser(
+        "sweep", help="run a grid of offline crawls (snapshots × queries × settings) on Dask",
+        description="Run one crawl per cell of the spec's grid against its snapshot, offline, "
+        "on a local Dask cluster or an existing one, and write the cells and steps tables "
+        "(Parquet and CSV) and each cell's session to the results folder. A re-run skips the "
+        "cells already done there. Workers need this package at the same version; the "
+        "snapshots are sent to them with the tasks.",
+    )
+    sweep.add_argument("spec", type=Path, help="the sweep spec (TOML; see README 'Sweeps')")
+    sweep.add_argument("--out", type=Path, required=True, help="the results folder")
+    sweep.add_argument("--scheduler", metavar="ADDRESS",
+                       help="an existing Dask scheduler (tcp://HOST:PORT); default: a local "
+                       "cluster for the sweep's duration")
+    sweep.add_argument("--workers", type=int,
+                       help="worker processes of the local cluster (default: one per core)")
+    sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    sweep.set_defaults(handler=run_sweep_command)
+
+
+def progress_text(done: int, total: int, failed: int, elapsed_s: float, last: str) -> str:
+    """One progress-bar line (no line end: the caller rewrites it)."""
+    filled = _BAR_WIDTH * done // total if total else _BAR_WIDTH
+    failures = f"  {failed} failed" if failed else ""
+    return (f"[{'#' * filled:<{_BAR_WIDTH}}] {done}/{total} cells{failures}  "
+            f"{elapsed_s:.0f} s  {last[:40]:<40}")
+
+
+def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``sweep``: run the spec's cells not done yet in ``--out`` and write the tables."""
+    from pagesift_ui.sweep import Progress, load_spec, run_sweep
+
+    if not args.verbose:  # Dask logs every cluster start and stop at INFO
+        logging.getLogger("distributed").setLevel(logging.WARNING)
+    spec = load_spec(args.spec)
+
+    def show(progress: Progress) -> None:
+        if args.quiet:
+            return
+        last = ""
+        if progress.last is not None:
+            row = progress.last.row
+            last = f"{row['snapshot']} · {row['query']} · {row['label']}"[:40]
+        err.write("\r" + progress_text(progress.done, progress.total, progress.failed,
+                                       progress.elapsed_s, last))
+        err.flush()
+
+    summary = run_sweep(spec, args.out, scheduler=args.scheduler, workers=args.workers,
+                        on_progress=show)
+    if not args.quiet and summary.ran:
+        err.write("\n")
+    out.write(f"{summary.cells} cells: {summary.skipped} done before, {summary.ran} run, "
+              f"{summary.failed} failed ({summary.elapsed_s:.1f} s)\n")
+    out.write(f"results: {args.out / 'cells.parquet'} (and .csv), "
+              f"{args.out / 'steps.parquet'} ({summary.steps} steps), "
+              f"{args.out / 'sessions'}/<cell_id>.json\n")
+    if summary.failed:
+        out.write(f"{summary.failed} cells failed: their error is in the cells table's "
+                  "'error' column; run the sweep again to retry them\n")
+        return 1
+    return 0

@@ -1,0 +1,211 @@
+"""What the Compare page and the sweep view read: a results folder, and curves of sessions.
+
+Reading (``load_results``, ``cell_session``) is kept apart from the pure functions of data
+(``session_curve``, ``model_curve``, ``calibration``, ``heatmap``, ``setting_differences``),
+which take step records, tables or configs and return plain rows; none of them draws.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pagesift_ui.bench.truth import url_key
+from pagesift_ui.errors import BundleError
+from pagesift_ui.frontier.adaptive import MIN_RELEVANCE
+from pagesift_ui.frontier.prequential import (
+    BINS,
+    WINDOW,
+    ReliabilityBin,
+    cumulative,
+    reliability,
+    windowed,
+)
+from pagesift_ui.session import CrawlConfig, StepRecord
+from pagesift_ui.session.bundle import load_bundle
+from pagesift_ui.session.config import SETTINGS
+from pagesift_ui.session.view import SessionView
+from pagesift_ui.sweep.tables import MANIFEST_FORMAT, session_path
+
+__all__ = [
+    "CurvePoint",
+    "ModelPoint",
+    "SweepResults",
+    "calibration",
+    "cell_session",
+    "heatmap",
+    "load_results",
+    "model_curve",
+    "session_curve",
+    "setting_differences",
+]
+
+AGGREGATES = ("mean", "median", "min", "max", "count")
+
+
+@dataclass(frozen=True, slots=True)
+class SweepResults:
+    """A results folder read back: the cells table, the steps table (pandas frames, with the
+    columns of ``tables.CELL_COLUMNS`` and ``STEP_COLUMNS``) and the manifest."""
+
+    folder: Path
+    cells: pd.DataFrame
+    steps: pd.DataFrame
+    manifest: dict[str, Any]
+
+    def steps_of(self, cell_id: str) -> pd.DataFrame:
+        """One cell's step rows in step order (its curve)."""
+        rows = self.steps[self.steps["cell_id"] == cell_id]
+        return rows.sort_values("step").reset_index(drop=True)
+
+
+def load_results(folder: Path) -> SweepResults:
+    """Read ``cells.parquet``, ``steps.parquet`` and ``manifest.json`` of a sweep's folder.
+
+    Raises ``BundleError`` when the folder is not a sweep's results.
+    """
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        cells = pd.read_parquet(folder / "cells.parquet")
+        steps = pd.read_parquet(folder / "steps.parquet")
+    except (OSError, ValueError) as exc:
+        raise BundleError(f"{folder} holds no sweep results: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+        raise BundleError(f"{folder}/manifest.json is not a pagesift sweep manifest")
+    return SweepResults(folder, cells, steps, manifest)
+
+
+def cell_session(folder: Path, cell_id: str) -> SessionView:
+    """The session of one cell (read-only, as an uploaded bundle opens)."""
+    path = session_path(folder, cell_id)
+    if not path.is_file():
+        raise BundleError(f"no session of cell {cell_id} in {folder} (it failed or never ran)")
+    return load_bundle(path)
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """A session after one step: pages, relevant pages and harvest so far, recall where the
+    truth is known (None otherwise), and whether a verdict stopped it here."""
+
+    step: int
+    pages_fetched: int
+    relevant_pages: int
+    harvest: float
+    recall: float | None
+    stopped: bool
+
+
+def session_curve(
+    steps: Sequence[StepRecord], truth_urls: Sequence[str] | None = None
+) -> list[CurvePoint]:
+    """The recall/harvest curve of any session (a sweep cell's, a saved or uploaded one)."""
+    truth = frozenset(url_key(u) for u in truth_urls) if truth_urls is not None else None
+    found: set[str] = set()
+    points = []
+    for record in steps:
+        if truth is not None:
+            for url in (record.url, record.final_url):
+                try:
+                    key = url_key(url)
+                except ValueError:
+                    continue
+                if key in truth:
+                    found.add(key)
+        points.append(CurvePoint(
+            step=record.step,
+            pages_fetched=record.pages_fetched,
+            relevant_pages=record.relevant_pages,
+            harvest=record.relevant_pages / record.pages_fetched if record.pages_fetched else 0.0,
+            recall=len(found) / len(truth) if truth else None,
+            stopped=record.stopped,
+        ))
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPoint:
+    """Prequential scores after the n-th labelled link (at ``step``): cumulative and over the
+    moving window, for the model and the prior-only model (None where undefined)."""
+
+    step: int
+    n: int
+    log_loss: float | None
+    brier: float | None
+    auc: float | None
+    prior_log_loss: float | None
+    window_log_loss: float | None
+    window_brier: float | None
+    window_auc: float | None
+
+
+def _labelled(steps: Sequence[StepRecord]) -> tuple[list[int], list[float], list[float],
+                                                    list[bool]]:
+    at, predicted, prior, labels = [], [], [], []
+    for record in steps:
+        if record.predicted is None or record.prior_predicted is None:
+            continue  # nothing learned at this step (or a bundle older than the predictions)
+        at.append(record.step)
+        predicted.append(record.predicted)
+        prior.append(record.prior_predicted)
+        labels.append((record.relevance or 0.0) >= MIN_RELEVANCE)
+    return at, predicted, prior, labels
+
+
+def model_curve(steps: Sequence[StepRecord], window: int = WINDOW) -> list[ModelPoint]:
+    """How well the link model predicted, as the session went (``frontier/prequential``)."""
+    at, predicted, prior, labels = _labelled(steps)
+    model, base = cumulative(predicted, labels), cumulative(prior, labels)
+    recent = windowed(predicted, labels, window)
+    return [
+        ModelPoint(step, m.n, m.log_loss, m.brier, m.auc, b.log_loss, w.log_loss, w.brier,
+                   w.auc)
+        for step, m, b, w in zip(at, model, base, recent, strict=True)
+    ]
+
+
+def calibration(steps: Sequence[StepRecord], bins: int = BINS) -> tuple[ReliabilityBin, ...]:
+    """The reliability bins of a session's predictions (a calibration chart)."""
+    _, predicted, _, labels = _labelled(steps)
+    return reliability(predicted, labels, bins)
+
+
+def heatmap(cells: pd.DataFrame, x: str, y: str, metric: str,
+            aggregate: str = "mean") -> pd.DataFrame:
+    """``metric`` over two swept settings: rows ``y``, columns ``x``, cells aggregated over
+    everything else (queries, seeds …). Failed cells are left out."""
+    for name in (x, y, metric):
+        if name not in cells.columns:
+            raise ValueError(f"no column {name!r}; the columns are {list(cells.columns)}")
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
+    ok = cells[cells["status"] == "ok"]
+    return ok.pivot_table(index=y, columns=x, values=metric, aggfunc=aggregate)
+
+
+def setting_differences(configs: Mapping[str, CrawlConfig]) -> list[dict[str, Any]]:
+    """The settings in which the named sessions' configs differ: one row per setting, with
+    ``setting`` and each session's value under its name (the Compare page's table)."""
+    flat = {name: _flat(config) for name, config in configs.items()}
+    keys = list(next(iter(flat.values()), {}))
+    rows = []
+    for key in keys:
+        values = {name: settings[key] for name, settings in flat.items()}
+        if len({json.dumps(v, default=str) for v in values.values()}) > 1:
+            rows.append({"setting": key, **values})
+    return rows
+
+
+def _flat(config: CrawlConfig) -> dict[str, Any]:
+    values = config.to_dict()
+    out: dict[str, Any] = {"seed_url": values["seed_url"], "query": values["query"]}
+    for setting in SETTINGS:
+        out[setting.name] = (values["adaptive"][setting.name] if setting.adaptive
+                             else values[setting.name])
+    out["prior_weights"] = values["prior_weights"]
+    return out

@@ -1,0 +1,285 @@
+"""The sweep spec (TOML): snapshots × queries × settings, read into cells.
+
+```toml
+[sweep]
+window = 50                         # prequential moving window (optional)
+
+[[snapshots]]
+name = "university"
+path = "university.warc.gz"         # a WARC or a bundle with responses, relative to this file
+# session = "3f2a…"                 # or a saved session of the store (db = "…" optional)
+# seed = "http://…/"                # start URL; default: the snapshot's recorded one
+
+[[queries]]
+text = "admission requirements"     # may be left out when the truth file has '# query:'
+truth = "university.truth"          # optional: the relevant URLs (pagesift_ui/bench/truth.py)
+snapshots = ["university"]          # optional: only on these snapshots (default: all)
+
+[settings]                          # for every cell: CrawlConfig settings by their flat names
+limit = 80
+stop_on_verdict = false
+
+[grid]                              # their cartesian product, one list per setting
+strategy = ["focused", "thompson"]
+delta = [0.05, 0.1]
+```
+
+Settings are named as in ``SETTINGS`` (``limit``, ``patience``, ``min_gain``, ``delta``,
+``dispersion_cap``, ``strategy``, ``sampling_seed``, …) plus ``prior_weights``; the string
+``"none"`` stands for an optional setting's None (TOML has no null). The start URL and the
+query come from the snapshots and queries, never from the settings. Every cell's config is
+built and validated when the spec is read, so a typo fails before anything runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pagesift_ui.bench.truth import Truth
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.frontier.prequential import WINDOW
+from pagesift_ui.session import CrawlConfig
+from pagesift_ui.session.config import SETTINGS, settings_mapping
+from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload, read_payload
+
+__all__ = ["CELL_FORMAT", "Cell", "SnapshotSpec", "SweepSpec", "load_spec", "parse_spec"]
+
+#: Part of every cell's identity: bump it when a cell's results would come out differently
+#: for the same inputs (a new metric, another definition), so a re-run recomputes them.
+CELL_FORMAT = 1
+#: Settings a cell takes from its snapshot and query, not from ``[settings]`` or ``[grid]``.
+_FROM_AXES = ("seed_url", "query")
+_OPTIONAL = {s.name for s in SETTINGS if s.optional}
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotSpec:
+    """One snapshot of the spec: its name, where it came from, its payload."""
+
+    name: str
+    source: str  # the file path or "session:ID", for people
+    seed_url: str
+    payload: SnapshotPayload
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One crawl of the sweep: a config on a snapshot, maybe with a truth.
+
+    ``swept`` holds the grid values of this cell (by setting name); ``truth`` the relevant
+    URLs' keys (``bench.truth.url_key``), None when unknown. ``cell_id`` is a hash of every
+    input that decides the crawl and its metrics.
+    """
+
+    snapshot: str
+    snapshot_digest: str
+    query_name: str
+    config: CrawlConfig
+    swept: Mapping[str, Any]
+    truth: frozenset[str] | None
+    window: int
+    cell_id: str = field(default="", compare=False)
+
+    def identity(self) -> str:
+        inputs = {
+            "format": CELL_FORMAT,
+            "config": self.config.to_dict(),
+            "snapshot": self.snapshot_digest,
+            "truth": sorted(self.truth) if self.truth is not None else None,
+            "window": self.window,
+        }
+        text = json.dumps(inputs, sort_keys=True, ensure_ascii=False, allow_nan=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def label(self) -> str:
+        """The swept values in words: ``strategy=thompson delta=0.1``."""
+        return " ".join(f"{name}={_word(value)}" for name, value in self.swept.items())
+
+
+@dataclass(frozen=True, slots=True)
+class SweepSpec:
+    """A parsed spec: its snapshots and its cells in order (snapshot, query, grid point)."""
+
+    path: Path | None
+    snapshots: tuple[SnapshotSpec, ...]
+    cells: tuple[Cell, ...]
+    window: int
+
+    def payload(self, digest: str) -> SnapshotPayload:
+        for snapshot in self.snapshots:
+            if snapshot.payload.digest == digest:
+                return snapshot.payload
+        raise KeyError(digest)
+
+
+def load_spec(path: Path) -> SweepSpec:
+    """Read the spec file at ``path``; relative paths in it are relative to its folder."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("spec", f"cannot read {path}: {exc.strerror}") from exc
+    return parse_spec(text, base=path.parent, path=path)
+
+
+def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
+    """Parse spec ``text``; raises ``ConfigError`` naming the part that is wrong."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("spec", f"not valid TOML: {exc}") from exc
+    unknown = sorted(set(raw) - {"sweep", "snapshots", "queries", "settings", "grid"})
+    if unknown:
+        raise ConfigError("spec", f"unknown section [{unknown[0]}]; the sections are [sweep], "
+                          "[[snapshots]], [[queries]], [settings] and [grid]")
+    window = _table(raw, "sweep").get("window", WINDOW)
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise ConfigError("sweep.window", f"must be a whole number >= 1, got {window!r}")
+    snapshots = tuple(
+        _snapshot(i, entry, base) for i, entry in enumerate(_tables(raw, "snapshots"))
+    )
+    names = [s.name for s in snapshots]
+    if len(set(names)) != len(names):
+        raise ConfigError("snapshots", f"snapshot names must differ, got {names}")
+    queries = [_query(i, entry, base, names) for i, entry in enumerate(_tables(raw, "queries"))]
+    settings = _settings("settings", _table(raw, "settings"))
+    grid = _grid(_table(raw, "grid"))
+    cells = tuple(_cells(snapshots, queries, settings, grid, window))
+    if not cells:
+        raise ConfigError("queries", "no cell to run: every query is limited to other snapshots")
+    return SweepSpec(path, snapshots, cells, window)
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    name: str
+    text: str
+    truth: Truth | None
+    snapshots: tuple[str, ...]
+
+
+def _snapshot(index: int, entry: Mapping[str, Any], base: Path) -> SnapshotSpec:
+    where = f"snapshots[{index}]"
+    _known(where, entry, {"name", "path", "session", "db", "seed"})
+    if ("path" in entry) == ("session" in entry):
+        raise ConfigError(where, "give exactly one of path (a WARC or bundle file) and session")
+    if "session" in entry:
+        db = Path(base, _text(where, entry, "db")) if "db" in entry else None
+        session_id = _text(where, entry, "session")
+        payload, source = read_payload(session_id=session_id, db=db), f"session:{session_id}"
+    else:
+        file = Path(base, _text(where, entry, "path"))
+        payload, source = read_payload(file), str(file)
+    name = _text(where, entry, "name") if "name" in entry else Path(source).name
+    seed = _text(where, entry, "seed") if "seed" in entry else load_payload(payload).seed_url
+    if not seed:
+        raise ConfigError(where, f"{source} records no start URL (a WARC from another tool): "
+                          "give seed = \"http://…\"")
+    return SnapshotSpec(name, source, seed, payload)
+
+
+def _query(index: int, entry: Mapping[str, Any], base: Path, names: Sequence[str]) -> _Query:
+    where = f"queries[{index}]"
+    _known(where, entry, {"name", "text", "truth", "snapshots"})
+    truth = Truth.load(Path(base, _text(where, entry, "truth"))) if "truth" in entry else None
+    text = _text(where, entry, "text") if "text" in entry else (truth.query if truth else "")
+    if not text:
+        raise ConfigError(where, "give the query's text (or a truth file with '# query:')")
+    only = entry.get("snapshots", list(names))
+    if not isinstance(only, list) or not all(isinstance(n, str) for n in only):
+        raise ConfigError(f"{where}.snapshots", f"must be a list of snapshot names, got {only!r}")
+    missing = [n for n in only if n not in names]
+    if missing:
+        raise ConfigError(f"{where}.snapshots", f"no snapshot named {missing[0]!r}; the "
+                          f"snapshots are {list(names)}")
+    name = _text(where, entry, "name") if "name" in entry else text
+    return _Query(name, text, truth, tuple(only))
+
+
+def _settings(where: str, table: Mapping[str, Any]) -> dict[str, Any]:
+    for name in _FROM_AXES:
+        if name in table:
+            raise ConfigError(f"{where}.{name}", "comes from the snapshots and queries")
+    return {name: _value(name, value) for name, value in table.items()}
+
+
+def _grid(table: Mapping[str, Any]) -> dict[str, list[Any]]:
+    grid: dict[str, list[Any]] = {}
+    for name, values in _settings("grid", {k: v for k, v in table.items()}).items():
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"grid.{name}", f"must be a non-empty list of values, got {values!r}")
+        grid[name] = [_value(name, v) for v in values]
+    return grid
+
+
+def _value(name: str, value: Any) -> Any:
+    if name in _OPTIONAL and value == "none":
+        return None
+    return value
+
+
+def _cells(
+    snapshots: Sequence[SnapshotSpec],
+    queries: Sequence[_Query],
+    settings: Mapping[str, Any],
+    grid: Mapping[str, list[Any]],
+    window: int,
+) -> list[Cell]:
+    points = [dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())]
+    cells = []
+    for snapshot in snapshots:
+        for query in (q for q in queries if snapshot.name in q.snapshots):
+            truth = query.truth.rebased(snapshot.seed_url).keys if query.truth else None
+            for point in points:
+                values = {**settings, **point, "seed_url": snapshot.seed_url,
+                          "query": query.text}
+                config = CrawlConfig.from_mapping(settings_mapping(values))
+                cell = Cell(snapshot.name, snapshot.payload.digest, query.name, config,
+                            dict(point), truth, window)
+                cells.append(_with_id(cell))
+    return cells
+
+
+def _with_id(cell: Cell) -> Cell:
+    return Cell(cell.snapshot, cell.snapshot_digest, cell.query_name, cell.config, cell.swept,
+                cell.truth, cell.window, cell.identity())
+
+
+def _table(raw: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = raw.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(key, f"[{key}] must be a table")
+    return value
+
+
+def _tables(raw: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
+    value = raw.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(key, f"give at least one [[{key}]] table")
+    return value
+
+
+def _known(where: str, entry: Mapping[str, Any], known: set[str]) -> None:
+    unknown = sorted(set(entry) - known)
+    if unknown:
+        raise ConfigError(f"{where}.{unknown[0]}", f"unknown key; the keys are {sorted(known)}")
+
+
+def _text(where: str, entry: Mapping[str, Any], key: str) -> str:
+    value = entry[key]
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}.{key}", f"must be text, got {value!r}")
+    return value
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(_word(v) for v in value)
+    return "none" if value is None else str(value)

@@ -1,0 +1,91 @@
+"""A 2 queries × 2 settings sweep of a demo snapshot on a LocalCluster."""
+
+from __future__ import annotations
+
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
+import pytest
+
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.sweep import load_spec, parse_spec, run_cell
+from pagesift_ui.sweep.results import cell_session, heatmap, load_results, session_curve
+from pagesift_ui.sweep.tables import CELL_COLUMNS, STEP_COLUMNS
+from tests.sweep.conftest import CELL_PAGES, Sweep, run_cli
+
+
+def test_the_cells_table_has_one_row_per_cell_with_every_column(local_sweep: Sweep) -> None:
+    assert local_sweep.exit_code == 0, local_sweep.stdout
+    assert "4 cells: 0 done before, 4 run, 0 failed" in local_sweep.stdout
+    cells = pq.read_table(local_sweep.out / "cells.parquet").to_pylist()
+    assert pq.read_table(local_sweep.out / "cells.parquet").column_names == [
+        name for name, _ in CELL_COLUMNS]
+    assert [(row["query"], row["strategy"]) for row in cells] == [
+        ("truth", "focused"), ("truth", "thompson"), ("other", "focused"),
+        ("other", "thompson")]
+    assert len({row["cell_id"] for row in cells}) == 4
+    for row in cells:
+        assert row["status"] == "ok" and row["error"] == ""
+        assert row["steps"] >= CELL_PAGES and row["limit"] == CELL_PAGES
+        assert row["stop_reason"] and row["end_reason"]
+        assert row["predictions"] > 0 and row["log_loss"] is not None
+        assert row["prior_log_loss"] is not None
+    truth_rows = [row for row in cells if row["query"] == "truth"]
+    assert all(row["truth_size"] and row["recall_at_stop"] is not None for row in truth_rows)
+    assert all(row["truth_size"] is None and row["pages_to_50"] is None
+               for row in cells if row["query"] == "other")
+    assert pa_csv.read_csv(local_sweep.out / "cells.csv").num_rows == 4
+
+
+def test_the_steps_table_holds_every_step_of_every_cell(local_sweep: Sweep) -> None:
+    steps = pq.read_table(local_sweep.out / "steps.parquet")
+    assert steps.column_names == [name for name, _ in STEP_COLUMNS]
+    cells = pq.read_table(local_sweep.out / "cells.parquet").to_pylist()
+    assert steps.num_rows == sum(row["steps"] for row in cells)
+
+
+def test_a_cell_run_twice_fetches_in_the_same_order(local_sweep: Sweep) -> None:
+    """The cluster's run against a run here, in this process: the same pages in order."""
+    spec = load_spec(local_sweep.spec)
+    results = load_results(local_sweep.out)
+    for cell in (spec.cells[1], spec.cells[0]):  # thompson, then greedy
+        again = run_cell(cell, spec.payload(cell.snapshot_digest))
+        assert again.ok, again.row["error"]
+        swept = results.steps_of(cell.cell_id)
+        assert [row["url"] for row in again.steps] == list(swept["url"])
+        row = results.cells[results.cells["cell_id"] == cell.cell_id].iloc[0]
+        assert again.row["fetch_order"] == row["fetch_order"]
+
+
+def test_a_rerun_skips_finished_cells(local_sweep: Sweep) -> None:
+    before = (local_sweep.out / "cells.parquet").read_bytes()
+    code, out, _ = run_cli("sweep", str(local_sweep.spec), "--out", str(local_sweep.out),
+                           "--quiet")
+    assert code == 0
+    assert "4 cells: 4 done before, 0 run, 0 failed" in out
+    assert pq.read_table(local_sweep.out / "cells.parquet").num_rows == 4
+    assert len(before) > 0
+
+
+def test_the_results_open_for_the_app(local_sweep: Sweep) -> None:
+    results = load_results(local_sweep.out)
+    cell_id = results.cells["cell_id"][0]
+    view = cell_session(local_sweep.out, cell_id)
+    curve = session_curve(view.steps)
+    assert len(curve) == int(results.cells["steps"][0])
+    assert [p.relevant_pages for p in curve] == list(results.steps_of(cell_id)["relevant_pages"])
+    grid = heatmap(results.cells, "strategy", "query", "harvest")
+    assert sorted(grid.columns) == ["focused", "thompson"]
+    assert sorted(grid.index) == ["other", "truth"]
+
+
+def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
+    base = local_sweep.spec.parent
+    text = local_sweep.spec.read_text(encoding="utf-8")
+    with pytest.raises(ConfigError, match="grid.patience"):
+        parse_spec(text.replace('strategy = ["focused", "thompson"]', "patience = 3"), base)
+    with pytest.raises(ConfigError, match="settings.query"):
+        parse_spec(text.replace("[settings]", '[settings]\nquery = "x"'), base)
+    with pytest.raises(ConfigError, match="strategy"):
+        parse_spec(text.replace('"thompson"', '"greedy"'), base)
+    with pytest.raises(ConfigError, match="unknown section"):
+        parse_spec(text + "\n[extra]\n", base)
