@@ -24,6 +24,10 @@ strategy = ["focused", "thompson"]
 delta = [0.05, 0.1]
 ```
 
+``[[grid]]`` tables instead of one ``[grid]`` give the union of their products (a greedy cell
+once, thompson with three seeds: ``strategy = ["focused"]``, then ``strategy = ["thompson"]``
+with ``sampling_seed = [0, 1, 2]``).
+
 Settings are named as in ``SETTINGS`` (``limit``, ``patience``, ``min_gain``, ``delta``,
 ``dispersion_cap``, ``strategy``, ``sampling_seed``, …) plus ``prior_weights``; the string
 ``"none"`` stands for an optional setting's None (TOML has no null). The start URL and the
@@ -150,8 +154,10 @@ def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
         raise ConfigError("snapshots", f"snapshot names must differ, got {names}")
     queries = [_query(i, entry, base, names) for i, entry in enumerate(_tables(raw, "queries"))]
     settings = _settings("settings", _table(raw, "settings"))
-    grid = _grid(_table(raw, "grid"))
-    cells = tuple(_cells(snapshots, queries, settings, grid, window))
+    grids = raw.get("grid", {})
+    tables = grids if isinstance(grids, list) else [_table(raw, "grid")]
+    points = [point for table in tables for point in _points(_grid(table))]
+    cells = tuple(_cells(snapshots, queries, settings, points, window))
     if not cells:
         raise ConfigError("queries", "no cell to run: every query is limited to other snapshots")
     return SweepSpec(path, snapshots, cells, window)
@@ -210,7 +216,9 @@ def _settings(where: str, table: Mapping[str, Any]) -> dict[str, Any]:
     return {name: _value(name, value) for name, value in table.items()}
 
 
-def _grid(table: Mapping[str, Any]) -> dict[str, list[Any]]:
+def _grid(table: object) -> dict[str, list[Any]]:
+    if not isinstance(table, dict):
+        raise ConfigError("grid", f"[grid] and each [[grid]] must be a table, got {table!r}")
     grid: dict[str, list[Any]] = {}
     for name, values in _settings("grid", {k: v for k, v in table.items()}).items():
         if not isinstance(values, list) or not values:
@@ -225,14 +233,18 @@ def _value(name: str, value: Any) -> Any:
     return value
 
 
+def _points(grid: Mapping[str, list[Any]]) -> list[dict[str, Any]]:
+    """The grid's cartesian product, the first setting varying slowest."""
+    return [dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())]
+
+
 def _cells(
     snapshots: Sequence[SnapshotSpec],
     queries: Sequence[_Query],
     settings: Mapping[str, Any],
-    grid: Mapping[str, list[Any]],
+    points: Sequence[Mapping[str, Any]],
     window: int,
 ) -> list[Cell]:
-    points = [dict(zip(grid, values, strict=True)) for values in itertools.product(*grid.values())]
     cells = []
     for snapshot in snapshots:
         for query in (q for q in queries if snapshot.name in q.snapshots):

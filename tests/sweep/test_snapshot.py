@@ -1,0 +1,115 @@
+"""Any recording serves as a snapshot: a bundle with responses, a saved session, a WARC; a
+crawl against it is offline, and a page it lacks is a "not in snapshot" step."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pagesift_ui.demo import DemoSite, build_site
+from pagesift_ui.errors import ConfigError, NotRecorded
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome
+from pagesift_ui.session.bundle import bundle_json
+from pagesift_ui.store import RecordingSink, ReplaySource, SessionStore, start_session
+from pagesift_ui.store.portable import bundle_with_responses
+from pagesift_ui.sweep import load_payload, parse_spec, read_payload, snapshot_config
+from pagesift_ui.sweep.snapshot import SNAPSHOT_QUERY
+from tests.fakes import demo_seed, demo_source
+
+PAGES = 15
+
+
+@cache
+def _site() -> DemoSite:
+    return build_site("helpdesk")
+
+
+def _snapshot_config() -> CrawlConfig:
+    return snapshot_config({"seed_url": demo_seed(_site()), "limit": PAGES})
+
+
+def test_a_snapshot_crawl_is_breadth_first_to_the_limit() -> None:
+    config = _snapshot_config()
+    assert config.strategy.value == "bfs" and not config.stop_on_verdict
+    assert config.query == SNAPSHOT_QUERY
+    assert snapshot_config({"seed_url": "http://a.localhost/", "query": "x y"}).query == "x y"
+    with pytest.raises(ConfigError, match="limit"):
+        snapshot_config({"seed_url": "http://a.localhost/", "limit": 0})
+
+
+def test_a_bundle_with_responses_is_a_snapshot(tmp_path: Path) -> None:
+    memory = RecordingSink()
+    config = _snapshot_config()
+    with CrawlSession(config, memory.record(demo_source(_site())), sinks=[memory]) as session:
+        session.run()
+        bundle = bundle_with_responses(session, memory.answers, memory.events)
+    path = tmp_path / "helpdesk.json"
+    path.write_text(bundle_json(bundle), encoding="utf-8")
+    payload = read_payload(path)
+    assert payload.kind == "bundle" and len(payload.digest) == 64
+    snapshot = load_payload(payload)
+    assert snapshot.seed_url == config.seed_url
+    assert len(snapshot.responses) == len(memory.answers)
+    _crawl_offline(snapshot.responses, config.seed_url)
+
+
+def test_a_saved_session_is_a_snapshot(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.sqlite3"
+    config = _snapshot_config()
+    with SessionStore(db) as store:
+        session = start_session(store, config, source=demo_source(_site()))
+        session.run()
+        session.close()
+        session_id = store.list_sessions()[0].session_id
+    payload = read_payload(session_id=session_id, db=db)
+    assert payload == read_payload(session_id=session_id, db=db)  # the same bytes each time
+    spec = parse_spec(f'[[snapshots]]\nsession = "{session_id}"\ndb = "{db}"\n'
+                      f'[[queries]]\ntext = "{_site().query}"\n', base=tmp_path)
+    assert spec.snapshots[0].seed_url == config.seed_url
+    assert spec.cells[0].snapshot_digest == payload.digest
+    _crawl_offline(load_payload(payload).responses, config.seed_url)
+
+
+def _crawl_offline(responses: tuple[object, ...] | list[object], seed: str) -> None:
+    """A focused crawl past the snapshot's pages: the missing ones are not_recorded steps."""
+    config = CrawlConfig.from_mapping({"seed_url": seed, "query": _site().query,
+                                       "limit": PAGES + 10, "stop_on_verdict": False})
+    with CrawlSession(config, ReplaySource(responses)) as session:  # type: ignore[arg-type]
+        records = session.run()
+    missing = [r for r in records if r.error_kind == NotRecorded.kind]
+    assert missing and all(r.outcome is StepOutcome.ERROR for r in missing)
+    assert any(r.outcome is StepOutcome.FETCHED for r in records)
+
+
+def test_unreadable_snapshots_are_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        read_payload(tmp_path / "missing.warc.gz")
+    with pytest.raises(ConfigError, match="snapshot"):
+        read_payload()
+
+
+def test_grid_tables_give_the_union_of_their_products(tmp_path: Path) -> None:
+    memory = RecordingSink()
+    config = _snapshot_config()
+    with CrawlSession(config, memory.record(demo_source(_site())), sinks=[memory]) as session:
+        session.run()
+        bundle = bundle_with_responses(session, memory.answers, memory.events)
+    (tmp_path / "s.json").write_text(bundle_json(bundle), encoding="utf-8")
+    spec = parse_spec("""
+[[snapshots]]
+path = "s.json"
+[[queries]]
+text = "refund policy"
+[[grid]]
+strategy = ["focused"]
+[[grid]]
+strategy = ["thompson"]
+sampling_seed = [0, 1, 2]
+""", base=tmp_path)
+    assert [cell.label for cell in spec.cells] == [
+        "strategy=focused", "strategy=thompson sampling_seed=0",
+        "strategy=thompson sampling_seed=1", "strategy=thompson sampling_seed=2"]
+    assert len({cell.cell_id for cell in spec.cells}) == 4
+    assert spec.snapshots[0].name == "s.json"
