@@ -30,20 +30,24 @@ _FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info
 # Less empty space above the title, so the charts fit on the first screen.
 _CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>"
 _INTRO = """
-Pick a target and a query in the sidebar and press **Start**; then **Step** one page at a time
-or **Run**. Every step says which link was taken and why, what the page added, and how close
-the adaptive stop rules are to firing. When a verdict fires you can continue anyway, and you
-can steer the crawl: pin or drop queued links, force a subtree dry, relabel pages.
-Every crawl is saved as it goes: **Saved sessions** in the sidebar resumes one where it left off,
-and **Replay with these settings** crawls a session's recorded pages again offline.
+Press **Start** in the sidebar: the demo target and its query are filled in. Then **Step** one
+page at a time or **Run**. Every step says which link was taken and why, what the page added,
+and how close the adaptive stop rules are to firing. When a verdict fires you can continue
+anyway, and you can steer the crawl: pin or drop queued links, force a subtree dry, relabel
+pages. Every crawl is saved as it goes: **Saved sessions** in the sidebar resumes one where it
+left off, and **Replay with these settings** crawls a session's recorded pages again offline.
 """
+#: The views under the charts. ``st.tabs`` with a key tracks the selected one in session
+#: state (``ss["view"]``), so it survives overrides and reruns; every view is still drawn,
+#: so the override widgets in each exist whichever is selected.
+VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees")
 
 
 def _tabs(session: AnySession, running: bool) -> None:
     if running:
         st.caption("The tables below refresh when the run pauses.")
-    log, frontier, pages, inspector, subtrees = st.tabs(
-        ["Decision log", "Frontier", "Pages", "Page inspector", "Subtrees"])
+    log, frontier, pages, inspector, subtrees = st.tabs(list(VIEWS), key="view",
+                                                        on_change="rerun")
     with log:
         render_decision_log(session.steps, session.overrides, session.config)
     with frontier:
@@ -77,10 +81,11 @@ def run() -> None:
     st.title("pagesift-ui")
     for kind, text in pop_flashes(ss):
         _FLASH.get(kind, st.info)(md_escape(text))
-    render_controls(session, running)
     if session is None:
         st.markdown(_INTRO)
+        render_controls(session, running)
         return
+    render_controls(session, running)
     st.caption(f"Query “{session.config.query}” from {session.config.seed_url} · "
                f"limit {session.config.limit}")
     render_storage_note(ss)

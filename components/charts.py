@@ -48,12 +48,24 @@ DEFAULT_WINDOW = 500
 MAX_FOREST_ROWS = 40
 FOREST_SORTS = ("pages", "estimate", "name")
 OVERRIDE_COLOUR = "#9467bd"
+#: The legend sits below the plot, anchored to the bottom of the figure (``yref``
+#: "container"): plotly then grows the bottom margin by the legend's height, so the legend
+#: never covers the data nor the x-axis title, however many rows it wraps into at 1280 px.
+#: Entries 120 px wide (plotly gives every entry of a wrapped legend the widest one's width
+#: otherwise): two columns in a half-width chart at 1280 px, three at 1920.
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                "xref": "container", "x": 0, "xanchor": "left", "font": {"size": 10},
+                "entrywidth": 120, "itemsizing": "constant", "traceorder": "normal"}
+CHART_HEIGHT = 360
 _LAYOUT = {
-    "height": 320,
+    "height": CHART_HEIGHT,
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-    "legend": {"orientation": "h", "y": -0.2},
+    "legend": LEGEND_BELOW,
     "hovermode": "closest",
 }
+#: A forest label's longest part name; longer names are cut in the middle (full in hover),
+#: so the labels leave the plot most of a half-width column at 1280 px.
+FOREST_LABEL_CHARS = 26
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +175,7 @@ def _add_verdict_traces(fig: go.Figure, marks: Sequence[VerdictMark]) -> None:
         y = np.array([m.level for m in chosen])
         fig.add_trace(go.Scatter(
             x=np.array([m.step for m in chosen]), y=y, mode="markers",
-            name=f"verdict: {label.words}",
+            name=label.words, legendgroup="verdict",
             marker={"size": 12, "color": label.colour,
                     "symbol": [STOP_REASONS[m.reason].symbol for m in chosen]},
             hovertext=np.array([f"step {m.step}: {m.reason} ({label.words})" for m in chosen]),
@@ -264,9 +276,26 @@ def _sorted_parts(rows: Sequence[PartStats], sort_by: str) -> list[PartStats]:
     return sorted(rows, key=lambda r: (-r.pages, r.part))
 
 
+def _cut(name: str, limit: int = FOREST_LABEL_CHARS) -> str:
+    """``name`` at most ``limit`` characters, cut in the middle (both ends tell a path)."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 2
+    return f"{name[:head]}…{name[len(name) - (limit - 1 - head):]}"
+
+
 def forest_label(row: PartStats) -> str:
+    """The y label: the part (cut to fit), its hits/pages, a forced state (unique per row:
+    the counts and the part's ends tell two cut names apart in practice; the hover text
+    has the full name)."""
     forced = f" [forced {row.forced}]" if row.forced else ""
-    return f"{row.part} ({row.hits}/{row.pages}){forced}"
+    return f"{_cut(row.part)} ({row.hits}/{row.pages}){forced}"
+
+
+def _forest_hover(row: PartStats) -> str:
+    rate = row.hits / row.pages if row.pages else 0.0
+    return (f"{row.part}: {row.hits}/{row.pages} = {rate:.2f}, interval {row.low:.2f}–"
+            f"{row.high:.2f}; rest {row.rest_low:.2f}–{row.rest_high:.2f}")
 
 
 def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> go.Scatter:
@@ -275,7 +304,7 @@ def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> go.Scatter:
     high = np.array([r.rest_high for r in shown], dtype=float)
     mid = (low + high) / 2
     return go.Scatter(
-        x=mid, y=labels, mode="markers", name="rest of the site",
+        x=mid, y=labels, mode="markers", name="rest of the site", cliponaxis=False,
         marker={"size": 1, "color": "rgba(150,150,150,0.35)"},
         error_x={"type": "data", "symmetric": False, "array": high - mid,
                  "arrayminus": mid - low, "thickness": 12, "width": 0,
@@ -286,11 +315,16 @@ def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> go.Scatter:
 
 
 def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figure:
-    """Wilson interval per subtree (coloured by state) against the rest of the site (grey)."""
+    """Wilson interval per subtree (coloured by state) against the rest of the site (grey).
+
+    The figure grows 22 px per row, so 26+ subtrees keep a readable plot; points at 0 and 1
+    are drawn whole (``cliponaxis`` off, a margin on the axis range).
+    """
     if sort_by not in FOREST_SORTS:
         raise ValueError(f"sort_by must be one of {FOREST_SORTS}, got {sort_by!r}")
     shown = _sorted_parts(rows, sort_by)[:MAX_FOREST_ROWS]
     labels = np.array([forest_label(r) for r in shown])
+    hover = np.array([_forest_hover(r) for r in shown])
     low = np.array([r.low for r in shown], dtype=float)
     high = np.array([r.high for r in shown], dtype=float)
     est = np.array([r.hits / r.pages if r.pages else 0.0 for r in shown], dtype=float)
@@ -300,20 +334,20 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
         if not pick.any():
             continue
         fig.add_trace(go.Scatter(
-            x=est[pick], y=labels[pick], mode="markers", name=label.words,
-            marker={"size": 9, "color": label.colour},
+            x=est[pick], y=labels[pick], mode="markers", name=label.words, cliponaxis=False,
+            marker={"size": 9, "color": label.colour}, hovertext=hover[pick],
+            hoverinfo="text",
             error_x={"type": "data", "symmetric": False, "array": high[pick] - est[pick],
                      "arrayminus": est[pick] - low[pick], "thickness": 2,
                      "color": label.colour},
         ))
     fig.update_layout(
         title="Harvest per subtree (Wilson interval)",
-        xaxis_title="share of its pages that brought something new",
-        **{**_LAYOUT, "height": max(300, 140 + 24 * len(shown)),
-           "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1,
-                      "xanchor": "right"}})
-    fig.update_xaxes(range=[-0.02, 1.02])
-    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], type="category")
+        xaxis_title="share of pages with new content",
+        **{**_LAYOUT, "height": max(CHART_HEIGHT, 170 + 22 * len(shown))})
+    fig.update_xaxes(range=[-0.04, 1.04])
+    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], type="category",
+                     tickfont={"size": 10})
     return fig
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "render_decision_log",
     "md_escape",
     "short_url",
+    "start_failure",
 ]
 
 #: Entries shown (newest first); older ones are in the exported bundle.
@@ -57,21 +58,22 @@ def short_url(url: str, seed_url: str) -> str:
 def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str:
     """Which rule fired and why, in numbers.
 
-    A forgiven verdict resets its counter before the record is taken, so the counter's value
-    at the moment it fired is the rule's threshold (it grows by one per page).
+    The counters are the ones the rule saw when it fired (``verdict_stale``,
+    ``verdict_cold``): a forgiven verdict resets them before the record is taken, so
+    ``stale``/``cold`` would read 0 there.
     """
     patience = config.adaptive.patience
     half = max(math.ceil(patience / 2), 1)
-    stale = record.stale if not record.forgiven else None
-    cold = record.cold if not record.forgiven else COLD_PATIENCE * patience
+    fired = record.verdict is not None and record.verdict.value == reason
+    stale = record.verdict_stale if fired else record.stale
+    cold = record.verdict_cold if fired else record.cold
     texts = {
-        "saturated": f"{stale if stale is not None else patience} pages in a row brought "
-                     f"nothing new (patience {patience})",
+        "saturated": f"{stale} pages in a row brought nothing new (patience {patience})",
         "coverage_reached": (
             f"every term has enough evidence (coverage {record.coverage:.0%} ≥ "
             f"{config.adaptive.coverage_threshold:.0%}, from {record.sources} pages ≥ "
-            f"{MIN_SOURCES}) and {stale if stale is not None else f'at least {half}'} pages in "
-            f"a row brought nothing new (ceil(patience/2) = {half})"
+            f"{MIN_SOURCES}) and {stale} pages in a row brought nothing new "
+            f"(ceil(patience/2) = {half})"
         ),
         "no_relevant_pages": (
             f"nothing relevant was found yet and {cold} pages in a row came through clue-less "
@@ -83,6 +85,20 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
         "cancelled": "the user stopped the crawl",
     }
     return f"{reason}: {texts.get(reason, 'a stop rule fired')}"
+
+
+def start_failure(steps: Sequence[StepRecord]) -> str | None:
+    """Why a crawl that fetched no page could not start, from its first step (a refused
+    connection, a 404, a PDF seed); None once any page was fetched."""
+    if not steps or any(r.outcome is StepOutcome.FETCHED for r in steps):
+        return None
+    first = steps[0]
+    if first.outcome is StepOutcome.ERROR:
+        return f"{first.url}: {first.error or 'the fetch failed'}"
+    if first.outcome is StepOutcome.SKIPPED:
+        kind = first.content_type or "no content type"
+        return f"{first.url} is not an HTML page ({kind}): there is nothing to read or follow"
+    return None
 
 
 def _score_text(record: StepRecord) -> str:
@@ -176,7 +192,9 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         out.append("Term weights moved; the queue was rescored.")
     links = record.links or {}
     if links.get("found"):
-        out.append(f"Links: {links['found']} found, {links.get('queued', 0)} queued.")
+        unseen = links.get("not_considered", 0)
+        beyond = f" ({unseen} past the per-page cap not looked at)" if unseen else ""
+        out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
     if record.verdict is not None:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:
@@ -209,8 +227,13 @@ _OVERRIDE_TEXT = {
 def explain_override(event: Override) -> str:
     """One line for an override, placed after the step it followed."""
     if event.kind is OverrideKind.RELABEL:
-        word = "relevant" if event.value else "irrelevant"
-        text = f"labelled {event.target} {word}; the link model learned from it"
+        # the engine's note says what changed (weights, coverage, counters, subtree:
+        # before → after); an older bundle's relabel has none
+        if event.note:
+            return f"Override after step {event.step}: {event.target}: {event.note}."
+        word = ("unlabelled" if event.value is None
+                else "relevant" if event.value else "irrelevant")
+        text = f"labelled {event.target} {word}"
     else:
         text = _OVERRIDE_TEXT[event.kind].format(target=event.target)
     return f"Override after step {event.step}: you {text}."
@@ -224,11 +247,12 @@ def log_entries(
 ) -> list[tuple[str, str]]:
     """(kind, text) newest first: ``step`` and ``override`` entries, at most ``n``."""
     first = max(len(steps) - n, 0)
-    entries: list[tuple[float, str, str]] = [
-        (r.step, "step", explain_step(r, config)) for r in steps[first:]
+    # (position, order within it): overrides after step k sit at k + 0.5, the latest first
+    entries: list[tuple[tuple[float, int], str, str]] = [
+        ((r.step, 0), "step", explain_step(r, config)) for r in steps[first:]
     ]
-    entries += [(o.step + 0.5, "override", explain_override(o))
-                for o in overrides if o.step >= first]
+    entries += [((o.step + 0.5, i), "override", explain_override(o))
+                for i, o in enumerate(overrides) if o.step >= first]
     entries.sort(key=lambda e: e[0], reverse=True)
     return [(kind, text) for _, kind, text in entries[:n]]
 

@@ -110,12 +110,13 @@ def _chart_options(
 
 
 def _summary_row(session: AnySession) -> None:
-    left, right = st.columns([3, 2])
-    with left:
-        render_metrics(headline_metrics(session.summary(), session.steps, session.config))
+    """The tiles across the whole width (four a row: whole labels at 1280 px), then the
+    latest step's explanation."""
+    render_metrics(headline_metrics(session.summary(), session.steps, session.config))
     if session.steps:
         latest = explain_step(session.steps[-1], session.config)
-        right.container(border=True, height=230).markdown(f"**Latest.** {md_escape(latest)}")
+        st.container(border=True, height=140, key="latest").markdown(
+            f"**Latest.** {md_escape(latest)}")
 
 
 def _panel(session: AnySession) -> None:
@@ -157,9 +158,11 @@ def _pause_message(session: CrawlSession, result: TickResult) -> tuple[str, str]
     if last.verdict is None:
         return None
     why = explain_verdict(last.verdict, last, session.config)
-    return "info", (f"Run paused at step {last.step}: {why}. The crawler forgave it itself: "
-                    f"{last.forgiven_why}. Press Run to go on, or Run to stop to run through "
-                    "such verdicts.")
+    patience = session.config.adaptive.patience
+    return "info", (f"Run paused at step {last.step}: {why}. The crawler forgave it itself "
+                    f"({last.forgiven_why}), so the Stale counter starts again at "
+                    f"{last.stale} / {patience}. Press Run to go on, or Run to stop to run "
+                    "through such verdicts.")
 
 
 def render_live(running: bool) -> None:

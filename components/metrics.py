@@ -23,8 +23,6 @@ class Metric:
     delta: str | None = None
 
 
-
-
 def _short(reason: str) -> str:
     """A name that fits a metric tile; the help text and the banner give the full reason."""
     known = {r.value: r for r in StopReason}.get(reason)
@@ -32,8 +30,14 @@ def _short(reason: str) -> str:
 
 
 def _verdict_value(summary: Mapping[str, Any], last: StepRecord | None) -> tuple[str, str | None]:
-    """(value, note): the reason the crawl stopped, else the verdict forgiven at the last step."""
+    """(value, note): the reason the crawl stopped, else the verdict forgiven at the last
+    step. With Stop on verdict off the first verdict that stood is the note (the crawl went
+    on to its limit)."""
     reason = summary.get("stop_reason")
+    first, at = summary.get("first_verdict"), summary.get("stop_step")
+    if first and at is not None and first != reason:
+        note = f"first: {_short(str(first))} at step {at}"
+        return (_short(str(reason)) if reason else "—"), note
     if reason:
         return _short(str(reason)), "stopped"
     if last is not None and last.verdict and last.forgiven:
@@ -41,36 +45,46 @@ def _verdict_value(summary: Mapping[str, Any], last: StepRecord | None) -> tuple
     return "—", None
 
 
+def _steps_note(steps: Sequence[StepRecord]) -> str | None:
+    return f"in {len(steps)} step{'s' * (len(steps) != 1)}" if steps else None
+
+
 def headline_metrics(
     summary: Mapping[str, Any], steps: Sequence[StepRecord], config: CrawlConfig
 ) -> list[Metric]:
-    """The eight tiles, in display order; works for live sessions and imported views."""
+    """The eight tiles, in display order; works for live sessions and imported views.
+
+    Labels stay short enough for a tile at 1280 px (the help says the rest). Steps and pages
+    are kept apart: every link taken is a step, only a distinct HTML page is a page, so the
+    pages tile says in how many steps they came.
+    """
     last = steps[-1] if steps else None
     patience = config.adaptive.patience
     stale = last.stale if last else 0
     cold = last.cold if last else 0
     verdict, verdict_note = _verdict_value(summary, last)
-    fetched_delta = None
-    if last is not None and len(steps) > 1:
-        fetched_delta = f"+{last.pages_fetched - steps[-2].pages_fetched}"
     return [
         Metric("Pages fetched", str(summary.get("pages_fetched", 0)),
-               "HTML pages that went through the core (duplicates and errors not counted)",
-               fetched_delta),
+               "distinct HTML pages read. Every link taken is a step; a duplicate, an error "
+               "or a non-HTML answer is a step but not a page", _steps_note(steps)),
         Metric("Relevant pages", str(summary.get("relevant_pages", 0)),
                "pages with relevance ≥ 0.15, after your labels"),
         Metric("Harvest rate", f"{summary.get('harvest_rate', 0.0):.0%}",
                "share of fetched pages that brought new on-topic content"),
-        Metric("Queue length", str(summary.get("queue_length", 0)), "links waiting"),
+        Metric("Queue", str(summary.get("queue_length", 0)), "links waiting to be fetched"),
         Metric("Coverage", f"{summary.get('coverage', 0.0):.0%}",
                f"mean over terms of min(1, evidence / {config.adaptive.evidence_per_term}); "
-               f"stop needs {config.adaptive.coverage_threshold:.0%}"),
-        Metric("Stale / patience", f"{stale} / {patience}",
-               "pages in a row that brought nothing new; saturated at patience"),
-        Metric("Cold / 2×patience", f"{cold} / {COLD_PATIENCE * patience}",
-               "clue-less irrelevant pages in a row before anything was found"),
+               f"coverage_reached needs {config.adaptive.coverage_threshold:.0%}"),
+        Metric("Stale", f"{stale} / {patience}",
+               f"pages in a row that brought nothing new, against patience {patience}: "
+               "saturated when it reaches patience. A verdict the crawler forgives resets "
+               "it to 0"),
+        Metric("Cold", f"{cold} / {COLD_PATIENCE * patience}",
+               "clue-less irrelevant pages in a row before anything was found: "
+               f"no_relevant_pages at {COLD_PATIENCE}×patience"),
         Metric("Verdict", verdict, "the stop rule that fired: covered = coverage_reached, "
-               "nothing found = no_relevant_pages", verdict_note),
+               "nothing found = no_relevant_pages; with Stop on verdict off, the first "
+               "verdict that stood and its step", verdict_note),
     ]
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from components.decision_log import explain_verdict, md_escape
+from components.decision_log import explain_verdict, md_escape, start_failure
 from components.labels import SUBTREE_STATES
 from components.persist import override_current
 from components.state import AnySession, add_flash, is_live
@@ -29,6 +29,8 @@ from pagesift_ui.session import (
 
 __all__ = [
     "FORGIVABLE",
+    "first_verdict_text",
+    "render_first_verdict",
     "render_label_overrides",
     "render_queue_overrides",
     "render_subtree_overrides",
@@ -71,11 +73,18 @@ def on_stop() -> None:
 
 
 def render_verdict_banner(session: AnySession) -> None:
-    """When the crawl has stopped: which rule fired and why, with the two choices."""
+    """When the crawl has stopped: which rule fired and why, with the two choices. A crawl
+    that fetched nothing says why first (the first step's error), not only "exhausted"."""
+    render_first_verdict(session)
     if not session.done or session.stop_reason is None or not session.steps:
         return
     last = session.steps[-1]
     text = md_escape(explain_verdict(session.stop_reason.value, last, session.config))
+    failure = start_failure(session.steps)
+    if failure is not None:
+        st.error(f"**The crawl could not start.** {md_escape(failure)}. Change the target "
+                 f"and press Start again. (Stopped after step {last.step}: {text}.)")
+        return
     ss = st.session_state
     if not is_live(session) or ss.get("accepted_step") == last.step:
         st.info(f"Stopped after step {last.step}. {text}.")
@@ -88,6 +97,29 @@ def render_verdict_banner(session: AnySession) -> None:
     left.button("Continue anyway", key="forgive", on_click=on_forgive,
                 help="forgive the verdict: reset the counter and keep crawling")
     right.button("Accept", key="accept", on_click=on_accept, help="keep the stop")
+
+
+def first_verdict_text(session: AnySession) -> str | None:
+    """The first verdict that stood, when the crawl went on past it (Stop on verdict off,
+    or Continue anyway) — None while it is the verdict the crawl stopped at, or none fired."""
+    first, at = session.first_verdict, session.stop_step
+    if first is None or at is None or (session.done and session.stop_reason is first
+                                       and session.steps and session.steps[-1].step == at):
+        return None
+    record = next((r for r in session.steps if r.step == at), None)
+    if record is None:
+        return None
+    why = explain_verdict(first.value, record, session.config)
+    went_on = ("Stop on verdict is off" if not session.config.stop_on_verdict
+               else "it was continued")
+    return (f"First verdict that stood: step {at}, {why}. The crawl went on because "
+            f"{went_on}.")
+
+
+def render_first_verdict(session: AnySession) -> None:
+    text = first_verdict_text(session)
+    if text:
+        st.info(md_escape(text))
 
 
 def _options(rows: Sequence[FrontierRow]) -> dict[str, str]:
@@ -149,21 +181,30 @@ def _on_subtree(kind: str) -> None:
 
 
 def render_label_overrides(session: AnySession, rows: Sequence[PageRow]) -> None:
-    """Relabel a fetched page as relevant or irrelevant (the link model learns from it)."""
-    pages = [row for row in rows if row.outcome == StepOutcome.FETCHED.value]
+    """Relabel a fetched page as relevant or irrelevant; the newest page comes first."""
+    pages = [row for row in reversed(rows) if row.outcome == StepOutcome.FETCHED.value]
     if not is_live(session) or not pages:
         return
     labels = {row.url: f"step {row.step} · {row.url}" for row in pages}
     st.selectbox("Fetched page", list(labels), key="relabel_pick",
                  format_func=lambda url: labels.get(url, url))
-    left, right, _ = st.columns([1, 1, 3])
-    left.button("Mark relevant", key="label_relevant", on_click=_on_label, args=(True,))
-    right.button("Mark irrelevant", key="label_irrelevant", on_click=_on_label, args=(False,))
+    cols = st.columns([1, 1, 1, 2])
+    cols[0].button("Mark relevant", key="label_relevant", on_click=_on_label, args=(True,))
+    cols[1].button("Mark irrelevant", key="label_irrelevant", on_click=_on_label,
+                   args=(False,))
+    picked = st.session_state.get("relabel_pick")
+    cols[2].button("Remove label", key="label_remove", on_click=_on_label, args=(None,),
+                   disabled=picked not in session.labels,
+                   help="back to the crawler's own verdict: every statistic as before")
+    st.caption("A label replaces the crawler's verdict on the page in every statistic that "
+               "used it (link model, evidence and coverage, counters, harvests); the same "
+               "label twice is one label. The decision log says what changed.")
 
 
-def _on_label(relevant: bool) -> None:
+def _on_label(relevant: bool | None) -> None:
     url = st.session_state.get("relabel_pick")
     if not url:
         return
-    word = "relevant" if relevant else "irrelevant"
-    _apply(lambda s: s.relabel(url, relevant), f"{url} is labelled {word}.")
+    word = ("no longer labelled" if relevant is None
+            else "labelled relevant" if relevant else "labelled irrelevant")
+    _apply(lambda s: s.relabel(url, relevant), f"{url} is {word}.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -22,7 +23,13 @@ from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
 from pagesift_ui.store import ReplaySource, SessionInfo, SessionStore, resume
 
-__all__ = ["render_saved_sessions", "render_storage_note", "saved_frame", "storage_note"]
+__all__ = [
+    "render_saved_sessions",
+    "render_storage_note",
+    "saved_frame",
+    "shown_sessions",
+    "storage_note",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -41,15 +48,22 @@ def saved_frame(infos: Sequence[SessionInfo]) -> pd.DataFrame:
 
 def storage_note(ss: Mapping[StateKey, Any]) -> str | None:
     """Where the current session is kept, in one line (None for an imported bundle or a
-    replay, which say so elsewhere)."""
+    replay, which say so elsewhere). It names the store file, not its folder: the full path
+    is the caption's help (a screenshot shows no machine's paths)."""
     session = ss.get("session")
     saving = saving_of(session)
     if saving is not None:
-        return (f"Saved as session {saving.session_id} in {saving.store.path}: every "
-                "step is written as it completes, and Saved sessions → Resume continues it.")
+        return (f"Saved as session {saving.session_id} in {Path(saving.store.path).name}: "
+                "every step is written as it completes, and Saved sessions → Resume "
+                "continues it.")
     if is_live(session) and not isinstance(session.source, ReplaySource):
         return "Not saved: download the JSON bundle to keep this crawl."
     return None
+
+
+def shown_sessions(infos: Sequence[SessionInfo]) -> list[SessionInfo]:
+    """The saved sessions worth resuming: those with at least one step, newest first."""
+    return [info for info in infos if info.steps > 0]
 
 
 def _current_id(ss: Mapping[StateKey, Any]) -> str | None:
@@ -104,9 +118,14 @@ def on_delete() -> None:
 
 
 def _pick_and_act(infos: Sequence[SessionInfo], running: bool) -> None:
+    """The pick defaults to the newest session, and moves to a newer one when it appears."""
     ss = st.session_state
     labels = {info.session_id: f"{info.session_id} · {info.query} · {info.steps} steps"
               for info in infos}
+    newest = infos[0].session_id
+    if ss.get("saved_newest") != newest or ss.get("saved_pick") not in labels:
+        ss["saved_pick"] = newest
+    ss["saved_newest"] = newest
     st.selectbox("Session", list(labels), key="saved_pick",
                  format_func=lambda key: labels.get(key, key))
     left, right = st.columns(2)
@@ -123,7 +142,7 @@ def render_saved_sessions(running: bool) -> None:
         if error:
             st.error(error)
         try:
-            infos = list_saved()
+            infos = shown_sessions(list_saved())
         except PagesiftError as exc:
             st.warning(f"The session store cannot be opened, so crawls are not saved: {exc}")
             return
@@ -136,5 +155,7 @@ def render_saved_sessions(running: bool) -> None:
 
 def render_storage_note(ss: Mapping[StateKey, Any]) -> None:
     note = storage_note(ss)
+    saving = saving_of(ss.get("session"))
     if note:
-        st.caption(md_escape(note))
+        st.caption(md_escape(note),
+                   help=f"the store: {saving.store.path}" if saving is not None else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 import streamlit as st
@@ -21,7 +21,6 @@ from components.state import (
     add_flash,
     discard_session,
     ensure_defaults,
-    field_error,
     set_session,
 )
 from components.targets import (
@@ -39,7 +38,7 @@ from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
 from pagesift_ui.session.config import settings_mapping
 
-__all__ = ["config_mapping", "form_defaults", "init_state", "render_setup"]
+__all__ = ["config_mapping", "form_defaults", "init_state", "render_setup", "setup_errors"]
 
 logger = logging.getLogger(__name__)
 
@@ -115,9 +114,10 @@ def on_scenario_change() -> None:
 
 
 def on_start() -> None:
+    """Validate the form, then start. The current session is replaced only once the new one
+    has started: a bad value leaves it on screen, with the message under Start."""
     ss = st.session_state
     values: dict[str, Any] = {key: ss.get(key) for key in form_defaults()}
-    discard_session(ss)
     ss["field_errors"] = {}
     try:
         target = resolve_target(values["target"], values["scenario"], values["url"] or "",
@@ -135,7 +135,7 @@ def on_start() -> None:
         message = exc.message if isinstance(exc, ConfigError) else str(exc)
         ss["field_errors"] = {field: message}
         return
-    set_session(ss, opened.session)
+    set_session(ss, opened.session)  # closes the one before (and its folder server)
     ss["static_server"] = target.server
     if opened.warning:
         add_flash(ss, "warning", opened.warning)
@@ -151,82 +151,106 @@ def on_reset() -> None:
 
 # -- rendering ----------------------------------------------------------------------------
 
+#: The label a field's error names (``ConfigError.field`` → what the form calls it).
+FIELD_LABELS = {
+    "target": "Target", "scenario": "Demo scenario", "seed_url": "Start URL",
+    "folder": "Folder", "query": "Query", "limit": "Page limit", "adaptive": "Stop rules",
+    "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
+    "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
+    "delta": "δ (error rate)", "prior_weights": "Prior link weights",
+    "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+}
+#: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
+LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
+                          "patience", "min_gain", "delay_s"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"})
 
-def _error_for(*fields: str) -> None:
-    for field in fields:
-        message = field_error(st.session_state, field)
-        if message:
-            st.error(message)
+
+def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
+    """The last failed Start's messages, each naming its field as the form labels it."""
+    errors: Mapping[str, str] = ss.get("field_errors") or {}
+    return [f"{FIELD_LABELS.get(field, field)}: {message}" for field, message in errors.items()]
+
+
+def _has_error(*fields: Iterable[str]) -> bool:
+    errors = st.session_state.get("field_errors") or {}
+    return any(field in errors for group in fields for field in group)
 
 
 def _target_inputs() -> None:
     ss = st.session_state
-    st.radio("Target", TARGETS, key="target")
+    st.radio("Target", TARGETS, key="target", horizontal=True)
     if ss["target"] == TARGET_DEMO:
         st.selectbox("Demo scenario", SCENARIOS, key="scenario", on_change=on_scenario_change)
-        try:
-            description = demo_info(ss["scenario"])[1]
-        except ConfigError:
-            description = ""
-        if description:
-            with st.expander("About this site"):
-                st.caption(description)
-        _error_for("scenario")
     elif ss["target"] == TARGET_URL:
         st.text_input("Start URL", key="url", help="http(s) URL of the page to start from")
     else:
         st.text_input("Folder", key="folder", help="served on 127.0.0.1 while the session lasts")
-        _error_for("folder")
+    st.text_input("Query", key="query", help="what the crawl looks for")
+
+
+def _about_demo() -> None:
+    ss = st.session_state
     if ss["target"] != TARGET_DEMO:
-        _error_for("seed_url")
+        return
+    try:
+        description = demo_info(ss["scenario"])[1]
+    except ConfigError:
+        description = ""
+    if description:
+        with st.expander("About this site"):
+            st.caption(description)
+
+
+def _start_buttons() -> None:
+    """Start and Reset right under the target and the query (in view at 1280×800), and the
+    last failed Start's messages under them: where the user is looking."""
+    ss = st.session_state
+    left, right = st.columns(2)
+    left.button("Start", key="start", type="primary", on_click=on_start,
+                disabled=bool(ss["running"]), width="stretch")
+    right.button("Reset", key="reset", on_click=on_reset, width="stretch")
+    for message in setup_errors(ss):
+        st.error(message)
 
 
 def _crawl_inputs() -> None:
-    st.text_input("Query", key="query", help="what the crawl looks for")
-    _error_for("query")
-    st.number_input("Page limit", key="limit", step=1)
-    _error_for("limit")
-    st.markdown("**Stop rules**")
-    st.number_input("Coverage threshold", key="coverage_threshold", step=0.05, format="%.2f")
-    st.number_input("Evidence per term", key="evidence_per_term", step=1)
-    st.number_input("Patience", key="patience", step=1,
-                    help="pages in a row with nothing new before 'saturated'")
-    st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
-    _error_for("adaptive")
-    st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
-                    help="per host; 0 on 127.0.0.1")
-    _error_for("delay_s")
-    st.checkbox("Respect robots.txt", key="respect_robots")
+    with st.expander("Page limit and stop rules", expanded=_has_error(LIMIT_FIELDS)):
+        st.number_input("Page limit", key="limit", step=1,
+                        help="pages fetched before limit_reached (duplicates and errors are "
+                             "steps, not pages)")
+        st.number_input("Coverage threshold", key="coverage_threshold", step=0.05,
+                        format="%.2f")
+        st.number_input("Evidence per term", key="evidence_per_term", step=1)
+        st.number_input("Patience", key="patience", step=1,
+                        help="pages in a row with nothing new before 'saturated'")
+        st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
+        st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
+                        help="per host; 0 on 127.0.0.1")
+        st.checkbox("Respect robots.txt", key="respect_robots")
 
 
 def _advanced_inputs() -> None:
-    with st.expander("Advanced"):
+    with st.expander("Advanced", expanded=_has_error(ADVANCED_FIELDS)):
         st.number_input("δ (error rate)", key="delta", step=0.01, format="%.3f",
                         help="Wilson intervals use Φ⁻¹(1−δ/2), the link model Φ⁻¹(1−δ)")
-        _error_for("delta")
         st.markdown("**Prior link weights**")
         for key, name in zip(PRIOR_KEYS, FEATURE_NAMES, strict=True):
             st.number_input(f"{name} prior", key=key, step=0.1, format="%.2f")
-        _error_for("prior_weights")
         st.number_input("Dispersion cap", key="dispersion_cap", step=1, value=None,
                         placeholder="auto", help="pages per cluster before the crawl spreads "
                         "out; empty = max(3, ⌈limit/4⌉)")
-        _error_for("dispersion_cap")
         st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
-        _error_for("scope")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
 
 
 def render_setup() -> None:
-    ss = st.session_state
+    """Target, query and Start first, so they are on the first screen; the rest folded."""
     st.header("Setup")
     _target_inputs()
+    _start_buttons()
+    _about_demo()
     _crawl_inputs()
     _advanced_inputs()
-    left, right = st.columns(2)
-    left.button("Start", key="start", type="primary", on_click=on_start,
-                disabled=bool(ss["running"]), width="stretch")
-    right.button("Reset", key="reset", on_click=on_reset, width="stretch")
-    _error_for("config", "target")

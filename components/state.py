@@ -53,6 +53,7 @@ STATE_DEFAULTS: dict[str, Any] = {
     # crawl's own recording is in its sink)
     "recording": None,
     "saved_error": None,  # the message of the last failed Resume / Delete
+    "saved_newest": None,  # the newest saved session seen: a newer one moves the pick to it
 }
 
 

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.export import export_json
+from pagesift_ui.demo import shared_demo
 from pagesift_ui.session import CrawlSession, OverrideKind, SessionDone, StepOutcome
 from pagesift_ui.session.view import SessionView
 
@@ -79,13 +80,29 @@ def test_a_bad_url_shows_an_error_and_starts_nothing(at: AppTest) -> None:
     assert at.session_state.field_errors.keys() == {"seed_url"}
 
 
-def test_an_invalid_setting_is_reported_next_to_its_field(at: AppTest) -> None:
+def test_an_invalid_setting_is_reported_under_start_naming_its_field(at: AppTest) -> None:
     at.number_input(key="limit").set_value(0).run()
     at.button(key="start").click().run()
     assert at.session_state.session is None
     assert at.session_state.field_errors == {
         "limit": "must be a whole number from 1 to 100000, got 0"}
-    assert [e.value for e in at.error] == ["must be a whole number from 1 to 100000, got 0"]
+    assert [e.value for e in at.sidebar.error] == [
+        "Page limit: must be a whole number from 1 to 100000, got 0"]
+    folded = next(e for e in at.sidebar.expander if e.label == "Page limit and stop rules")
+    assert folded.proto.expanded  # the field with the error is shown
+
+
+def test_a_bad_value_keeps_the_session_that_is_open(at: AppTest) -> None:
+    session = start(at)
+    step(at, 2)
+    at.radio(key="target").set_value("URL").run()
+    at.text_input(key="url").input("not a url").run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is session and len(session.steps) == 2
+    assert not at.button(key="step").disabled  # still live, not closed
+    step(at)
+    assert len(session.steps) == 3
+    assert at.sidebar.error[0].value.startswith("Start URL: ")
 
 
 def test_changing_the_scenario_updates_the_query(at: AppTest) -> None:
@@ -223,3 +240,49 @@ def test_a_local_folder_is_served_and_crawled(at: AppTest, tmp_path: Path) -> No
     assert server is not None and server.running
     at.button(key="reset").click().run()
     assert not server.running
+
+
+def test_the_selected_view_survives_an_override_and_a_step(at: AppTest) -> None:
+    session = start(at)
+    step(at)
+    at.session_state["view"] = "Frontier"  # what clicking the tab does (a keyed st.tabs)
+    at.run()
+    at.button(key="pin").click().run()
+    assert session.overrides[-1].kind is OverrideKind.PIN
+    assert at.session_state["view"] == "Frontier"
+    step(at)
+    assert at.session_state["view"] == "Frontier"
+    assert [tab.label for tab in at.tabs] == ["Decision log", "Frontier", "Pages",
+                                              "Page inspector", "Subtrees"]
+
+
+def test_a_failed_start_shows_the_first_steps_error(at: AppTest) -> None:
+    at.radio(key="target").set_value("URL").run()
+    seed = shared_demo("university").seed_url + "no-such-page/"
+    at.text_input(key="url").input(seed).run()
+    session = start(at)
+    step(at)
+    assert session.done and session.stop_reason is not None
+    assert session.stop_reason.value == "exhausted"
+    (error,) = [e.value for e in at.main.error]
+    assert error.startswith("**The crawl could not start.** ")
+    assert "404" in error and "no-such-page" in error
+
+
+def test_with_stop_on_verdict_off_the_first_verdict_that_stood_is_shown(at: AppTest) -> None:
+    at.selectbox(key="scenario").set_value("helpdesk").run()
+    at.checkbox(key="stop_on_verdict").uncheck().run()
+    at.number_input(key="limit").set_value(30).run()
+    session = start(at)
+    at.button(key="run_to_stop").click().run()
+    for _ in range(60):
+        if not at.session_state.running:
+            break
+        at.run()
+    assert session.done and session.first_verdict is not None
+    assert session.stop_reason is not session.first_verdict
+    shown = [i.value for i in at.info if "First verdict that stood" in i.value]
+    assert shown and f"step {session.stop_step}" in shown[0]
+    assert "Stop on verdict is off" in shown[0]
+    tile = next(m for m in at.metric if m.label == "Verdict")
+    assert f"at step {session.stop_step}" in (tile.proto.delta or "")

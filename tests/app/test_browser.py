@@ -114,7 +114,18 @@ def page(browser: Any, server: str) -> Iterator[Any]:
 
 def _metric(page: Any, label: str) -> Any:
     tile = page.locator('[data-testid="stMetric"]').filter(has_text=label)
-    return tile.locator('[data-testid="stMetricValue"]')
+    # .first: while a rerun moves the tiles (a flash message came or went) the old ones
+    # linger until the run ends
+    return tile.locator('[data-testid="stMetricValue"]').first
+
+
+def _in_view(page: Any, locator: Any) -> bool:
+    """The element is wholly inside the viewport (no scrolling needed to see it)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return bool(box and box["x"] >= 0 and box["y"] >= 0
+                and box["x"] + box["width"] <= size["width"]
+                and box["y"] + box["height"] <= size["height"])
 
 
 def _start(page: Any) -> Any:
@@ -170,7 +181,8 @@ def test_pause_stops_a_run_mid_way(page: Any, shots: Path) -> None:
     from playwright.sync_api import expect
 
     expect(page.get_by_role("button", name="Start", exact=True)).to_be_enabled(timeout=30_000)
-    limit = page.get_by_label("Page limit")
+    page.get_by_text("Page limit and stop rules", exact=True).click()
+    limit = page.get_by_label("Page limit", exact=True)
     limit.fill("2000")
     limit.press("Enter")
     page.get_by_text("Advanced", exact=True).click()
@@ -190,3 +202,112 @@ def test_pause_stops_a_run_mid_way(page: Any, shots: Path) -> None:
     page.wait_for_timeout(2000)
     assert fetched.inner_text() == count  # no tick after Pause
     page.screenshot(path=str(shots / "after-pause.png"))
+
+
+def test_start_the_target_and_the_query_are_in_view_on_first_load(
+    page: Any, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start = page.get_by_role("button", name="Start", exact=True)
+    expect(start).to_be_enabled(timeout=30_000)
+    page.wait_for_timeout(500)
+    for element in (start, page.get_by_role("radiogroup", name="Target"),
+                    page.get_by_role("combobox", name="Demo scenario"),
+                    page.get_by_label("Query", exact=True)):
+        assert _in_view(page, element)
+    page.screenshot(path=str(shots / "first-load-1280.png"))
+
+
+def test_a_bad_url_shows_its_error_in_view_and_keeps_the_session(
+    page: Any, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    _start(page).click()
+    expect(_metric(page, "Pages fetched")).to_have_text("1", timeout=15_000)
+    page.get_by_text("URL", exact=True).click()
+    url = page.get_by_label("Start URL", exact=True)
+    url.fill("not a url")
+    url.press("Enter")
+    page.get_by_role("button", name="Start", exact=True).click()
+    error = page.locator('[data-testid="stSidebar"] [data-testid="stAlert"]').filter(
+        has_text="Start URL:")
+    expect(error).to_be_visible(timeout=15_000)
+    assert _in_view(page, error)
+    # the crawl that was open is still there, and still live
+    expect(_metric(page, "Pages fetched")).to_have_text("1")
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_enabled()
+    page.screenshot(path=str(shots / "bad-url-1280.png"))
+
+
+def test_the_frontier_view_stays_selected_after_pin_and_step(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    step = _start(page)
+    step.click()
+    expect(_metric(page, "Pages fetched")).to_have_text("1", timeout=15_000)
+    frontier = page.get_by_role("tab", name="Frontier", exact=True)
+    frontier.click()
+    expect(frontier).to_have_attribute("aria-selected", "true")
+    page.get_by_role("button", name="Pin (fetch next)", exact=True).click()
+    expect(page.get_by_text("the next step fetches it", exact=False)).to_be_visible(
+        timeout=15_000)
+    expect(frontier).to_have_attribute("aria-selected", "true")
+    step.click()
+    expect(_metric(page, "Pages fetched")).to_have_text("2", timeout=15_000)
+    page.wait_for_timeout(500)
+    expect(frontier).to_have_attribute("aria-selected", "true")
+
+
+#: Each plot's boxes in page pixels: the data area (plotly's drag layer over the axes'
+#: domain), the legend and the x-axis title.
+_PLOT_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => {
+  const box = e => { if (!e) return null; const b = e.getBoundingClientRect();
+                     return [b.left, b.top, b.right, b.bottom]; };
+  return {title: (p.querySelector('.gtitle') || {}).textContent || '',
+          svg: box(p.querySelector('.main-svg')), plot: box(p.querySelector('.nsewdrag')),
+          legend: box(p.querySelector('.legend')), xtitle: box(p.querySelector('.g-xtitle'))};
+})"""
+
+
+def _overlap(a: list[float] | None, b: list[float] | None) -> bool:
+    return bool(a and b and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def _inside(inner: list[float] | None, outer: list[float]) -> bool:
+    if not inner or inner[2] - inner[0] <= 0:  # no x-axis title
+        return True
+    return (inner[0] >= outer[0] - 1 and inner[1] >= outer[1] - 1 and inner[2] <= outer[2] + 1
+            and inner[3] <= outer[3] + 1)
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (1920, 1080)])
+def test_no_legend_covers_a_plot_and_axis_titles_are_whole(
+    page: Any, shots: Path, width: int, height: int
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": width, "height": height})
+    _start(page)
+    page.get_by_role("button", name="Run to stop", exact=True).click()
+    expect(page.get_by_text("Stop verdict after step", exact=False)).to_be_visible(
+        timeout=90_000)
+    plots = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
+    expect(plots).to_have_count(4, timeout=15_000)
+    page.wait_for_timeout(1500)  # the last relayout
+    boxes = page.evaluate(_PLOT_BOXES)
+    assert len(boxes) == 4
+    for chart in boxes:
+        assert chart["plot"], chart
+        assert not _overlap(chart["legend"], chart["plot"]), chart
+        assert not _overlap(chart["legend"], chart["xtitle"]), chart
+        assert _inside(chart["xtitle"], chart["svg"]), chart  # the title is not cut
+        assert chart["plot"][3] - chart["plot"][1] >= 150, chart  # a readable plot height
+    page.locator('[data-testid="stPlotlyChart"]').last.scroll_into_view_if_needed()
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(shots / f"charts-{width}.png"))

@@ -148,7 +148,8 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
                            forgiven_why="a link with clues scoring 0.9 is still queued",
                            verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
     text = explain_step(forgiven, CONFIG)
-    assert "at least 3 pages in a row brought nothing new (ceil(patience/2) = 3)" in text
+    # the counter when the rule fired, not the 0 it was reset to
+    assert "and 3 pages in a row brought nothing new (ceil(patience/2) = 3)" in text
     assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
 
 
@@ -171,10 +172,23 @@ def test_log_entries_are_newest_first_with_overrides_after_their_step() -> None:
     assert len(log_entries(history(80), [], CONFIG, n=50)) == 50
 
 
+def test_overrides_of_one_step_are_listed_newest_first() -> None:
+    pin = Override(2, OverrideKind.PIN, SEED + "x")
+    drop = Override(2, OverrideKind.DROP, SEED + "y")
+    entries = log_entries(history(3), [pin, drop], CONFIG)
+    assert [text.split(": you ")[1][:7] for kind, text in entries if kind == "override"] == [
+        "dropped", "pinned "]
+
+
 def test_explain_override_relabel_and_markdown_escaping() -> None:
-    event = Override(3, OverrideKind.RELABEL, SEED + "a", False)
-    assert explain_override(event) == (
-        f"Override after step 3: you labelled {SEED}a irrelevant; the link model learned from it.")
+    event = Override(3, OverrideKind.RELABEL, SEED + "a", False)  # an older bundle: no note
+    assert explain_override(event) == f"Override after step 3: you labelled {SEED}a irrelevant."
+    noted = Override(3, OverrideKind.RELABEL, SEED + "a", True,
+                     "labelled relevant (the crawler: irrelevant, relevance 0.02): coverage "
+                     "0.25 → 0.50")
+    assert explain_override(noted) == (
+        f"Override after step 3: {SEED}a: labelled relevant (the crawler: irrelevant, "
+        "relevance 0.02): coverage 0.25 → 0.50.")
     assert md_escape("fees $9,250 *new* [x](y)") == r"fees \$9,250 \*new\* \[x\](y)"
     assert short_url("http://other.localhost/a", SEED) == "http://other.localhost/a"
     assert short_url(SEED + "a?b=1", SEED) == "/a?b=1"
@@ -196,13 +210,25 @@ def test_stale_cold_chart_draws_counters_thresholds_and_verdict_fates() -> None:
     assert stale.name == "stale" and isinstance(stale.y, np.ndarray)
     assert stale.y.tolist() == [r.stale for r in steps]
     assert sorted(shape.y0 for shape in fig.layout.shapes) == [3, 5, 10]
-    markers = {trace.name: trace for trace in fig.data if trace.name.startswith("verdict")}
-    auto = markers["verdict: forgiven automatically"]
+    markers = {trace.name: trace for trace in fig.data if trace.legendgroup == "verdict"}
+    auto = markers["forgiven automatically"]
     assert auto.x.tolist() == [10] and auto.y.tolist() == [3]  # fired at ceil(5/2)
-    user = markers["verdict: continued by the user"]
+    user = markers["continued by the user"]
     assert user.x.tolist() == [15] and user.y.tolist() == [5]
     override = next(trace for trace in fig.data if trace.name == "override")
     assert override.x[0] == 15.5
+
+
+def test_forest_labels_are_cut_and_the_plot_grows_with_the_rows() -> None:
+    long = "uni.localhost/international/admissions/fees-and-funding"
+    rows = [part(f"{long}/{i}", 30 - i, 1, SubtreeState.OPEN) for i in range(30)]
+    fig = forest_figure(rows, "pages")
+    labels = list(fig.layout.yaxis.categoryarray)
+    assert len(set(labels)) == 30 and all(len(label) <= 26 + len(" (1/30)") for label in labels)
+    assert labels[-1] == "uni.localhos…and-funding/0 (1/30)"  # both ends kept
+    assert long in fig.data[1].hovertext[0]  # the full name in the hover text
+    assert fig.layout.height >= 170 + 22 * 30
+    assert fig.layout.legend.yref == "container"  # below the x-axis title, off the data
 
 
 def test_time_charts_draw_only_the_window() -> None:
@@ -251,7 +277,8 @@ def test_forest_plot_sorts_colours_and_labels() -> None:
     dry, proven, open_ = SubtreeState.DRY, SubtreeState.PROVEN, SubtreeState.OPEN
     rows = [part("a/x", 3, 3, proven), part("a/y", 9, 0, dry, dry), part("a/b", 5, 2, open_)]
     fig = forest_figure(rows, "pages")
-    assert list(fig.layout.xaxis.range) == [-0.02, 1.02]
+    assert list(fig.layout.xaxis.range) == [-0.04, 1.04]
+    assert all(trace.cliponaxis is False for trace in fig.data)  # points at 1.0 drawn whole
     top_first = list(fig.layout.yaxis.categoryarray)[::-1]
     assert top_first == ["a/y (0/9) [forced dry]", "a/b (2/5)", "a/x (3/3)"]
     assert list(forest_figure(rows, "estimate").layout.yaxis.categoryarray)[::-1][0] == \
@@ -318,15 +345,27 @@ def test_headline_metrics_labels_and_values() -> None:
                "queue_length": 40, "coverage": 0.25, "stop_reason": None}
     steps = [make_record(2, pages_fetched=2), make_record(3, stale=2, cold=1, pages_fetched=3)]
     metrics = {m.label: m for m in headline_metrics(summary, steps, CONFIG)}
-    assert list(metrics) == ["Pages fetched", "Relevant pages", "Harvest rate", "Queue length",
-                             "Coverage", "Stale / patience", "Cold / 2×patience", "Verdict"]
-    assert metrics["Pages fetched"].value == "3" and metrics["Pages fetched"].delta == "+1"
+    assert list(metrics) == ["Pages fetched", "Relevant pages", "Harvest rate", "Queue",
+                             "Coverage", "Stale", "Cold", "Verdict"]
+    assert all(len(label) <= 14 for label in metrics)  # whole in a tile at 1280 px
+    assert metrics["Pages fetched"].value == "3" and metrics["Pages fetched"].delta == "in 2 steps"
     assert metrics["Harvest rate"].value == "50%"
-    assert metrics["Stale / patience"].value == "2 / 5"
-    assert metrics["Cold / 2×patience"].value == "1 / 10"
+    assert metrics["Stale"].value == "2 / 5"
+    assert metrics["Cold"].value == "1 / 10"
     assert metrics["Verdict"].value == "—"
     stopped = headline_metrics({**summary, "stop_reason": "saturated"}, steps, CONFIG)[-1]
     assert (stopped.value, stopped.delta) == ("saturated", "stopped")
+
+
+def test_the_verdict_tile_names_the_first_verdict_that_stood() -> None:
+    summary = {"stop_reason": "limit_reached", "first_verdict": "coverage_reached",
+               "stop_step": 23}
+    tile = headline_metrics(summary, [make_record(1)], CONFIG)[-1]
+    assert (tile.value, tile.delta) == ("limit", "first: covered at step 23")
+    running = headline_metrics({**summary, "stop_reason": None}, [make_record(1)], CONFIG)[-1]
+    assert (running.value, running.delta) == ("—", "first: covered at step 23")
+    same = headline_metrics({**summary, "stop_reason": "coverage_reached"}, [], CONFIG)[-1]
+    assert (same.value, same.delta) == ("covered", "stopped")
 
 
 def test_frontier_and_pages_frames() -> None:

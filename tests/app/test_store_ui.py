@@ -276,3 +276,26 @@ def test_a_failed_save_of_an_override_keeps_the_crawl_going_unsaved(apps: list[A
     assert len(session.steps) == 3
     (info,) = SessionStore().list_sessions()
     assert (info.session_id, info.steps) == (saved.session_id, 2)
+
+
+def test_saved_sessions_hide_empty_ones_and_pick_the_newest(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    click(at, "step")
+    older = store_sink(at).session_id
+    click(at, "start")  # a new crawl with no step yet: not worth resuming, not listed
+    empty = store_sink(at).session_id
+    assert {info.session_id for info in SessionStore().list_sessions()} >= {older, empty}
+    assert saved_ids(at) == [older]
+    click(at, "step")
+    newer = store_sink(at).session_id
+    assert newer == empty and saved_ids(at) == [newer, older]
+    assert at.selectbox(key="saved_pick").value == newer  # the newest, not the first seen
+
+
+def test_the_storage_note_names_the_store_file_not_its_folder(apps: list[AppTest]) -> None:
+    at = open_tab(apps)
+    click(at, "start")
+    store = store_sink(at).store.path
+    note = next(c for c in at.caption if c.value.startswith("Saved as session"))
+    assert Path(store).name in note.value and str(Path(store).parent) not in note.value
