@@ -13,10 +13,14 @@ from . import body_text, click_depths, links, main_text, query_stems, site_of, s
 UNI, JOURNALS = "www.uni.localhost", "journals.uni.localhost"
 
 
+#: Query terms an answer may lack: the bakery's lesson is a term its site names only once.
+RARE_TERMS = {"bakery": {"hydrat"}}
+
+
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_relevant_pages_exist_and_contain_every_query_term(name: str) -> None:
     site = site_of(name)
-    terms = query_stems(site.query)
+    terms = [t for t in query_stems(site.query) if t not in RARE_TERMS.get(name, set())]
     for host, path in site.relevant:
         response = site.respond(host, path)
         assert response.status == 200, path
@@ -35,7 +39,8 @@ def test_every_static_page_and_every_answer_is_reachable_from_the_seed(name: str
 
 
 @pytest.mark.parametrize(("name", "low", "high"), [
-    ("university", 10, 25), ("helpdesk", 6, 12), ("needle", 0, 0), ("multilingual", 5, 15)])
+    ("university", 10, 25), ("helpdesk", 6, 12), ("needle", 0, 0), ("multilingual", 5, 15),
+    ("bakery", 7, 7), ("fieldguide", 48, 48), ("allotments", 5, 5)])
 def test_answer_key_sizes(name: str, low: int, high: int) -> None:
     assert low <= len(site_of(name).relevant) <= high
 

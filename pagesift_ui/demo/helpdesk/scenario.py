@@ -27,7 +27,7 @@ from .words import (
     RETURNS,
 )
 
-__all__ = ["HELP_HOST", "QUERY", "SHOP_HOST", "build_helpdesk"]
+__all__ = ["HELP_HOST", "LESSON", "QUERY", "SHOP_HOST", "WATCH", "build_helpdesk"]
 
 SHOP_HOST = "www.shop.localhost"
 HELP_HOST = "help.shop.localhost"
@@ -38,8 +38,18 @@ DESCRIPTION = (
     "ask for a refund, timelines, sale items, gift cards, faulty items, cancellations), but the "
     "footer of every page says '30-day refund policy - see our refund policy'. Expect a crawl "
     "that treats the footer as furniture, heads for the help centre and stops with "
-    "coverage_reached or saturated; watch the catalogue pagination and ?sort= duplicates, and "
-    "robots.txt blocking /cart, /account/ and /search."
+    "coverage_reached; watch the catalogue pagination and ?sort= duplicates, and robots.txt "
+    "blocking /cart, /account/ and /search."
+)
+
+#: The stop reason this scenario teaches, and what to look at while it runs.
+LESSON = "coverage_reached"
+WATCH = (
+    "Watch the Coverage and Stale tiles. The help articles give each query term three pieces "
+    "of evidence from at least two pages, and Coverage climbs to 100%; from then on three "
+    "pages in a row that bring nothing new end the crawl with coverage_reached. It stops with "
+    "5 of the 8 refund articles read: coverage counts evidence per query term, not answers. "
+    "The footer's 'refund policy' on every page counts for nothing: it is not main content."
 )
 
 
@@ -215,7 +225,8 @@ def _shop_home(shop: HostContext) -> None:
 
 def build_helpdesk(seed: int) -> DemoSite:
     builder = SiteBuilder(name="helpdesk", query=QUERY, description=DESCRIPTION,
-                          seed_host=SHOP_HOST, kept_params=("page",))
+                          seed_host=SHOP_HOST, kept_params=("page",), lesson=LESSON,
+                          watch=WATCH)
     builder.register_host(SHOP_HOST, _shop_chrome(), "en",
                           ("/cart", "/checkout", "/account/", "/search"))
     builder.register_host(HELP_HOST, _help_chrome(), "en", ("/search", "/requests/", "/feedback"))

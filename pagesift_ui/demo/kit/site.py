@@ -76,6 +76,11 @@ class DemoSite:
 
     ``relevant`` holds (host, path) pairs of the canonical URLs of the pages that answer
     ``query``; printer-friendly copies and tracking variants of them are not listed.
+
+    A scenario that teaches a stop reason names it in ``lesson`` (a ``StopReason`` value,
+    "" for none), says in ``watch`` what to look at while it runs, and lists in
+    ``settings`` the crawl settings it needs besides the defaults (``SETTINGS`` names, e.g.
+    ``{"limit": 20}``): with them, a crawl of the scenario ends with that reason.
     """
 
     name: str
@@ -86,6 +91,9 @@ class DemoSite:
     hosts: tuple[str, ...]
     relevant: frozenset[tuple[str, str]]
     _routes: _Routes = field(repr=False)
+    lesson: str = ""
+    watch: str = ""
+    settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def page_count(self) -> int:
@@ -194,11 +202,17 @@ class SiteBuilder:
         description: str,
         seed_host: str,
         kept_params: Sequence[str] = (),
+        lesson: str = "",
+        watch: str = "",
+        settings: Mapping[str, object] | None = None,
     ) -> None:
         self.name = name
         self.query = query
         self.description = description
         self.seed_host = seed_host
+        self.lesson = lesson
+        self.watch = watch
+        self.settings = MappingProxyType(dict(settings or {}))
         self._kept_params = frozenset(kept_params)
         self._pages: dict[tuple[str, str], bytes] = {}
         self._redirects: dict[tuple[str, str], Link] = {}
@@ -292,4 +306,7 @@ class SiteBuilder:
             hosts=hosts,
             relevant=frozenset(self._relevant),
             _routes=routes,
+            lesson=self.lesson,
+            watch=self.watch,
+            settings=self.settings,
         )

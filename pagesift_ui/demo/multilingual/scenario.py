@@ -35,7 +35,7 @@ DESCRIPTION = (
     "link in the header (/en/); their German twins (/wohnen/, /international/austausch/) do "
     "not match an English query, and a small French portal (/fr/) is a second wrong language. "
     "Expect the crawl to take the language portal early, find the English housing pages and "
-    "stop with coverage_reached or saturated. Also shows hreflang alternates, a /de/ redirect "
+    "stop with coverage_reached. Also shows hreflang alternates, a /de/ redirect "
     "and robots.txt blocking /suche and /intern/."
 )
 HOUSING = Link("Housing", "/en/housing/")

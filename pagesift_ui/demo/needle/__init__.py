@@ -5,6 +5,6 @@
 
 from __future__ import annotations
 
-from .scenario import QUERY, TOWN_HOST, build_needle
+from .scenario import LESSON, QUERY, TOWN_HOST, WATCH, build_needle
 
-__all__ = ["QUERY", "TOWN_HOST", "build_needle"]
+__all__ = ["LESSON", "QUERY", "TOWN_HOST", "WATCH", "build_needle"]

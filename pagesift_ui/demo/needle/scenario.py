@@ -26,7 +26,7 @@ from .words import (
     WARDS,
 )
 
-__all__ = ["QUERY", "TOWN_HOST", "build_needle"]
+__all__ = ["LESSON", "QUERY", "TOWN_HOST", "WATCH", "build_needle"]
 
 TOWN_HOST = "www.millbrook.localhost"
 QUERY = "quantum chromodynamics lattice"
@@ -36,6 +36,14 @@ DESCRIPTION = (
     "The default query has no answer anywhere on the site: the answer key is empty. Expect the "
     "crawl to find nothing relevant and stop early with no_relevant_pages, rather than "
     "exhausting the site or its page budget."
+)
+#: The stop reason this scenario teaches, and what to look at while it runs.
+LESSON = "no_relevant_pages"
+WATCH = (
+    "Watch the Cold tile. Nothing on the site mentions the query, and every link the crawl can "
+    "take is clue-less: no query word in its anchor, its URL or the line around it. Each such "
+    "page that turns out irrelevant adds 1 to Cold; at 10 (2 x patience) the crawl gives up "
+    "with no_relevant_pages, after a dozen of the site's 500 pages instead of all of them."
 )
 PER_PAGE = 25
 # Service hubs that also lead to a larger register kept outside the hub's own pages.
@@ -186,7 +194,8 @@ def _news(town: HostContext, prose: Prose) -> list[Link]:
 
 def build_needle(seed: int) -> DemoSite:
     builder = SiteBuilder(name="needle", query=QUERY, description=DESCRIPTION,
-                          seed_host=TOWN_HOST, kept_params=("page",))
+                          seed_host=TOWN_HOST, kept_params=("page",), lesson=LESSON,
+                          watch=WATCH)
     builder.register_host(TOWN_HOST, _chrome(), "en", ("/search", "/my-account/", "/admin/"))
     town = HostContext(builder, seed, TOWN_HOST, "en", _chrome())
     prose = town.prose("town")

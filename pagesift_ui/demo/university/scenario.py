@@ -34,11 +34,13 @@ DESCRIPTION = (
     "Northgate University: a university website of about 1,300 pages. The pages about tuition "
     "fees for international students (fee tables, scholarships, paying and refunds, the visa "
     "deposit) sit two to four clicks deep under Admissions and International, reached through "
-    "hub pages. Expect the crawl to find them and stop with coverage_reached or saturated. Traps "
+    "hub pages. Expect the crawl to find all of them and stop with coverage_reached, after "
+    "forgiving itself a dozen earlier verdicts while links with clues were still queued. Traps "
     "to watch: hundreds of dated news stories that mention students; a journals subdomain whose "
-    "issue pages all repeat the query words but add nothing new (it should be judged dry); an "
-    "events calendar whose 'next month' link never ends; utm_ tracking and session ids on links; "
-    "printer-friendly copies (?print=1); and robots.txt blocking /search and /intranet/."
+    "pages all repeat the query words but add nothing new (the crawl reads one or two, and "
+    "their links lose to the fee pages'); an events calendar whose 'next month' link never "
+    "ends; utm_ tracking and session ids on links; printer-friendly copies (?print=1); and "
+    "robots.txt blocking /search and /intranet/."
 )
 
 
