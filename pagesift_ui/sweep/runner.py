@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 #: Dask settings of the local cluster's workers; for an existing cluster, start its workers
 #: with the same (``DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False``).
 WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+#: The local cluster's address: its scheduler, workers and HTTP endpoint bind this only.
+LOOPBACK = "127.0.0.1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +121,11 @@ def _client(scheduler: str | None, workers: int | None) -> Iterator[Client]:
         return
     n_workers = workers or os.cpu_count() or 1
     # The workers' statistical profiler samples every thread's stack every 10 ms, holding
-    # the GIL a crawl needs; a sweep has no dashboard to show it in.
+    # the GIL a crawl needs; a sweep has no dashboard to show it in. Everything listens on
+    # loopback only, the scheduler's HTTP endpoint on a free port (8787 may be taken).
     with dask.config.set(WORKER_CONFIG), LocalCluster(
-        n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=n_workers, threads_per_worker=1, processes=True, host=LOOPBACK,
+        dashboard_address=f"{LOOPBACK}:0",
     ) as cluster, Client(cluster) as client:
         yield client
 

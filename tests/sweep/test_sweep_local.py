@@ -8,7 +8,15 @@ import pytest
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.sweep import load_spec, parse_spec, run_cell
-from pagesift_ui.sweep.results import cell_session, heatmap, load_results, session_curve
+from pagesift_ui.sweep.results import (
+    calibration,
+    cell_session,
+    heatmap,
+    load_results,
+    model_curve,
+    session_curve,
+    setting_differences,
+)
 from pagesift_ui.sweep.tables import CELL_COLUMNS, STEP_COLUMNS
 from tests.sweep.conftest import CELL_PAGES, Sweep, run_cli
 
@@ -76,6 +84,20 @@ def test_the_results_open_for_the_app(local_sweep: Sweep) -> None:
     grid = heatmap(results.cells, "strategy", "query", "harvest")
     assert sorted(grid.columns) == ["focused", "thompson"]
     assert sorted(grid.index) == ["other", "truth"]
+
+
+def test_the_model_curve_ends_at_the_tables_scores(local_sweep: Sweep) -> None:
+    results = load_results(local_sweep.out)
+    row = results.cells.iloc[1]
+    view = cell_session(local_sweep.out, row["cell_id"])
+    curve = model_curve(view.steps)
+    assert len(curve) == row["predictions"]
+    assert curve[-1].log_loss == pytest.approx(row["log_loss"], rel=1e-12)
+    assert curve[-1].prior_log_loss == pytest.approx(row["prior_log_loss"], rel=1e-12)
+    assert sum(b.count for b in calibration(view.steps)) == row["predictions"]
+    other = cell_session(local_sweep.out, results.cells.iloc[0]["cell_id"])
+    assert [d["setting"] for d in setting_differences(
+        {"a": view.config, "b": other.config})] == ["strategy"]
 
 
 def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
