@@ -398,6 +398,7 @@ class FakeSession:
     def __init__(self, records: list[StepRecord]) -> None:
         self.records = records
         self.steps: list[StepRecord] = []
+        self.config = CONFIG
         self.done = False
         self.stop_reason: str | None = None
 
@@ -423,9 +424,9 @@ def test_run_pauses_at_a_forgiven_verdict_but_run_to_stop_goes_on() -> None:
     records[2] = dataclasses.replace(records[2], verdict=StopReason.SATURATED, forgiven=True,
                                      verdict_fate=VerdictFate.AUTO_FORGIVEN)
     session: Any = FakeSession(records)
-    result = advance(session, RunMode.RUN, budget_s=60)
+    result = advance(session, RunMode.RUN, budget_s=60, pause_on_forgiven=True)
     assert (result.steps, result.keep_running, result.end) == (3, False, TickEnd.VERDICT)
-    assert result.message == "verdict saturated at step 3"
+    assert result.message.startswith("Run paused at step 3: the saturated verdict fired.")
     result = advance(session, RunMode.TO_STOP, budget_s=60)
     assert (result.steps, result.keep_running, session.done) == (3, False, True)
     assert result.end is TickEnd.STOPPED
