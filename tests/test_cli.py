@@ -121,7 +121,7 @@ def test_python_m_pagesift_ui_runs_a_crawl(served: str, tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "pages fetched:" in proc.stdout
+    assert " pages fetched in " in proc.stdout
     assert json.loads(bundle_path.read_text(encoding="utf-8"))["steps"]
 
 

@@ -20,6 +20,7 @@ from pagesift_ui.cli.outputs import write_outputs
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
+from pagesift_ui.session.views import start_failure
 from pagesift_ui.store import RecordingSink, SessionStore, StoreSink, resume, start_session
 from pagesift_ui.store.replay import merge_events, queue_empty_marks
 from pagesift_ui.warc import WarcSink
@@ -87,7 +88,14 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if saved is not None and interrupted:
         err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` continues it\n")
     out.write("\n".join(summary_lines(session)) + "\n")
-    return 130 if interrupted else 0
+    if interrupted:
+        return 130
+    failure = start_failure(session.steps)
+    if failure is not None:
+        # an "exhausted" crawl that read no page: the start URL itself failed
+        err.write(f"pagesift-ui crawl: the start URL could not be crawled: {failure}\n")
+        return 1
+    return 0
 
 
 def _crawl_args_problem(args: argparse.Namespace) -> str:

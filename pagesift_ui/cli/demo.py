@@ -7,6 +7,11 @@ from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.cli.options import Commands, wait_forever
+from pagesift_ui.demo.scenarios import BENCH_SCENARIOS, LESSONS, SCENARIOS
+
+#: Where ``bench`` writes unless ``--out`` says otherwise: a new folder under the current
+#: directory, never the committed results in benchmarks/results.
+DEFAULT_BENCH_OUT = Path("pagesift-bench")
 
 __all__ = ["register", "run_bench_command", "run_demo"]
 
@@ -14,7 +19,10 @@ __all__ = ["register", "run_bench_command", "run_demo"]
 def register(commands: Commands) -> None:
     """Add ``demo`` and ``bench``, each with its handler."""
     demo = commands.add_parser("demo", help="serve a bundled demo scenario on 127.0.0.1")
-    demo.add_argument("--scenario", default="university")
+    lessons = ", ".join(f"{lesson.scenario} ({lesson.reason})" for lesson in LESSONS)
+    demo.add_argument("--scenario", default="university", choices=SCENARIOS,
+                      help=f"the site to serve (default university); one per stop reason: "
+                           f"{lessons}")
     demo.add_argument("--seed", type=int, default=0, help="generator seed (same seed, same site)")
     demo.add_argument("--port", type=int, default=0, help="0 picks a free port")
     demo.add_argument("--truth-out", type=Path, help="write the ground truth here and keep serving")
@@ -24,19 +32,22 @@ def register(commands: Commands) -> None:
         "bench", help="focused crawl vs breadth-first vs oracle: recall per page fetched"
     )
     bench.add_argument("--scenario", action="append", default=None,
-                       help="a demo scenario (repeatable, or 'all'); the default is all")
+                       choices=(*SCENARIOS, "all"), metavar="SCENARIO",
+                       help=f"a demo scenario (repeatable), or 'all' = "
+                            f"{', '.join(BENCH_SCENARIOS)} (the default)")
     bench.add_argument("--site", help="start URL of a site you serve (with --truth)")
     bench.add_argument("--truth", type=Path, help="truth file: '# query:', '# seed:', URLs")
     bench.add_argument("--label", help="name of the --site run in the report")
     bench.add_argument("--limit", type=int, default=1500, help="pages per crawler")
-    bench.add_argument("--out", type=Path, default=Path("benchmarks/results"),
-                       help="folder for JSON, HTML and PNG (default benchmarks/results)")
+    bench.add_argument("--out", type=Path, default=DEFAULT_BENCH_OUT,
+                       help="folder for JSON, HTML and PNG (default ./pagesift-bench; the "
+                            "committed results are refreshed only by --out benchmarks/results)")
     bench.add_argument("--no-png", action="store_true", help="skip the Chromium PNG")
     bench.set_defaults(handler=run_bench_command)
 
 
 def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from pagesift_ui.demo import SCENARIOS, DemoServer, build_site
+    from pagesift_ui.demo import DemoServer, build_site
 
     if args.scenario not in SCENARIOS:
         err.write(f"pagesift-ui demo: unknown scenario {args.scenario!r}; "
@@ -56,8 +67,6 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _bench_targets(args: argparse.Namespace, err: TextIO) -> list[tuple[str, str]] | None:
     """("scenario", name) or ("site", label) pairs to run, or None after an error message."""
-    from pagesift_ui.demo import SCENARIOS
-
     if args.site or args.truth:
         if not (args.site and args.truth):
             err.write("pagesift-ui bench: --site and --truth go together\n")
@@ -65,7 +74,7 @@ def _bench_targets(args: argparse.Namespace, err: TextIO) -> list[tuple[str, str
         return [("site", args.label or "site")]
     names = args.scenario or ["all"]
     if "all" in names:
-        names = list(SCENARIOS)
+        names = list(BENCH_SCENARIOS)
     unknown = [n for n in names if n not in SCENARIOS]
     if unknown:
         err.write(f"pagesift-ui bench: unknown scenario {unknown[0]!r}; "

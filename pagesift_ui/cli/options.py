@@ -99,7 +99,8 @@ def progress_line(record: StepRecord, limit: int) -> str:
     bar = "#" * (_BAR_WIDTH * done // limit)
     what = record.verdict or (record.error_kind or f"rel {record.relevance or 0:.2f}")
     return (
-        f"[{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  relevant {record.relevant_pages}  "
+        f"step {record.step:<5} [{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  "
+        f"relevant {record.relevant_pages}  "
         f"coverage {record.coverage:.0%}  {what[:24]:<24}"
     )
 
@@ -138,7 +139,8 @@ def summary_lines(session: CrawlSession) -> list[str]:
         + (f" (first verdict {summary['first_verdict']} at step {summary['stop_step']})"
            if summary["first_verdict"] and summary["first_verdict"] != summary["stop_reason"]
            else ""),
-        f"pages fetched: {summary['pages_fetched']} in {summary['steps']} steps",
+        f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps "
+        "(a duplicate, a failed fetch or a non-HTML answer is a step, not a page)",
         f"relevant pages: {summary['relevant_pages']}",
         f"harvest rate: {summary['harvest_rate']:.1%}",
         f"coverage: {summary['coverage']:.0%}"

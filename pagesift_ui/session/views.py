@@ -7,6 +7,7 @@ over ``LiveSession`` need the queue and the core's counters.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
@@ -20,6 +21,7 @@ from pagesift_ui.session.record import (
     PageRow,
     PartStats,
     StepOutcome,
+    StepRecord,
     SubtreeState,
 )
 from pagesift_ui.session.rules import replay_rules
@@ -31,6 +33,7 @@ __all__ = [
     "live_wilson_table",
     "page_rows",
     "replayed_wilson_table",
+    "start_failure",
 ]
 
 
@@ -85,6 +88,21 @@ class CrawlSessionLike(Protocol):
 _FRESH_CACHE: weakref.WeakKeyDictionary[object, tuple[object, dict[int, bool]]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+def start_failure(steps: Sequence[StepRecord]) -> str | None:
+    """Why a crawl that read no page could not start, from its first step: a refused
+    connection, a 404, robots.txt, a start URL that is not an HTML page. None once a page
+    was fetched, and before the first step."""
+    if not steps or any(r.outcome is StepOutcome.FETCHED for r in steps):
+        return None
+    first = steps[0]
+    if first.outcome is StepOutcome.SKIPPED:
+        kind = first.content_type or "no content type"
+        return f"{first.url} is not an HTML page ({kind}): there is nothing to read or follow"
+    if first.outcome is StepOutcome.ERROR:
+        return f"{first.url}: {first.error or 'the fetch failed'}"
+    return None
 
 
 def replayed_wilson_table(session: ReadableSession) -> list[PartStats]:
