@@ -11,15 +11,35 @@ as ``until``); ``lesson_step(session, lesson)`` is the step where it happened, o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Protocol
 
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.session.protocol import ReadableSession
-from pagesift_ui.session.record import StepRecord
 
 __all__ = ["Lesson", "lesson_step"]
+
+
+class _Step(Protocol):
+    """What a lesson reads of a step: a ``StepRecord`` (the demo does not import the
+    session layer, so it names only the fields it needs)."""
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def stopped(self) -> bool: ...
+
+    @property
+    def verdict(self) -> StopReason | None: ...
+
+
+class _Steps(Protocol):
+    """A session to look into: a ``CrawlSession`` or an imported ``SessionView``."""
+
+    @property
+    def steps(self) -> Sequence[_Step]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,12 +57,12 @@ class Lesson:
     watch: str
     settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
-    def reached(self, record: StepRecord) -> bool:
+    def reached(self, record: _Step) -> bool:
         """This step is the lesson's moment: the crawl stopped here with the lesson's reason."""
         return record.stopped and record.verdict is self.reason
 
 
-def lesson_step(session: ReadableSession, lesson: Lesson) -> int | None:
+def lesson_step(session: _Steps, lesson: Lesson) -> int | None:
     """The step at which ``lesson`` happened in ``session``, or None (not yet, or not at all:
     other settings, or the user stepped in)."""
     return next((r.step for r in session.steps if lesson.reached(r)), None)
