@@ -6,90 +6,78 @@ Run: ``python3 benchmarks/pydocs/make_truth.py`` (needs ``apt-get install python
 Each query's relevant pages are one chapter page of the library reference plus every page its
 Sphinx toctree (``<div class="toctree-wrapper">``) lists: the grouping the documentation's
 authors chose, not pages picked by the words in their URLs. Fragment links (a section inside a
-listed page) collapse to their page; the order is the toctree's.
+listed page) collapse to their page; the order is the toctree's. A query is refused while one
+of its words is in a truth URL (``benchmarks/truthcheck.py``: stemmed, and as a part of a URL
+word, so "zip" is given away by ``zipfile.html``).
 
 The truth files hold URLs on the placeholder base ``http://127.0.0.1:0/``;
-``benchmarks/bench_pydocs.py`` rebases them on the port it serves the docs on. For the CLI,
-write copies on a real base::
+``benchmarks/run_all.py`` rebases them on the port it serves the docs on. For the CLI, write
+copies on a real base::
 
     python3 -m pagesift_ui serve /usr/share/doc/python3.11/html --port 8000 &
     python3 benchmarks/pydocs/make_truth.py --base http://127.0.0.1:8000/ --out /tmp/pydocs
     python3 -m pagesift_ui bench --site http://127.0.0.1:8000/index.html \\
-        --truth /tmp/pydocs/asyncio.truth --label pydocs-asyncio --limit 700
+        --truth /tmp/pydocs/asyncio.truth --label pydocs-asyncio --limit 200
 """
 
 from __future__ import annotations
 
-import argparse
-import logging
 import sys
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import html as lxml_html
 
-__all__ = [
-    "DOCS",
-    "PLACEHOLDER",
-    "QUERIES",
-    "TRUTH_DIR",
-    "QuerySpec",
-    "render",
-    "toctree_pages",
-    "truth_urls",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-logger = logging.getLogger(__name__)
+from truthmaker import PLACEHOLDER, QuerySpec, main, render  # noqa: E402
+
+__all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "render_spec", "toctree_pages",
+           "truth_urls"]
 
 #: Where Debian's python3.11-doc package installs the HTML documentation (530 pages).
 DOCS = Path("/usr/share/doc/python3.11/html")
-#: The base URL the truth files are written on; the bench rebases it on the served port.
-PLACEHOLDER = "http://127.0.0.1:0/"
+PACKAGE = "python3.11-doc"
 TRUTH_DIR = Path(__file__).resolve().parent
 SEED_PAGE = "index.html"
 # Matches class="toctree-wrapper compound" (and any other class order).
 _TOCTREE = "//div[contains(concat(' ', normalize-space(@class), ' '), ' toctree-wrapper ')]//a"
 
 
-@dataclass(frozen=True, slots=True)
-class QuerySpec:
-    """One benchmark query: what a user types, and the chapter whose toctree answers it."""
-
-    name: str  # file stem: <name>.truth, and the report label pydocs-<name>
-    query: str
-    chapter: str  # docs-relative path of the chapter page
-    why: str
+def _chapter(name: str, query: str, chapter: str, title: str) -> QuerySpec:
+    return QuerySpec(name, query, f"library/{chapter}.html",
+                     f"the library chapter '{title}' (library/{chapter}.html) and the pages "
+                     "its toctree lists")
 
 
+#: Twelve chapters of the library reference; each query says what a person wants from the
+#: chapter without a word that is in one of its pages' URLs (make_truth refuses those).
 QUERIES: tuple[QuerySpec, ...] = (
-    QuerySpec(
-        "asyncio", "asynchronous coroutines, tasks and the event loop", "library/asyncio.html",
-        "library/asyncio.html and the 16 pages of its three toctrees (high-level APIs, "
-        "low-level APIs, guides) - the docs' own answer to 'how do I write async code'",
-    ),
-    QuerySpec(
-        "archiving", "compress and decompress data, zip and tar archives",
-        "library/archiving.html",
-        "the chapter 'Data Compression and Archiving' (library/archiving.html) and the six "
-        "modules its toctree lists",
-    ),
-    QuerySpec(
-        "filesys", "access files, directories and file paths", "library/filesys.html",
-        "the chapter 'File and Directory Access' (library/filesys.html) and the ten modules "
-        "its toctree lists",
-    ),
-    QuerySpec(
-        "internet", "http clients, urls and internet protocols", "library/internet.html",
-        "the chapter 'Internet Protocols and Support' (library/internet.html) and the 22 "
-        "pages its toctree lists",
-    ),
-    QuerySpec(
-        "devtools", "development tools for testing, documentation and type hints",
-        "library/development.html",
-        "the chapter 'Development Tools' (library/development.html) and the nine pages its "
-        "toctree lists (typing, pydoc, dev mode, doctest, unittest, unittest.mock, 2to3, test)",
-    ),
+    _chapter("archiving", "compress and decompress data streams and pack members into a "
+             "single bundle", "archiving", "Data Compression and Archiving"),
+    _chapter("asyncio", "concurrent code with coroutines, await, timeouts and sockets",
+             "asyncio", "asyncio — Asynchronous I/O"),
+    _chapter("concurrency", "running work in parallel on several cores, worker pools, locks "
+             "and launching child programs", "concurrency", "Concurrent Execution"),
+    _chapter("datatypes", "container classes, priority queues, keeping a list sorted and "
+             "named constants", "datatypes", "Data Types"),
+    _chapter("debug", "setting breakpoints and stepping through a program, measuring "
+             "execution speed and memory usage", "debug", "Debugging and Profiling"),
+    _chapter("devtools", "verifying that code works: automated checks, fake objects, static "
+             "annotations and documentation", "development", "Development Tools"),
+    _chapter("filesys", "directories, wildcard patterns, copying folders and temporary "
+             "storage", "filesys", "File and Directory Access"),
+    _chapter("internet", "send and receive email and download resources from remote hosts "
+             "over the network", "internet", "Internet Protocols and Support"),
+    _chapter("markup", "processing tagged documents as an object model or with streaming "
+             "callbacks", "markup", "Structured Markup Processing Tools"),
+    _chapter("numeric", "arithmetic, square roots and logarithms, exact rational and "
+             "fixed-point values, averages and sampling", "numeric",
+             "Numeric and Mathematical Modules"),
+    _chapter("persistence", "saving objects to disk: serialization and simple key-value "
+             "databases", "persistence", "Data Persistence"),
+    _chapter("text", "regular expressions, differences between sequences, paragraph "
+             "formatting and character properties", "text", "Text Processing Services"),
 )
 
 
@@ -119,59 +107,26 @@ def toctree_pages(docs: Path, chapter: str) -> list[str]:
     return pages
 
 
+def pages_of(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
+    return toctree_pages(docs, spec.source)
+
+
+def source_of(spec: QuerySpec, docs: Path = DOCS) -> str:
+    return (f"<div class=\"toctree-wrapper\"> links of {spec.source} in {docs}, fragments "
+            "dropped; regenerate with benchmarks/pydocs/make_truth.py")
+
+
 def truth_urls(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
     """The relevant URLs of ``spec`` on the placeholder base."""
-    return [PLACEHOLDER + p for p in toctree_pages(docs, spec.chapter)]
+    return [PLACEHOLDER + p for p in pages_of(spec, docs)]
 
 
-def render(spec: QuerySpec, docs: Path = DOCS, base: str = PLACEHOLDER) -> str:
-    """The truth file text (``Truth.parse`` reads it; the ``# why``/``# source`` lines are
-    comments it ignores). ``base`` replaces the placeholder, for ``pagesift-ui bench --truth``
-    against a server on a known port."""
-    lines = [
-        f"# query: {spec.query}",
-        f"# seed: {base}{SEED_PAGE}",
-        f"# why: {spec.why}",
-        f"# source: <div class=\"toctree-wrapper\"> links of {spec.chapter} in {docs}, "
-        "fragments dropped; regenerate with benchmarks/pydocs/make_truth.py",
-        *(base + url[len(PLACEHOLDER):] for url in truth_urls(spec, docs)),
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=Path, default=DOCS, help=f"default {DOCS}")
-    parser.add_argument("--out", type=Path, default=TRUTH_DIR, help="folder for *.truth")
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the files in --out instead of writing them")
-    parser.add_argument("--base", default=PLACEHOLDER,
-                        help="base URL of the served docs, e.g. http://127.0.0.1:8000/ "
-                             f"(default the placeholder {PLACEHOLDER}, which bench_pydocs.py "
-                             "rebases; give a real one for 'pagesift-ui bench --truth')")
-    args = parser.parse_args(argv)
-    if not args.base.endswith("/"):
-        args.base += "/"
-    if not (args.docs / SEED_PAGE).is_file():
-        sys.stderr.write(f"make_truth: no Python docs at {args.docs}; install them with "
-                         "'apt-get install python3.11-doc'\n")
-        return 2
-    stale = []
-    for spec in QUERIES:
-        text = render(spec, args.docs, args.base)
-        path = args.out / f"{spec.name}.truth"
-        if args.check:
-            current = path.read_text(encoding="utf-8") if path.is_file() else ""
-            if current != text:
-                stale.append(path)
-            continue
-        path.write_text(text, encoding="utf-8")
-        print(f"{path}: {len(truth_urls(spec, args.docs))} pages ({spec.chapter})")
-    if stale:
-        sys.stderr.write("out of date: " + ", ".join(str(p) for p in stale) + "\n")
-        return 1
-    return 0
+def render_spec(spec: QuerySpec, docs: Path = DOCS, base: str = PLACEHOLDER) -> str:
+    """The truth file text of ``spec`` (``Truth.parse`` reads it)."""
+    return render(spec, pages_of(spec, docs), SEED_PAGE, source_of(spec, docs), base)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(None, description=__doc__.splitlines()[0], docs=DOCS, package=PACKAGE,
+                  seed_page=SEED_PAGE, truth_dir=TRUTH_DIR, queries=QUERIES,
+                  pages_of=pages_of, source_of=source_of))

@@ -8,8 +8,10 @@ upper bound on the true minimum and, on sites shaped like trees, equal to it.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.urls import skip
@@ -21,7 +23,7 @@ from pagesift_ui.session.scope import in_scope
 
 from .truth import url_key
 
-__all__ = ["GraphRecorder", "oracle_order"]
+__all__ = ["GraphRecorder", "SiteGraph", "explore_site", "oracle_order"]
 
 
 class GraphRecorder:
@@ -71,6 +73,47 @@ class GraphRecorder:
 
     def close(self) -> None:
         self._inner.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SiteGraph:
+    """The followable link graph of a site as far as :func:`explore_site` read it."""
+
+    edges: dict[str, list[str]]
+    aliases: dict[str, str]
+    pages: int  # fetches made (failed ones included)
+    complete: bool  # False when the page cap stopped the exploration
+    seconds: float
+
+
+def explore_site(source: PageSource, config: CrawlConfig, max_pages: int = 5000) -> SiteGraph:
+    """Fetch every page reachable from ``config.seed_url`` by links a crawl may follow
+    (breadth-first, no crawl session: only fetch and extract), up to ``max_pages`` fetches.
+
+    The oracle needs the whole reachable graph, not the part a budget-limited breadth-first
+    crawl saw; reading it once per site serves every query with the same seed.
+    """
+    started = time.perf_counter()
+    recorder = GraphRecorder(source, config)
+    seed = url_key(config.seed_url)
+    seen = {seed}
+    queue = deque([seed])
+    fetched = 0
+    while queue and fetched < max_pages:
+        key = queue.popleft()
+        fetched += 1
+        try:
+            recorder.fetch(key)
+        except FetchError:
+            continue
+        final = recorder.aliases.get(key, key)
+        seen.add(final)
+        for target in recorder.edges.get(final, ()):
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return SiteGraph(recorder.edges, recorder.aliases, fetched, not queue,
+                     time.perf_counter() - started)
 
 
 def _resolve(key: str, aliases: dict[str, str]) -> str:

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import CrawlConfig
 
-from .graph import GraphRecorder, oracle_order
+from .graph import GraphRecorder, SiteGraph, oracle_order
 from .run import CrawlCurve, curve_from_keys, run_crawl
 from .truth import Truth, url_key
 
@@ -36,8 +36,13 @@ class BenchReport:
     def curve(self, name: str) -> CrawlCurve:
         return next(c for c in self.curves if c.name == name)
 
+    def has(self, name: str) -> bool:
+        return any(c.name == name for c in self.curves)
+
     def speedup_at(self, target: float) -> float | None:
         """Focused pages to ``target`` recall ÷ breadth-first pages to it (lower is better)."""
+        if not self.has("breadth-first"):
+            return None
         focused = self.curve("focused").pages_to(target)
         bfs = self.curve("breadth-first").pages_to(target)
         if focused is None or bfs is None:
@@ -61,9 +66,9 @@ class BenchReport:
             x = list(range(1, curve.pages + 1))
             fig.add_trace(go.Scatter(x=x, y=curve.recall, mode="lines", name=curve.name,
                                      line={"color": COLOURS.get(curve.name)}))
-            if curve.stop_step is not None and curve.name != "oracle":
+            if curve.stop_pages is not None and curve.name != "oracle":
                 fig.add_trace(go.Scatter(
-                    x=[curve.stop_step], y=[curve.recall_at(curve.stop_step)], mode="markers",
+                    x=[curve.stop_pages], y=[curve.recall_at(curve.stop_pages)], mode="markers",
                     marker={"symbol": "x", "size": 12, "color": COLOURS.get(curve.name)},
                     name=f"{curve.name}: adaptive stop ({curve.stop_reason})",
                 ))
@@ -90,20 +95,38 @@ def _fetcher(config: CrawlConfig) -> Fetcher:
     return Fetcher(config.fetch_policy())
 
 
-def run_bench(label: str, truth: Truth, limit: int = 1500) -> BenchReport:
-    """Focused crawl, breadth-first and the oracle on the same served site."""
+def run_bench(label: str, truth: Truth, limit: int = 1500, *, graph: SiteGraph | None = None,
+              trace: bool = False, bfs: bool = True) -> BenchReport:
+    """Focused crawl, breadth-first and the oracle on the same served site.
+
+    The oracle walks ``graph`` (from :func:`explore_site`) when given, else the graph the
+    breadth-first crawl discovered (enough when its limit covers the whole site). ``trace``
+    keeps the focused crawl's step rows; ``bfs=False`` (only with a ``graph``) leaves the
+    breadth-first crawl out, for quick runs.
+    """
+    if not bfs and graph is None:
+        raise ValueError("the oracle needs a graph: run breadth-first or pass graph=")
     focused_config, bfs_config = _configs(truth, limit)
     keys = truth.keys
-    recorder = GraphRecorder(_fetcher(bfs_config), bfs_config)
-    bfs = run_crawl("breadth-first", bfs_config, keys, recorder)
-    logger.info("%s: breadth-first %d pages in %.1f s", label, bfs.pages, bfs.seconds)
-    focused = run_crawl("focused", focused_config, keys, _fetcher(focused_config))
+    bfs_curve: CrawlCurve | None = None
+    edges: dict[str, list[str]] = graph.edges if graph else {}
+    aliases: dict[str, str] = graph.aliases if graph else {}
+    if bfs:
+        recorder = GraphRecorder(_fetcher(bfs_config), bfs_config)
+        if graph is None:
+            edges, aliases = recorder.edges, recorder.aliases
+        bfs_curve = run_crawl("breadth-first", bfs_config, keys, recorder)
+        logger.info("%s: breadth-first %d pages in %.1f s", label, bfs_curve.pages,
+                    bfs_curve.seconds)
+    focused = run_crawl("focused", focused_config, keys, _fetcher(focused_config), trace=trace)
     logger.info("%s: focused %d pages in %.1f s", label, focused.pages, focused.seconds)
-    order, unreachable = oracle_order(recorder.edges, recorder.aliases, url_key(truth.seed), keys)
+    curves = [focused] if bfs_curve is None else [focused, bfs_curve]
+    order, unreachable = oracle_order(edges, aliases, url_key(truth.seed), keys)
     oracle = curve_from_keys("oracle", order, keys)
     oracle.unreachable = len(unreachable)
     oracle.stop_reason = "all relevant found" if not unreachable else "graph explored"
-    return BenchReport(label, truth, limit, [focused, bfs, oracle])
+    curves.append(oracle)
+    return BenchReport(label, truth, limit, curves)
 
 
 def write_outputs(report: BenchReport, out_dir: Path, png: bool = True) -> dict[str, Path]:
@@ -134,20 +157,22 @@ def _cell(value: float | int | None, percent: bool = False) -> str:
 
 
 def markdown_table(reports: list[BenchReport]) -> str:
-    """The README's results table: one row per site and crawler."""
+    """One row per site and crawler. Pages are fetches that count against the page budget
+    (duplicates are steps, not pages); the stop is the crawl's own: the first verdict that
+    stood, else where the run ended (its limit or an empty queue)."""
     lines = [
-        "| site | query | crawler | pages to 50% | 90% | 100% | adaptive stop: pages | "
+        "| site | query | crawler | pages to 50% | 90% | 100% | own stop: pages | "
         "recall | harvest | stop reason |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
         for curve in report.curves:
-            stop = curve.stop_step if curve.name != "oracle" else curve.pages
+            stop = curve.own_stop_pages
             lines.append(
                 f"| {report.label} | {report.truth.query} | {curve.name} | "
                 f"{_cell(curve.pages_to(0.5))} | {_cell(curve.pages_to(0.9))} | "
                 f"{_cell(curve.pages_to(1.0))} | {_cell(stop)} | "
                 f"{_cell(curve.recall_at(stop), True)} | {_cell(curve.harvest_at(stop), True)} | "
-                f"{curve.stop_reason or '–'} |"
+                f"{curve.own_stop_reason} |"
             )
     return "\n".join(lines) + "\n"

@@ -1,4 +1,11 @@
-"""One benchmark crawl: a recall curve and the adaptive stop, measured against a truth."""
+"""One benchmark crawl: a recall curve and the adaptive stop, measured against a truth.
+
+The x axis is **pages**, not steps: a page is a step that counts against the crawl's page
+budget (``StepRecord.pages_scheduled``), so a duplicate (same text as a page already read,
+refunded from the budget, docs/DESIGN.md §11.5) is a step but not a page, and a failed fetch
+is a page (it spent budget). ``recall[i]`` is the recall after page ``i + 1``; a truth URL
+met on a duplicate step is credited to the page before it.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from pagesift_ui.session import (
     CrawlConfig,
     CrawlSession,
     PageSource,
+    StepOutcome,
     StepRecord,
     SubtreeState,
     VerdictFate,
@@ -17,21 +25,21 @@ from pagesift_ui.session import (
 
 from .truth import url_key
 
-__all__ = ["CrawlCurve", "curve_from_keys", "run_crawl"]
+__all__ = ["CrawlCurve", "curve_from_keys", "run_crawl", "trace_row"]
 
 TARGETS = (0.5, 0.9, 1.0)
 
 
 @dataclass(slots=True)
 class CrawlCurve:
-    """Recall after each fetch of one crawler, plus where its adaptive stop fell."""
+    """Recall after each page of one crawler, plus where its adaptive stop fell."""
 
     name: str
-    recall: list[float] = field(default_factory=list)  # recall after fetch i + 1
+    recall: list[float] = field(default_factory=list)  # recall after page i + 1
     found: list[int] = field(default_factory=list)
     truth_size: int = 0
     stop_reason: str | None = None
-    stop_step: int | None = None
+    stop_step: int | None = None  # the step of the first verdict that stood
     end_reason: str | None = None
     counterfactual: dict[str, int] = field(default_factory=dict)  # rule → first step it stood
     dry_at_stop: list[str] = field(default_factory=list)
@@ -39,59 +47,100 @@ class CrawlCurve:
     became_dry: dict[str, int] = field(default_factory=dict)  # subtree → first step it was dry
     seconds: float = 0.0
     unreachable: int = 0
+    page_of_step: list[int] = field(default_factory=list)  # pages after step i + 1
+    trace: list[dict[str, Any]] = field(default_factory=list)  # one row per step, if asked
 
     @property
     def pages(self) -> int:
         return len(self.recall)
 
+    @property
+    def steps(self) -> int:
+        return len(self.page_of_step) or len(self.recall)
+
+    def pages_at(self, step: int | None) -> int | None:
+        """Pages fetched once ``step`` steps have run (the oracle: steps are pages)."""
+        if step is None:
+            return None
+        if not self.page_of_step:
+            return min(step, self.pages)
+        return self.page_of_step[min(step, len(self.page_of_step)) - 1]
+
+    @property
+    def stop_pages(self) -> int | None:
+        """Pages at the adaptive stop (the first verdict that stood), None if none stood."""
+        return self.pages_at(self.stop_step)
+
+    @property
+    def own_stop_pages(self) -> int:
+        """Pages where the crawl would have ended on its own: the first verdict that stood,
+        else the end of the run (its limit, or an empty queue)."""
+        stop = self.stop_pages
+        return self.pages if stop is None else stop
+
+    @property
+    def own_stop_reason(self) -> str:
+        return self.stop_reason or self.end_reason or "–"
+
     def pages_to(self, target: float) -> int | None:
-        """Fetches needed to reach ``target`` recall (None if never reached)."""
+        """Pages needed to reach ``target`` recall (None if never reached)."""
         for index, value in enumerate(self.recall):
             if value >= target - 1e-12:
                 return index + 1
         return None
 
-    def recall_at(self, step: int | None) -> float | None:
-        if step is None or not self.recall:
+    def recall_at(self, pages: int | None) -> float | None:
+        """Recall after ``pages`` pages (the last value past the end)."""
+        if pages is None or not self.recall:
             return None
-        return self.recall[min(step, len(self.recall)) - 1]
+        return self.recall[max(1, min(pages, len(self.recall))) - 1]
 
-    def harvest_at(self, step: int | None) -> float | None:
-        """Relevant pages found per page fetched, up to ``step``."""
-        if step is None or not self.found:
+    def harvest_at(self, pages: int | None) -> float | None:
+        """Relevant pages found per page fetched, up to ``pages``."""
+        if pages is None or not self.found:
             return None
-        index = min(step, len(self.found)) - 1
+        index = max(1, min(pages, len(self.found))) - 1
         return self.found[index] / (index + 1)
 
     def to_dict(self) -> dict[str, Any]:
+        stop = self.stop_pages
+        own = self.own_stop_pages
         return {
             "name": self.name,
             "pages": self.pages,
+            "steps": self.steps,
             "truth_size": self.truth_size,
             "pages_to": {f"{t:.0%}": self.pages_to(t) for t in TARGETS},
             "adaptive_stop": {
                 "reason": self.stop_reason,
-                "pages": self.stop_step,
-                "recall": self.recall_at(self.stop_step),
-                "harvest_rate": self.harvest_at(self.stop_step),
+                "step": self.stop_step,
+                "pages": stop,
+                "recall": self.recall_at(stop),
+                "harvest_rate": self.harvest_at(stop),
             },
+            "own_stop": {"reason": self.own_stop_reason, "pages": own,
+                         "recall": self.recall_at(own)},
             "final_recall": self.recall[-1] if self.recall else 0.0,
             "end_reason": self.end_reason,
             "counterfactual_stops": {
-                rule: {"step": step, "recall": self.recall_at(step)}
+                rule: {"step": step, "pages": self.pages_at(step),
+                       "recall": self.recall_at(self.pages_at(step))}
                 for rule, step in sorted(self.counterfactual.items())
             },
             "dry_at_stop": self.dry_at_stop,
             "dry_at_end": self.dry_at_end,
-            "became_dry": dict(sorted(self.became_dry.items(), key=lambda kv: kv[1])),
+            "became_dry": {part: {"step": step, "pages": self.pages_at(step)}
+                           for part, step in sorted(self.became_dry.items(),
+                                                    key=lambda kv: kv[1])},
             "unreachable_relevant": self.unreachable,
             "seconds": round(self.seconds, 2),
             "recall": [round(r, 4) for r in self.recall],
+            **({"trace": self.trace} if self.trace else {}),
         }
 
 
 def curve_from_keys(name: str, fetched: list[str], truth: frozenset[str]) -> CrawlCurve:
-    """A curve for a given fetch order (the oracle's)."""
+    """A curve for a given fetch order (the oracle's): every entry is one page."""
     curve = CrawlCurve(name, truth_size=len(truth))
     found: set[str] = set()
     for key in fetched:
@@ -112,11 +161,46 @@ def _record_keys(record: StepRecord) -> set[str]:
     return keys
 
 
+def _floored(link: dict[str, Any] | None) -> bool:
+    """The section floor raised this link's score (the floor was binding, not just applied)."""
+    if not link:
+        return False
+    before = float(link.get("raw", 0.0))
+    for step in link.get("steps", ()):
+        if step.get("rule") == "section floor":
+            return float(step.get("score", 0.0)) > before
+        before = float(step.get("score", 0.0))
+    return False
+
+
+def trace_row(record: StepRecord, relevant: bool) -> dict[str, Any]:
+    """A compact row for one step: what was taken, why (score, blind, floor), what it gave."""
+    return {
+        "step": record.step,
+        "pages": record.pages_scheduled,
+        "url": record.url,
+        "outcome": record.outcome.value,
+        "score": round(record.score, 4),
+        "blind": record.blind,
+        "floor": _floored(record.link),
+        "depth": record.depth,
+        "relevance": None if record.relevance is None else round(record.relevance, 4),
+        "truth": relevant,
+        "verdict": record.verdict.value if record.verdict is not None else None,
+        "fate": record.verdict_fate.value,
+        "coverage": round(record.coverage, 3),
+        "link_weights": [round(w, 3) for w in record.link_weights],
+        "queue": record.queue_length,
+    }
+
+
 def run_crawl(
-    name: str, config: CrawlConfig, truth: frozenset[str], source: PageSource
+    name: str, config: CrawlConfig, truth: frozenset[str], source: PageSource,
+    trace: bool = False,
 ) -> CrawlCurve:
     """Crawl to the limit with every verdict recorded (``stop_on_verdict`` must be False), so
-    the curve goes on past the adaptive stop and the counterfactual stops can be read off."""
+    the curve goes on past the adaptive stop and the counterfactual stops can be read off.
+    ``trace`` keeps a :func:`trace_row` per step."""
     if config.stop_on_verdict:
         raise ValueError("benchmark crawls record verdicts and go on: stop_on_verdict=False")
     curve = CrawlCurve(name, truth_size=len(truth))
@@ -124,9 +208,17 @@ def run_crawl(
     started = time.perf_counter()
     with CrawlSession(config, source) as session:
         for record in session.iter_steps():
-            found |= _record_keys(record) & truth
-            curve.found.append(len(found))
-            curve.recall.append(len(found) / len(truth) if truth else 0.0)
+            hits = _record_keys(record) & truth
+            found |= hits
+            value = len(found) / len(truth) if truth else 0.0
+            if record.outcome is StepOutcome.DUPLICATE and curve.recall:
+                curve.found[-1], curve.recall[-1] = len(found), value  # a step, not a page
+            else:
+                curve.found.append(len(found))
+                curve.recall.append(value)
+            curve.page_of_step.append(len(curve.recall))
+            if trace:
+                curve.trace.append(trace_row(record, bool(hits)))
             dry = _dry_parts(session)
             for part in dry:
                 curve.became_dry.setdefault(part, record.step)

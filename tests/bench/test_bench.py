@@ -57,7 +57,8 @@ def test_the_report_has_curves_stops_and_counterfactuals(
     focused = data["crawlers"][0]
     assert focused["name"] == "focused" and focused["pages"] == len(focused["recall"])
     assert focused["adaptive_stop"]["reason"] in {r.value for r in StopReason}
-    assert focused["adaptive_stop"]["pages"] == helpdesk.curve("focused").stop_step
+    assert focused["adaptive_stop"]["pages"] == helpdesk.curve("focused").stop_pages
+    assert focused["adaptive_stop"]["step"] == helpdesk.curve("focused").stop_step
     assert set(focused["pages_to"]) == {"50%", "90%", "100%"}
     assert focused["counterfactual_stops"], "every stop rule that fired is listed"
     paths = write_outputs(helpdesk, tmp_path, png=False)

@@ -23,7 +23,7 @@ needs_docs = pytest.mark.skipif(
 )
 
 
-def _load_module(name: str, path: Path) -> ModuleType:
+def load_module(name: str, path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -34,11 +34,16 @@ def _load_module(name: str, path: Path) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def make_truth() -> ModuleType:
-    return _load_module("pydocs_make_truth", TRUTH_DIR / "make_truth.py")
+    return load_module("pydocs_make_truth", TRUTH_DIR / "make_truth.py")
 
 
-def test_there_are_at_least_four_queries() -> None:
-    assert len(TRUTH_FILES) >= 4, TRUTH_FILES
+@pytest.fixture(scope="module")
+def truthcheck() -> ModuleType:
+    return load_module("truthcheck_under_test", ROOT / "benchmarks" / "truthcheck.py")
+
+
+def test_there_are_at_least_twelve_queries() -> None:
+    assert len(TRUTH_FILES) >= 12, TRUTH_FILES
 
 
 @pytest.mark.parametrize("path", TRUTH_FILES, ids=lambda p: p.stem)
@@ -51,14 +56,20 @@ def test_truth_file_parses_with_enough_distinct_urls(path: Path) -> None:
     assert "# why:" in path.read_text(encoding="utf-8"), "each truth says where it comes from"
 
 
+@pytest.mark.parametrize("path", TRUTH_FILES, ids=lambda p: p.stem)
+def test_no_query_word_is_in_a_truth_url(path: Path, truthcheck: ModuleType) -> None:
+    truth = Truth.load(path)
+    assert truthcheck.url_word_clashes(truth.query, truth.urls) == []
+
+
 def test_the_bench_rebases_the_placeholder_on_the_served_port() -> None:
-    bench = _load_module("bench_pydocs_under_test", ROOT / "benchmarks" / "bench_pydocs.py")
+    docsites = load_module("docsites_under_test", ROOT / "benchmarks" / "docsites.py")
     truth = Truth.load(TRUTH_FILES[0])
-    moved = bench.rebase(truth, "http://127.0.0.1:8123/")
+    moved = docsites.rebase(truth, "http://127.0.0.1:8123/")
     assert moved.seed == "http://127.0.0.1:8123/index.html"
     assert [u.replace(":8123/", ":0/") for u in moved.urls] == list(truth.urls)
     with pytest.raises(ValueError):
-        bench.rebase(Truth("q", "http://example.org/", ()), "http://127.0.0.1:1/")
+        docsites.rebase(Truth("q", "http://example.org/", ()), "http://127.0.0.1:1/")
 
 
 @needs_docs
@@ -74,7 +85,7 @@ def test_make_truth_regenerates_the_same_files(make_truth: ModuleType) -> None:
     assert names == {p.stem for p in TRUTH_FILES}
     for spec in make_truth.QUERIES:
         committed = (TRUTH_DIR / f"{spec.name}.truth").read_text(encoding="utf-8")
-        assert make_truth.render(spec, DOCS) == committed, spec.name
+        assert make_truth.render_spec(spec, DOCS) == committed, spec.name
         assert list(Truth.parse(committed).urls) == make_truth.truth_urls(spec, DOCS)
 
 
@@ -84,3 +95,10 @@ def test_the_chapter_toctree_is_what_the_truth_lists(make_truth: ModuleType) -> 
     assert pages == ["library/archiving.html", "library/zlib.html", "library/gzip.html",
                      "library/bz2.html", "library/lzma.html", "library/zipfile.html",
                      "library/tarfile.html"]
+
+
+def test_a_query_with_a_url_word_is_refused(make_truth: ModuleType) -> None:
+    spec = make_truth.QuerySpec("zip", "zip and tar archives", "library/archiving.html", "-")
+    with pytest.raises(ValueError, match="'zip' is in the URL .*zipfile"):
+        make_truth.render(spec, ["library/archiving.html", "library/zipfile.html"],
+                          "index.html", "test")

@@ -1,0 +1,117 @@
+"""The dev sets: real documentation sites from Debian packages, each with truth files.
+
+- ``pydocs``: Debian ``python3.11-doc``, ``/usr/share/doc/python3.11/html`` (530 pages),
+  truth in ``benchmarks/pydocs/``;
+- ``sqlite``: Debian ``sqlite3-doc``, ``/usr/share/doc/sqlite3`` (766 pages), truth in
+  ``benchmarks/sqlitedocs/``.
+
+Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
+contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
+files are written on the placeholder base ``http://127.0.0.1:0/``; :func:`rebase` moves them
+onto the port :class:`pagesift_ui.net.serve.StaticServer` serves the folder on.
+
+:func:`bench_site` serves one site, reads its whole followable link graph once (the oracle
+walks it; every query has the same seed) and runs :func:`pagesift_ui.bench.run_bench` for
+each query at a budget of :data:`LIMIT` pages, default settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pagesift_ui.bench import BenchReport, Truth, run_bench  # noqa: E402
+from pagesift_ui.bench.graph import SiteGraph, explore_site  # noqa: E402
+from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
+from pagesift_ui.net.serve import StaticServer  # noqa: E402
+from pagesift_ui.session import CrawlConfig  # noqa: E402
+
+__all__ = ["LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "rebase"]
+
+logger = logging.getLogger(__name__)
+
+PLACEHOLDER = "http://127.0.0.1:0/"  # the base the truth files are written on
+LIMIT = 200  # pages per crawl (issue 11: "budget 200 pages per crawl, default settings")
+MAX_GRAPH_PAGES = 5000  # the oracle's exploration cap, far above either site
+
+
+@dataclass(frozen=True, slots=True)
+class DocSite:
+    """One documentation site of the dev set."""
+
+    name: str  # report labels are <name>-<query>
+    title: str
+    package: str  # the Debian package that installs it
+    docs: Path
+    truth_dir: Path
+    seed_page: str = "index.html"
+
+    def installed(self) -> bool:
+        return (self.docs / self.seed_page).is_file()
+
+    @property
+    def missing(self) -> str:
+        return (f"the {self.title} is not installed at {self.docs}: run "
+                f"'apt-get install {self.package}' (Debian/Ubuntu) and try again")
+
+    def truth_names(self) -> list[str]:
+        """The query names: the stems of ``*.truth`` in the truth folder, sorted."""
+        return sorted(p.stem for p in self.truth_dir.glob("*.truth"))
+
+    def truth(self, name: str) -> Truth:
+        return Truth.load(self.truth_dir / f"{name}.truth")
+
+
+SITES: dict[str, DocSite] = {
+    "pydocs": DocSite("pydocs", "Python 3.11 documentation", "python3.11-doc",
+                      Path("/usr/share/doc/python3.11/html"), ROOT / "benchmarks" / "pydocs"),
+    "sqlite": DocSite("sqlite", "SQLite 3 documentation", "sqlite3-doc",
+                      Path("/usr/share/doc/sqlite3"), ROOT / "benchmarks" / "sqlitedocs"),
+}
+
+
+def rebase(truth: Truth, base: str) -> Truth:
+    """``truth`` with the placeholder base replaced by ``base`` (``http://127.0.0.1:PORT/``)."""
+
+    def move(url: str) -> str:
+        if not url.startswith(PLACEHOLDER):
+            raise ValueError(f"{url!r} is not on the placeholder base {PLACEHOLDER}")
+        return base + url[len(PLACEHOLDER):]
+
+    return Truth(truth.query, move(truth.seed), tuple(move(u) for u in truth.urls))
+
+
+def site_graph(seed: str) -> SiteGraph:
+    """The followable link graph from ``seed`` under default settings (what a crawl may
+    follow: in scope, not a trap, robots-allowed, not nofollow)."""
+    config = CrawlConfig.from_mapping({"seed_url": seed, "query": "oracle", "delay_s": 0.0})
+    graph = explore_site(Fetcher(config.fetch_policy()), config, MAX_GRAPH_PAGES)
+    if not graph.complete:
+        logger.warning("%s: the oracle's graph stopped at %d pages", seed, graph.pages)
+    return graph
+
+
+def bench_site(site: DocSite, names: Sequence[str] | None = None, limit: int = LIMIT,
+               trace: bool = True, bfs: bool = True) -> list[BenchReport]:
+    """Serve ``site`` on a free port and bench each query (default: every truth file)."""
+    reports: list[BenchReport] = []
+    with StaticServer(site.docs) as server:
+        base = server.base_url() + "/"
+        started = time.perf_counter()
+        graph = site_graph(base + site.seed_page)
+        logger.info("%s: link graph of %d pages read in %.1f s", site.name, graph.pages,
+                    time.perf_counter() - started)
+        for name in names or site.truth_names():
+            truth = rebase(site.truth(name), base)
+            label = f"{site.name}-{name}"
+            logger.info("%s: %d relevant pages, seed %s", label, len(truth.urls), truth.seed)
+            reports.append(run_bench(label, truth, limit, graph=graph, trace=trace, bfs=bfs))
+    return reports

@@ -1,0 +1,102 @@
+"""What the dev sets' truth makers share: the query spec, the file text, the command line.
+
+A site's ``make_truth.py`` defines its ``QUERIES`` and a ``pages(spec, docs)`` function that
+reads the relevant pages off the installed site's own structure; this module renders a truth
+file (``pagesift_ui.bench.truth`` reads it), refuses a query that a truth URL gives away
+(:mod:`truthcheck`), and runs the write / ``--check`` command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent
+ROOT = BENCHMARKS.parent
+for _path in (ROOT, BENCHMARKS):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from truthcheck import url_word_clashes  # noqa: E402
+
+__all__ = ["PLACEHOLDER", "QuerySpec", "check_query", "main", "render"]
+
+#: The base URL the truth files are written on; the benchmark rebases it on the served port.
+PLACEHOLDER = "http://127.0.0.1:0/"
+
+PagesOf = Callable[["QuerySpec", Path], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class QuerySpec:
+    """One dev-set query: what a person types, and where in the site its answer is listed."""
+
+    name: str  # file stem: <name>.truth, and the report label <site>-<name>
+    query: str
+    source: str  # where the truth comes from, in the site's own terms (a page, a section)
+    why: str
+
+
+def check_query(spec: QuerySpec, urls: Sequence[str]) -> None:
+    """Raise ValueError when a word of the query is in a truth URL (see truthcheck)."""
+    clashes = url_word_clashes(spec.query, urls)
+    if clashes:
+        raise ValueError(f"{spec.name}: " + "; ".join(str(c) for c in clashes))
+
+
+def render(spec: QuerySpec, pages: Sequence[str], seed_page: str, source_line: str,
+           base: str = PLACEHOLDER) -> str:
+    """The truth file text: ``# query:``, ``# seed:``, ``# why:``, ``# source:``, then the
+    URLs (``base`` + each docs-relative page). Raises ValueError if the query is given away
+    by a truth URL."""
+    urls = [base + page for page in pages]
+    check_query(spec, [PLACEHOLDER + page for page in pages])
+    lines = [
+        f"# query: {spec.query}",
+        f"# seed: {base}{seed_page}",
+        f"# why: {spec.why}",
+        f"# source: {source_line}",
+        *urls,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None, *, description: str, docs: Path, package: str,
+         seed_page: str, truth_dir: Path, queries: Sequence[QuerySpec], pages_of: PagesOf,
+         source_of: Callable[[QuerySpec, Path], str]) -> int:
+    """Write every query's truth file into ``--out`` (or ``--check`` them, exit 1 if stale)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--docs", type=Path, default=docs, help=f"default {docs}")
+    parser.add_argument("--out", type=Path, default=truth_dir, help="folder for *.truth")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files in --out instead of writing them")
+    parser.add_argument("--base", default=PLACEHOLDER,
+                        help="base URL of the served docs, e.g. http://127.0.0.1:8000/ "
+                             f"(default the placeholder {PLACEHOLDER}, which the benchmark "
+                             "rebases; give a real one for 'pagesift-ui bench --truth')")
+    args = parser.parse_args(argv)
+    if not args.base.endswith("/"):
+        args.base += "/"
+    if not (args.docs / seed_page).is_file():
+        sys.stderr.write(f"make_truth: no documentation at {args.docs}; install it with "
+                         f"'apt-get install {package}'\n")
+        return 2
+    stale = []
+    for spec in queries:
+        pages = pages_of(spec, args.docs)
+        text = render(spec, pages, seed_page, source_of(spec, args.docs), args.base)
+        path = args.out / f"{spec.name}.truth"
+        if args.check:
+            current = path.read_text(encoding="utf-8") if path.is_file() else ""
+            if current != text:
+                stale.append(path)
+            continue
+        path.write_text(text, encoding="utf-8")
+        print(f"{path}: {len(pages)} pages ({spec.source})")
+    if stale:
+        sys.stderr.write("out of date: " + ", ".join(str(p) for p in stale) + "\n")
+        return 1
+    return 0

@@ -1,0 +1,224 @@
+"""Per-query rows and the quality summary of a set of benchmark reports (issue 11's targets).
+
+Every number counts **pages**: fetches that count against the page budget (a duplicate is a
+step, not a page; see ``pagesift_ui.bench.run``). A crawl's *own stop* is the first stop
+verdict that stood, or the end of its run when none stood within the budget. A crawl that
+never reached 90% recall within its budget has an unknown pages-to-90%, larger than the
+budget: its ratio to the oracle is *censored* — at least (budget + 1) ÷ oracle — and is shown
+as ``>x``; a median whose middle value is censored is a lower bound (``≥``).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .report import BenchReport
+from .run import CrawlCurve
+
+__all__ = [
+    "PAGES_NOTE",
+    "TARGETS",
+    "Censored",
+    "QueryRow",
+    "Summary",
+    "demo_checks",
+    "query_rows",
+    "summarise",
+]
+
+PAGES_NOTE = ("Pages are fetches that count against the page budget: a duplicate (same text as "
+              "a page already read, refunded) is a step, not a page; a failed fetch is a page.")
+
+#: Issue 11's targets: median pages-to-90% ÷ oracle, every query at 90% within the budget,
+#: mean recall at the crawl's own stop, median pages at own stop ÷ own pages-to-90%.
+TARGETS = {"ratio_to_oracle": 2.0, "recall_at_stop": 0.90, "stop_over_90": 1.5}
+
+
+@dataclass(frozen=True, slots=True)
+class Censored:
+    """A value known exactly, or only as a lower bound (``exact`` False)."""
+
+    value: float
+    exact: bool = True
+
+    def text(self, digits: int = 2) -> str:
+        return f"{self.value:.{digits}f}" if self.exact else f">{self.value:.{digits}f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": round(self.value, 4), "exact": self.exact}
+
+
+def _median(values: Sequence[Censored]) -> Censored | None:
+    """The median; a lower bound when a censored value takes part in it."""
+    if not values:
+        return None
+    ordered = sorted(values, key=lambda c: c.value)
+    n = len(ordered)
+    middle = ordered[(n - 1) // 2: n // 2 + 1]
+    # a censored value may really be anywhere above its bound, so one at or below the middle
+    # can move the median up: it is then only a lower bound
+    exact = all(c.exact for c in ordered[: n // 2 + 1])
+    return Censored(statistics.fmean(c.value for c in middle), exact)
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlerRow:
+    """One crawler on one query."""
+
+    pages_to: tuple[int | None, int | None, int | None]  # 50%, 90%, 100%
+    stop_pages: int
+    stop_recall: float
+    stop_reason: str
+    pages: int
+
+    @classmethod
+    def of(cls, curve: CrawlCurve, oracle: bool = False) -> CrawlerRow:
+        stop = curve.pages if oracle else curve.own_stop_pages
+        return cls(
+            (curve.pages_to(0.5), curve.pages_to(0.9), curve.pages_to(1.0)),
+            stop, curve.recall_at(stop) or 0.0,
+            (curve.stop_reason or "–") if oracle else curve.own_stop_reason, curve.pages,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pages_to_50": self.pages_to[0], "pages_to_90": self.pages_to[1],
+                "pages_to_100": self.pages_to[2], "own_stop_pages": self.stop_pages,
+                "own_stop_recall": round(self.stop_recall, 4),
+                "own_stop_reason": self.stop_reason, "pages": self.pages}
+
+
+@dataclass(frozen=True, slots=True)
+class QueryRow:
+    """One query: the three crawlers and the ratios the summary is made of."""
+
+    label: str
+    query: str
+    relevant: int
+    limit: int
+    crawlers: dict[str, CrawlerRow]
+    unreachable: int  # relevant pages the oracle's graph does not reach
+
+    @property
+    def site(self) -> str:
+        return self.label.split("-", 1)[0]
+
+    def ratio_to_oracle(self, crawler: str = "focused") -> Censored | None:
+        """Pages to 90% ÷ the oracle's (censored when the crawler never got there)."""
+        oracle = self.crawlers["oracle"].pages_to[1]
+        row = self.crawlers.get(crawler)
+        if oracle is None or row is None:
+            return None
+        own = row.pages_to[1]
+        if own is None:
+            return Censored((row.pages + 1) / oracle, exact=False)
+        return Censored(own / oracle)
+
+    def stop_over_90(self, crawler: str = "focused") -> float | None:
+        """Pages at own stop ÷ own pages to 90% (None when 90% was never reached)."""
+        row = self.crawlers.get(crawler)
+        if row is None or row.pages_to[1] is None:
+            return None
+        return row.stop_pages / row.pages_to[1]
+
+    def to_json(self) -> dict[str, Any]:
+        ratio = self.ratio_to_oracle()
+        return {
+            "label": self.label, "query": self.query, "relevant": self.relevant,
+            "limit": self.limit, "unreachable_relevant": self.unreachable,
+            "focused_over_oracle_pages_to_90": ratio.to_json() if ratio else None,
+            "focused_stop_over_pages_to_90": self.stop_over_90(),
+            **{name: row.to_json() for name, row in self.crawlers.items()},
+        }
+
+
+def query_rows(reports: Sequence[BenchReport]) -> list[QueryRow]:
+    rows = []
+    for report in reports:
+        crawlers = {c.name: CrawlerRow.of(c, oracle=c.name == "oracle") for c in report.curves}
+        rows.append(QueryRow(report.label, report.truth.query, len(report.truth.keys),
+                             report.limit, crawlers, report.curve("oracle").unreachable))
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Issue 11's four numbers for one crawler over a set of queries."""
+
+    crawler: str
+    queries: int
+    ratio_to_oracle: Censored | None  # median pages-to-90% ÷ oracle
+    ratio_counted: int
+    reached_90: int  # queries at 90% within their budget
+    recall_at_stop: float | None  # mean recall at own stop
+    stop_over_90: float | None  # median pages at own stop ÷ own pages-to-90%
+    stop_counted: int  # queries that reached 90% (the others have no such ratio)
+
+    def met(self) -> dict[str, bool]:
+        ratio = self.ratio_to_oracle
+        return {
+            "ratio_to_oracle": ratio is not None and ratio.exact
+            and ratio.value <= TARGETS["ratio_to_oracle"],
+            "reached_90": self.reached_90 == self.queries,
+            "recall_at_stop": self.recall_at_stop is not None
+            and self.recall_at_stop >= TARGETS["recall_at_stop"],
+            "stop_over_90": self.stop_over_90 is not None and self.stop_counted == self.queries
+            and self.stop_over_90 <= TARGETS["stop_over_90"],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "crawler": self.crawler, "queries": self.queries,
+            "median_pages_to_90_over_oracle":
+                self.ratio_to_oracle.to_json() if self.ratio_to_oracle else None,
+            "ratio_counted": self.ratio_counted,
+            "reached_90_within_budget": self.reached_90,
+            "mean_recall_at_own_stop":
+                None if self.recall_at_stop is None else round(self.recall_at_stop, 4),
+            "median_own_stop_over_pages_to_90":
+                None if self.stop_over_90 is None else round(self.stop_over_90, 4),
+            "stop_counted": self.stop_counted,
+            "targets_met": self.met(),
+        }
+
+
+def summarise(rows: Sequence[QueryRow], crawler: str = "focused") -> Summary:
+    """The four numbers for ``crawler`` over ``rows`` (rows without it are left out)."""
+    mine = [r for r in rows if crawler in r.crawlers]
+    ratios = [c for r in mine if (c := r.ratio_to_oracle(crawler)) is not None]
+    stops = [s for r in mine if (s := r.stop_over_90(crawler)) is not None]
+    reached = sum(1 for r in mine if (p := r.crawlers[crawler].pages_to[1]) is not None
+                  and p <= r.limit)
+    recalls = [r.crawlers[crawler].stop_recall for r in mine]
+    return Summary(
+        crawler, len(mine), _median(ratios), len(ratios), reached,
+        statistics.fmean(recalls) if recalls else None,
+        statistics.median(stops) if stops else None, len(stops),
+    )
+
+
+def demo_checks(reports: Sequence[BenchReport]) -> list[tuple[str, bool, str]]:
+    """The demo scenarios' promises: (check, passed, the numbers). Focused pages-to-90% at
+    most half of breadth-first's on every scenario with answers; needle's own stop
+    ``no_relevant_pages``."""
+    out: list[tuple[str, bool, str]] = []
+    for report in reports:
+        focused = report.curve("focused")
+        if not report.truth.urls:
+            reason = focused.stop_reason or focused.end_reason or "–"
+            out.append((f"{report.label}: focused stops no_relevant_pages",
+                        reason == "no_relevant_pages",
+                        f"stopped {reason} at {focused.own_stop_pages} pages"))
+            continue
+        if not report.has("breadth-first"):
+            continue
+        f90 = focused.pages_to(0.9)
+        b90 = report.curve("breadth-first").pages_to(0.9)
+        bound = b90 if b90 is not None else report.curve("breadth-first").pages + 1
+        passed = f90 is not None and 2 * f90 <= bound
+        shown_b = str(b90) if b90 is not None else f">{bound - 1}"
+        out.append((f"{report.label}: focused pages-to-90% ≤ ½ breadth-first's", passed,
+                    f"focused {f90 if f90 is not None else '–'}, breadth-first {shown_b}"))
+    return out
