@@ -195,6 +195,8 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         unseen = links.get("not_considered", 0)
         beyond = f" ({unseen} past the per-page cap not looked at)" if unseen else ""
         out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
+    if record.politeness_note:
+        out.append(f"Politeness: {record.politeness_note}.")
     if record.verdict is not None:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:

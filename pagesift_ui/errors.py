@@ -21,6 +21,7 @@
         ├── UnsupportedContentType         not HTML/XHTML (``content_type``); recorded as skipped
         ├── BlockedByRobots                robots.txt disallows the URL for our user agent
         ├── BlockedByPolicy                the resolved address is private/link-local/not allowed
+        ├── OutOfScope                     a redirect left the crawl's scope (``--scope``)
         └── NotRecorded                    replaying offline: the recording never fetched the URL
 
 Every error carries a message a person understands, naming the URL and what to do about it.
@@ -41,6 +42,7 @@ __all__ = [
     "FetchTimeout",
     "HTTPStatusError",
     "NotRecorded",
+    "OutOfScope",
     "PagesiftError",
     "ReplayDiverged",
     "SchemaTooNew",
@@ -140,7 +142,11 @@ class ReplayDiverged(StoreError):
 
 
 class FetchError(PagesiftError):
-    """One URL could not be fetched. ``kind`` is a short stable code for tables and CSV."""
+    """One URL could not be fetched. ``kind`` is a short stable code for tables and CSV.
+
+    ``politeness_note`` says which server-asked wait (``Crawl-delay``, ``Retry-After``) the
+    fetcher cut to its cap during this fetch, "" when none; the fetcher sets it.
+    """
 
     kind = "fetch_error"
 
@@ -151,6 +157,7 @@ class FetchError(PagesiftError):
         # when the failure happened (Unix time): a replay raises the error with the recorded
         # time, so its step record is the same to the last field
         self.at = time.time() if at is None else at
+        self.politeness_note = ""
 
 
 class FetchTimeout(FetchError):
@@ -193,6 +200,12 @@ class BlockedByRobots(FetchError):
 
 class BlockedByPolicy(FetchError):
     kind = "network_policy"
+
+
+class OutOfScope(FetchError):
+    """A redirect pointed outside the crawl's scope; it was not followed."""
+
+    kind = "out_of_scope"
 
 
 class NotRecorded(FetchError):

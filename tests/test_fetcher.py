@@ -25,11 +25,15 @@ from pagesift_ui.errors import (
     FetchError,
     FetchTimeout,
     HTTPStatusError,
+    OutOfScope,
     TooManyRedirects,
     UnsupportedContentType,
 )
+from pagesift_ui.net.decoding import STEP, ContentDecoder, DecodingError
 from pagesift_ui.net.fetcher import Fetcher, FetchPolicy, parse_content_type
 from pagesift_ui.net.policy import AddressKind, classify_address
+from pagesift_ui.net.politeness import retry_after_s
+from pagesift_ui.net.robots import MAX_ROBOTS_RULES, rules_from_response
 from pagesift_ui.session import CrawlConfig
 from tests.fixture_site import CP1252_TEXT, LATIN1_TEXT, SJIS_TEXT, VHOST, VHOST_TEXT, FixtureSite
 
@@ -42,6 +46,11 @@ def fetch_policy(**changes: Any) -> FetchPolicy:
     """A crawl's fetch policy (``CrawlConfig``'s defaults, the only ones) with ``changes``."""
     config = CrawlConfig(seed_url="http://shop.example/", query="refunds")
     return dataclasses.replace(config.fetch_policy(), **changes)
+
+
+def site_policy(site: FixtureSite, **changes: Any) -> FetchPolicy:
+    """The policy of a crawl of the fixture site: its 127.0.0.1 port is the seed's origin."""
+    return fetch_policy(seed_url=site.url("/"), **changes)
 
 
 class FakeClock:
@@ -112,7 +121,7 @@ def redirect(location: str, status: int = 302) -> httpx.Response:
 
 
 def test_fetches_a_page_with_its_metadata(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher:
+    with Fetcher(site_policy(fixture_site)) as fetcher:
         result = fetcher.fetch(fixture_site.url("/"))
     assert (result.status, result.content_type, result.encoding) == (200, "text/html", "utf-8")
     assert result.final_url == fixture_site.url("/") and result.redirects == ()
@@ -123,7 +132,7 @@ def test_fetches_a_page_with_its_metadata(fixture_site: FixtureSite) -> None:
 
 
 def test_robots_disallow_blocks_without_requesting_the_page(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher:
+    with Fetcher(site_policy(fixture_site)) as fetcher:
         assert not fetcher.allowed_by_robots(fixture_site.url("/private/staff"))
         with pytest.raises(BlockedByRobots, match="private/staff is disallowed"):
             fetcher.fetch(fixture_site.url("/private/staff"))
@@ -135,7 +144,7 @@ def test_localhost_names_reach_127_0_0_1_with_their_host_header(
     fixture_site: FixtureSite,
 ) -> None:
     # RFC 6761 §6.3: *.localhost never goes to DNS; the vhost also has no robots.txt (404).
-    with Fetcher(fetch_policy(), resolver=no_dns) as fetcher:
+    with Fetcher(site_policy(fixture_site), resolver=no_dns) as fetcher:
         assert fetcher.allowed_by_robots(fixture_site.vhost_url("/private/staff"))
         result = fetcher.fetch(fixture_site.vhost_url("/"))
     assert VHOST_TEXT in result.text
@@ -145,7 +154,7 @@ def test_localhost_names_reach_127_0_0_1_with_their_host_header(
 
 def test_loopback_hosts_are_not_delayed(fixture_site: FixtureSite) -> None:
     clock = FakeClock()
-    with Fetcher(fetch_policy(delay_s=2.0), clock=clock, sleep=clock.sleep) as fetcher:
+    with Fetcher(site_policy(fixture_site, delay_s=2.0), clock=clock, sleep=clock.sleep) as fetcher:
         for path in ("/", "/help/", "/about"):
             fetcher.fetch(fixture_site.url(path))
         assert fetcher.robots_delay("127.0.0.1") == 0.0
@@ -153,7 +162,7 @@ def test_loopback_hosts_are_not_delayed(fixture_site: FixtureSite) -> None:
 
 
 def test_redirect_chain_is_followed_and_recorded(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher:
+    with Fetcher(site_policy(fixture_site)) as fetcher:
         result = fetcher.fetch(fixture_site.url("/old"))
     assert result.redirects == (fixture_site.url("/old"), fixture_site.url("/legacy/refunds"))
     assert result.final_url == fixture_site.url("/help/refunds")
@@ -161,13 +170,13 @@ def test_redirect_chain_is_followed_and_recorded(fixture_site: FixtureSite) -> N
 
 
 def test_redirects_beyond_the_limit_are_refused(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy(max_redirects=1)) as fetcher:
+    with Fetcher(site_policy(fixture_site, max_redirects=1)) as fetcher:
         with pytest.raises(TooManyRedirects, match="more than 1 times"):
             fetcher.fetch(fixture_site.url("/old"))
 
 
 def test_redirect_loop_is_named(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher, pytest.raises(TooManyRedirects) as caught:
+    with Fetcher(site_policy(fixture_site)) as fetcher, pytest.raises(TooManyRedirects) as caught:
         fetcher.fetch(fixture_site.url("/loop-a"))
     assert "redirect loop" in str(caught.value)
     assert fixture_site.url("/loop-b") in str(caught.value)
@@ -180,7 +189,7 @@ def test_redirect_loop_is_named(fixture_site: FixtureSite) -> None:
 def test_error_statuses_raise_with_the_status(
     fixture_site: FixtureSite, path: str, status: int, words: str
 ) -> None:
-    with Fetcher(fetch_policy()) as fetcher, pytest.raises(HTTPStatusError) as caught:
+    with Fetcher(site_policy(fixture_site)) as fetcher, pytest.raises(HTTPStatusError) as caught:
         fetcher.fetch(fixture_site.url(path))
     assert caught.value.status == status
     assert str(caught.value) == f"{fixture_site.url(path)} answered {status} {words}" + (
@@ -191,7 +200,7 @@ def test_error_statuses_raise_with_the_status(
 def test_slow_page_times_out(fixture_site: FixtureSite) -> None:
     started = time.monotonic()
     with (
-        Fetcher(fetch_policy(read_timeout_s=0.5)) as fetcher,
+        Fetcher(site_policy(fixture_site, read_timeout_s=0.5)) as fetcher,
         pytest.raises(FetchTimeout) as caught,
     ):
         fetcher.fetch(fixture_site.url("/slow"))
@@ -200,7 +209,8 @@ def test_slow_page_times_out(fixture_site: FixtureSite) -> None:
 
 
 def test_pdf_is_unsupported(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher, pytest.raises(UnsupportedContentType) as caught:
+    fetcher = Fetcher(site_policy(fixture_site))
+    with fetcher, pytest.raises(UnsupportedContentType) as caught:
         fetcher.fetch(fixture_site.url("/files/report.pdf"))
     assert caught.value.content_type == "application/pdf"
 
@@ -216,14 +226,14 @@ def test_pdf_is_unsupported(fixture_site: FixtureSite) -> None:
 def test_legacy_charsets_decode_without_mojibake(
     fixture_site: FixtureSite, path: str, expected: str, encoding: str
 ) -> None:
-    with Fetcher(fetch_policy()) as fetcher:
+    with Fetcher(site_policy(fixture_site)) as fetcher:
         result = fetcher.fetch(fixture_site.url(path))
     assert expected in result.text
     assert result.encoding == encoding
 
 
 def test_gzip_body_is_decoded(fixture_site: FixtureSite) -> None:
-    with Fetcher(fetch_policy()) as fetcher:
+    with Fetcher(site_policy(fixture_site)) as fetcher:
         result = fetcher.fetch(fixture_site.url("/help/returns"))
     assert ("Content-Encoding", "gzip") in result.headers
     assert result.body.startswith(b"<!DOCTYPE html>") and "Returns and exchanges" in result.text
@@ -390,6 +400,41 @@ def test_first_allowed_address_is_used() -> None:
     assert log[0].url.host == PUBLIC_IP
 
 
+def test_a_local_address_is_allowed_only_at_the_seeds_own_origin() -> None:
+    log: list[httpx.Request] = []
+    site = {
+        "intranet.example/": page(),
+        "wiki.example/": page(),  # another name on the seed's server
+        "intranet.example:8080/admin": page("<p>admin</p>"),  # the seed host, another port
+        "router.example/": page(),  # another intranet address
+    }
+    hosts = {"intranet.example": "10.0.0.5", "wiki.example": "10.0.0.5",
+             "router.example": "10.0.0.1"}
+    policy = fetch_policy(seed_url="http://intranet.example/", respect_robots=False)
+    fetcher = mock_fetcher(routes(site, log), policy, hosts=hosts)
+    assert fetcher.fetch("http://intranet.example/").status == 200
+    assert fetcher.fetch("http://wiki.example/").status == 200
+    for url in ("http://intranet.example:8080/admin", "http://router.example/"):
+        with pytest.raises(BlockedByPolicy, match="not the seed's own origin"):
+            fetcher.fetch(url)
+    assert [r.headers["host"] for r in log] == ["intranet.example", "wiki.example"]
+
+
+def test_a_redirect_out_of_scope_is_not_followed() -> None:
+    log: list[httpx.Request] = []
+    site = {"shop.example/go": redirect("http://other.example/x"), "other.example/x": page()}
+    fetcher = Fetcher(
+        fetch_policy(respect_robots=False),
+        httpx.Client(transport=httpx.MockTransport(routes(site, log))),
+        in_scope=lambda url: url.startswith("http://shop.example/"),
+        resolver=table_resolver({"shop.example": PUBLIC_IP, "other.example": PUBLIC_IP}),
+    )
+    with pytest.raises(OutOfScope, match="outside the crawl's scope") as caught:
+        fetcher.fetch("http://shop.example/go")
+    assert caught.value.kind == "out_of_scope"
+    assert [r.headers["host"] for r in log] == ["shop.example"]
+
+
 def test_unresolvable_name_is_a_connect_failure() -> None:
     with pytest.raises(ConnectFailed, match="did not resolve"):
         mock_fetcher(routes({})).fetch("http://nowhere.example/")
@@ -507,7 +552,7 @@ def gzip_bomb(megabytes: int, produced: list[int]) -> Iterator[bytes]:
     yield compressor.flush()
 
 
-def test_gzip_bomb_stops_after_the_decoded_cap() -> None:
+def test_gzip_bomb_stops_after_the_decoded_cap() -> None:  # two layers: tests/faults
     produced: list[int] = []
 
     def handle(request: httpx.Request) -> httpx.Response:
@@ -518,6 +563,98 @@ def test_gzip_bomb_stops_after_the_decoded_cap() -> None:
     with pytest.raises(BodyTooLarge):
         mock_fetcher(handle, policy).fetch("http://shop.example/bomb")
     assert len(produced) <= 3  # of 50 MB, at most 3 MB were ever compressed and served
+
+
+def test_each_decoded_piece_is_bounded_even_for_a_double_bomb() -> None:
+    inner = zlib.compressobj(9, zlib.DEFLATED, 31)
+    once = inner.compress(bytes(50_000_000)) + inner.flush()
+    outer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    twice = outer.compress(once) + outer.flush()  # about 1 KB on the wire
+    decoder = ContentDecoder.for_header("gzip, gzip")
+    total = 0
+    for piece in decoder.feed(twice):
+        assert len(piece) <= STEP
+        total += len(piece)
+    assert total == 50_000_000
+
+
+@pytest.mark.parametrize(
+    ("header", "words"),
+    [("gzip, gzip, gzip", "at most 2"), ("br", "Content-Encoding br"), ("zstd", "zstd")],
+)
+def test_content_codings_not_decoded_are_named(header: str, words: str) -> None:
+    with pytest.raises(DecodingError, match=words):
+        ContentDecoder.for_header(header)
+
+
+def test_raw_deflate_is_decoded_like_zlib_deflate() -> None:
+    raw = zlib.compressobj(6, zlib.DEFLATED, -15)
+    body = raw.compress(b"<p>raw deflate</p>") + raw.flush()
+    assert b"".join(ContentDecoder.for_header("deflate").feed(body)) == b"<p>raw deflate</p>"
+    assert b"".join(ContentDecoder.for_header("identity").feed(b"as is")) == b"as is"
+
+
+@pytest.mark.parametrize(
+    ("value", "date", "expected"),
+    [
+        ("120", None, 120.0),
+        ("0", None, 0.0),
+        ("9" * 5000, None, 1e12),  # a number no float holds: a huge wait, capped later
+        ("Wed, 21 Oct 2015 07:30:00 GMT", "Wed, 21 Oct 2015 07:28:00 GMT", 120.0),
+        ("Wed, 21 Oct 2015 07:30:00 GMT", "Wed, 21 Oct 2015 08:00:00 GMT", 0.0),  # past
+        ("soon", None, None),
+        ("-5", None, None),
+        (None, None, None),
+    ],
+)
+def test_retry_after_values(value: str | None, date: str | None, expected: float | None) -> None:
+    assert retry_after_s(value, date, now=0.0) == expected
+
+
+def test_retry_after_on_503_delays_the_next_request_to_that_host_only() -> None:
+    clock = FakeClock()
+    sent_at: list[tuple[str, float]] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        sent_at.append((request.headers["host"], clock.now))
+        if request.url.path == "/busy":
+            return httpx.Response(503, headers={"retry-after": "30"})
+        return page()
+
+    hosts = {"shop.example": PUBLIC_IP, "other.example": PUBLIC_IP}
+    policy = fetch_policy(respect_robots=False, delay_s=0.0)
+    fetcher = mock_fetcher(handle, policy, hosts=hosts, clock=clock)
+    with pytest.raises(HTTPStatusError) as caught:
+        fetcher.fetch("http://shop.example/busy")
+    assert caught.value.politeness_note == ""  # 30 s is under the 300 s cap
+    fetcher.fetch("http://other.example/")
+    fetcher.fetch("http://shop.example/")
+    assert [at - 1000.0 for _, at in sent_at] == [0.0, 0.0, 30.0]
+
+
+def test_a_deadline_is_checked_between_body_chunks_of_any_client() -> None:
+    clock = FakeClock()
+
+    def slow_chunks() -> Iterator[bytes]:
+        for _ in range(100):
+            clock.now += 1.0  # each chunk takes a second
+            yield b"<p>" + b"x" * 100
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers=HTML, content=slow_chunks())
+
+    policy = fetch_policy(respect_robots=False, fetch_deadline_s=5.0)
+    with pytest.raises(FetchTimeout, match="5 s deadline"):
+        mock_fetcher(handle, policy, clock=clock).fetch("http://shop.example/slow")
+    assert clock.now - 1000.0 <= 6.0
+
+
+def test_robots_rules_past_the_cap_are_ignored_and_counted() -> None:
+    lines = ["User-agent: *", *(f"Disallow: /d{i}/" for i in range(MAX_ROBOTS_RULES + 10))]
+    rules = rules_from_response(200, "\n".join(lines).encode())
+    assert rules.ignored_rules == 10
+    assert not rules.allows(f"http://h/d{MAX_ROBOTS_RULES - 1}/x", "pagesift-ui")
+    assert rules.allows(f"http://h/d{MAX_ROBOTS_RULES}/x", "pagesift-ui")
 
 
 def test_unsupported_type_is_refused_before_the_body_is_read() -> None:
@@ -568,6 +705,10 @@ def test_xhtml_is_accepted_and_header_charset_wins_over_meta() -> None:
         ("max_body_bytes", 0),
         ("respect_robots", "yes"),
         ("allow_private", 1),
+        ("fetch_deadline_s", 0),
+        ("max_crawl_delay_s", -1.0),
+        ("max_retry_after_s", float("nan")),
+        ("seed_url", "ftp://shop.example/"),
     ],
 )
 def test_policy_rejects_bad_values_naming_the_field(field: str, value: object) -> None:

@@ -2,12 +2,19 @@
 
 For every hop of a redirect chain the fetcher
 
-1. resolves the host itself and checks the address against the network policy
-   (``netpolicy``); ``localhost`` and ``*.localhost`` are loopback without DNS (RFC 6761 §6.3);
+1. checks the URL against the crawl's scope (``in_scope``; redirects are not followed out of
+   it), then resolves the host itself and checks the address against the network policy
+   (``netpolicy``: loopback and private addresses only at the seed's own origin, unless
+   ``allow_private``); ``localhost`` and ``*.localhost`` are loopback without DNS (RFC 6761
+   §6.3);
 2. checks robots.txt for that origin (``robots``, RFC 9309);
-3. waits out the per-host delay, ``max(configured delay, Crawl-delay)`` (0 on loopback);
+3. waits out the per-host delay: the configured delay (0 on loopback), ``Crawl-delay`` and
+   any ``Retry-After`` a 429/503 asked for, each server-asked wait cut to its cap
+   (``politeness``);
 4. sends GET to the checked IP with the original ``Host`` header (and TLS SNI name), so
-   name-based virtual hosts work and DNS cannot change between check and connect.
+   name-based virtual hosts work and DNS cannot change between check and connect;
+5. reads the answer under an overall deadline (``transport``) and undoes its content
+   codings in bounded memory (``decoding``), up to the body limit.
 
 Redirects are therefore followed here, never by httpx (``follow_redirects=False``).
 """
@@ -15,6 +22,7 @@ Redirects are therefore followed here, never by httpx (``follow_redirects=False`
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import http.cookiejar
 import logging
 import time
@@ -28,23 +36,28 @@ from pagesift_ui.errors import (
     BlockedByPolicy,
     BlockedByRobots,
     BodyTooLarge,
-    ConnectFailed,
     FetchError,
-    FetchTimeout,
     HTTPStatusError,
+    OutOfScope,
     TooManyRedirects,
     UnsupportedContentType,
 )
+from pagesift_ui.net.decoding import ContentDecoder, DecodingError
+from pagesift_ui.net.exchange import deadline_error, exchange, unreachable_error
 from pagesift_ui.net.policy import (
     DEFAULT_USER_AGENT,
     AddressKind,
     CheckedAddress,
     FetchPolicy,
+    Origin,
     Resolver,
     check_host,
+    home_addresses,
     system_resolver,
 )
-from pagesift_ui.net.robots import RobotsCache, product_token
+from pagesift_ui.net.politeness import CappedWait, Politeness, retry_after_s
+from pagesift_ui.net.robots import RobotsCache, RobotsDownload, RobotsState, product_token
+from pagesift_ui.net.transport import Deadline, DeadlineTransport
 from pagesift_ui.page.charset import decode_html
 
 __all__ = [
@@ -59,10 +72,11 @@ logger = logging.getLogger(__name__)
 
 HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# RFC 9110 §10.2.3 / RFC 6585 §4: the statuses whose Retry-After asks us to slow down.
+_RETRY_STATUSES = frozenset({429, 503})
 _ROBOTS_MAX_REDIRECTS = 5  # RFC 9309 §2.3.1.2: follow at least five consecutive redirects
 _ROBOTS_MAX_BYTES = 512_000  # RFC 9309 §2.5: parse at least the first 500 KiB
-# gzip/deflate expand at most ~1032:1, which bounds the memory one network read can cost
-# before the size cap sees it; brotli/zstd would not.
+# Only codings net.decoding undoes in bounded memory (brotli and zstd would need their own).
 _ACCEPT_ENCODING = "gzip, deflate"
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
 
@@ -75,6 +89,8 @@ class FetchResult:
     ``redirects + (final_url,)`` is the whole path. ``body`` is the content-decoded body
     (gzip removed) while ``headers`` are exactly as received, so they may still say
     ``Content-Encoding: gzip``. ``encoding`` is the Python codec that produced ``text``.
+    ``politeness_note`` says which server-asked wait was cut to its cap while fetching it
+    ("" when none); it describes the run, so recordings do not keep it.
     """
 
     url: str
@@ -88,6 +104,7 @@ class FetchResult:
     elapsed_s: float
     fetched_at: float
     headers: tuple[tuple[str, str], ...]
+    politeness_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,10 +120,13 @@ class Fetcher:
     """Fetches pages one at a time under a ``FetchPolicy``. Not thread-safe.
 
     The policy is required (a crawl's is ``CrawlConfig.fetch_policy()``; there is no default
-    here, so the defaults live in ``CrawlConfig`` only). An injected ``client`` is used as is
-    (and not closed by ``close``); the policy's timeouts are still passed on every request.
-    ``resolver``, ``clock`` and ``sleep`` are seams for tests: DNS, the monotonic clock and
-    the politeness wait.
+    here, so the defaults live in ``CrawlConfig`` only). ``in_scope`` says whether a URL is
+    inside the crawl's scope (the session passes its own); a redirect out of it is not
+    followed (``OutOfScope``), and None lets every URL in. An injected ``client`` is used as
+    is (and not closed by ``close``); the policy's timeouts are still passed on every
+    request, but its deadline is then checked only between body chunks (the default client's
+    transport bounds every socket wait by it). ``resolver``, ``clock`` and ``sleep`` are seams
+    for tests: DNS, the monotonic clock and the politeness wait.
     """
 
     def __init__(
@@ -114,22 +134,25 @@ class Fetcher:
         policy: FetchPolicy,
         client: httpx.Client | None = None,
         *,
+        in_scope: Callable[[str], bool] | None = None,
         resolver: Resolver | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._policy = policy
+        self._in_scope = in_scope
+        self._deadline = Deadline(clock)
         self._owns_client = client is None
-        self._client = client if client is not None else _default_client(self._policy)
+        self._client = client if client is not None else _default_client(policy, self._deadline)
         self._resolver = resolver if resolver is not None else system_resolver
         self._clock = clock
-        self._sleep = sleep
-        self._token = product_token(self._policy.user_agent)
-        self._timeout = httpx.Timeout(
-            self._policy.read_timeout_s, connect=self._policy.connect_timeout_s
-        )
+        self._token = product_token(policy.user_agent)
+        self._timeout = httpx.Timeout(policy.read_timeout_s, connect=policy.connect_timeout_s)
         self._robots = RobotsCache(self._load_robots, clock)
-        self._last_request_at: dict[str, float] = {}
+        self._politeness = Politeness(policy, clock, sleep)
+        self._seed = Origin.of(policy.seed_url) if policy.seed_url is not None else None
+        self._seed_addresses: frozenset[str] | None = None
+        self._notes: list[str] = []
 
     @property
     def policy(self) -> FetchPolicy:
@@ -155,22 +178,60 @@ class Fetcher:
         """Fetch ``url`` (following redirects) and return the decoded HTML page.
 
         Raises one ``FetchError`` subclass naming ``url``: ``BlockedByPolicy``,
-        ``BlockedByRobots``, ``FetchTimeout``, ``ConnectFailed``, ``HTTPStatusError``,
-        ``TooManyRedirects``, ``BodyTooLarge`` or ``UnsupportedContentType`` (or the base
-        ``FetchError`` for a malformed URL or a broken HTTP exchange).
+        ``OutOfScope``, ``BlockedByRobots``, ``FetchTimeout`` (a timeout or the deadline),
+        ``ConnectFailed`` (also when robots.txt could not be reached for that reason),
+        ``HTTPStatusError``, ``TooManyRedirects``, ``BodyTooLarge`` or
+        ``UnsupportedContentType`` (or the base ``FetchError`` for a malformed URL, a body
+        that cannot be decoded or a broken HTTP exchange). Either way, a server-asked wait
+        cut to its cap is in ``politeness_note``.
         """
+        self._notes = []
+        try:
+            result = self._fetch(url)
+        except FetchError as exc:
+            exc.politeness_note = "; ".join(self._notes)
+            raise
+        return dataclasses.replace(result, politeness_note="; ".join(self._notes))
+
+    def allowed_by_robots(self, url: str) -> bool:
+        """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
+
+        May download robots.txt. A host the network policy forbids cannot be asked, which
+        counts as "unreachable" and so as disallowed (RFC 9309 §2.3.1.4). Raises
+        ``BlockedByPolicy`` or ``FetchError`` for a URL that is not a valid http(s) URL.
+        """
+        if not self._policy.respect_robots:
+            return True
+        parsed = _parse_url(url, url)
+        host = parsed.raw_host.decode("ascii").lower().rstrip(".")
+        return self._robots.rules_for(_robots_url(parsed), host).allows(str(parsed), self._token)
+
+    def robots_delay(self, host: str) -> float | None:
+        """``Crawl-delay`` set for ``host`` by a robots.txt already read, else None.
+
+        ``host`` is the host name as in the URL (``urlsplit(url).hostname``). This is what
+        the file says; waits are cut to ``max_crawl_delay_s``.
+        """
+        if not self._policy.respect_robots:
+            return None
+        return self._robots.crawl_delay(host.lower().rstrip("."), self._token)
+
+    def _fetch(self, url: str) -> FetchResult:
         current = _parse_url(url, url)
         visited = [str(current)]
         network_s = 0.0
         while True:
             target = self._prepare_hop(url, current)
             hop_started = self._clock()
-            with self._exchange(url, current, target) as response:
-                outcome = self._read_page(url, current, response)
+            with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
+                url, current, target
+            ) as response:
+                outcome = self._read_page(url, current, target.host, response)
             network_s += self._clock() - hop_started
             if isinstance(outcome, _Received):
                 break
             _check_redirect(url, visited, outcome, self._policy.max_redirects)
+            self._check_scope(url, current, outcome)
             visited.append(str(outcome))
             current = outcome
         encoding, text = decode_html(outcome.body, outcome.charset)
@@ -188,104 +249,86 @@ class Fetcher:
             headers=outcome.headers,
         )
 
-    def allowed_by_robots(self, url: str) -> bool:
-        """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
-
-        May download robots.txt. A host the network policy forbids cannot be asked, which
-        counts as "unreachable" and so as disallowed (RFC 9309 §2.3.1.4). Raises
-        ``BlockedByPolicy`` or ``FetchError`` for a URL that is not a valid http(s) URL.
-        """
-        if not self._policy.respect_robots:
-            return True
-        parsed = _parse_url(url, url)
-        return self._robots_rules_allow(parsed)
-
-    def robots_delay(self, host: str) -> float | None:
-        """``Crawl-delay`` set for ``host`` by a robots.txt already read, else None.
-
-        ``host`` is the host name as in the URL (``urlsplit(url).hostname``).
-        """
-        if not self._policy.respect_robots:
-            return None
-        return self._robots.crawl_delay(host.lower().rstrip("."), self._token)
+    def _check_scope(self, url: str, current: httpx.URL, target: httpx.URL) -> None:
+        if self._in_scope is not None and not self._in_scope(str(target)):
+            raise OutOfScope(
+                url, f"{current} redirected to {target}, outside the crawl's scope; not followed"
+            )
 
     def _prepare_hop(self, url: str, current: httpx.URL) -> CheckedAddress:
         target = self._check_address(url, current)
-        if self._policy.respect_robots and not self._robots_rules_allow(current):
-            raise BlockedByRobots(
-                url, f"{current} is disallowed by {_robots_url(current)} for {self._token}"
-            )
+        if self._policy.respect_robots:
+            robots_url = _robots_url(current)
+            rules = self._robots.rules_for(robots_url, target.host)
+            if not rules.allows(str(current), self._token):
+                if rules.state is RobotsState.UNREACHABLE:
+                    raise unreachable_error(url, current, robots_url, rules)
+                raise BlockedByRobots(
+                    url, f"{current} is disallowed by {robots_url} for {self._token}"
+                )
         self._wait_turn(target)
         return target
 
     def _check_address(self, url: str, current: httpx.URL) -> CheckedAddress:
+        netloc = current.netloc.decode("ascii")
         return check_host(
             url,
             current.raw_host.decode("ascii"),
             resolver=self._resolver,
             allow_private=self._policy.allow_private,
+            home=self._home_for(current),
+            where=netloc,
         )
 
-    def _robots_rules_allow(self, current: httpx.URL) -> bool:
-        host = current.raw_host.decode("ascii").lower().rstrip(".")
-        rules = self._robots.rules_for(_robots_url(current), host)
-        return rules.allows(str(current), self._token)
+    def _home_for(self, current: httpx.URL) -> frozenset[str]:
+        """The seed host's addresses when ``current`` has the seed's scheme and port."""
+        seed = self._seed
+        if seed is None:
+            return frozenset()
+        port = current.port or (443 if current.scheme == "https" else 80)
+        if (current.scheme, port) != (seed.scheme, seed.port):
+            return frozenset()
+        if self._seed_addresses is None:
+            self._seed_addresses = home_addresses(seed, self._resolver)
+        return self._seed_addresses
 
     def _wait_turn(self, target: CheckedAddress) -> None:
-        """Sleep until this host's delay has passed since our last request to it."""
-        delay = 0.0 if target.kind is AddressKind.LOOPBACK else self._policy.delay_s
-        site_delay = self.robots_delay(target.host)
-        if site_delay is not None:
-            delay = max(delay, site_delay)
-        last = self._last_request_at.get(target.host)
-        if last is not None:
-            wait_s = last + delay - self._clock()
-            if wait_s > 0:
-                logger.debug("waiting %.2f s before the next request to %s", wait_s, target.host)
-                self._sleep(wait_s)
-        self._last_request_at[target.host] = self._clock()
+        capped = self._politeness.wait_turn(
+            target.host,
+            loopback=target.kind is AddressKind.LOOPBACK,
+            crawl_delay=self.robots_delay(target.host),
+        )
+        self._note(capped)
 
-    @contextlib.contextmanager
+    def _note(self, capped: CappedWait | None) -> None:
+        if capped is not None and capped.text not in self._notes:
+            self._notes.append(capped.text)
+
     def _exchange(
         self, url: str, current: httpx.URL, target: CheckedAddress
-    ) -> Iterator[httpx.Response]:
-        """Stream GET ``current`` from the checked address, mapping httpx errors to ours."""
-        headers = {
-            "Host": current.netloc.decode("ascii"),
-            "User-Agent": self._policy.user_agent,
-            "Accept": _ACCEPT,
-            "Accept-Encoding": _ACCEPT_ENCODING,
-        }
-        extensions: dict[str, str] = {}
-        if current.scheme == "https":
-            # The certificate is checked against the SNI name, not the IP we dial.
-            extensions["sni_hostname"] = target.host
-            # httpx pools connections by IP:port; a TLS connection verified for one name
-            # must not be reused for another name on the same address.
-            headers["Connection"] = "close"
-        request_url = current.copy_with(host=target.address)
-        logger.debug("GET %s via %s", current, target.address)
-        try:
-            with self._client.stream(
-                "GET", request_url, headers=headers, extensions=extensions, timeout=self._timeout
-            ) as response:
-                yield response
-        except httpx.TimeoutException as exc:
-            raise FetchTimeout(url, _timeout_message(current, exc, self._policy)) from exc
-        except httpx.NetworkError as exc:
-            raise ConnectFailed(url, f"{current} could not be fetched: {_describe(exc)}") from exc
-        except httpx.InvalidURL as exc:
-            # httpx prepares the next request of any redirect even when not following it,
-            # and rejects a Location such as "mailto:x" that has a scheme but no host.
-            raise FetchError(url, f"{current} answered with an unusable URL ({exc})") from exc
-        except (httpx.HTTPError, httpx.StreamError) as exc:
-            raise FetchError(url, f"{current} failed: {_describe(exc)}") from exc
+    ) -> contextlib.AbstractContextManager[httpx.Response]:
+        return exchange(
+            self._client, url, current, target, user_agent=self._policy.user_agent,
+            accept=_ACCEPT, accept_encoding=_ACCEPT_ENCODING, timeout=self._timeout,
+            policy=self._policy, deadline=self._deadline,
+        )
+
+    def _hold_off(self, host: str, response: httpx.Response) -> None:
+        """Honour a 429/503's ``Retry-After`` for the next request to ``host``."""
+        if response.status_code not in _RETRY_STATUSES:
+            return
+        asked = retry_after_s(
+            response.headers.get("retry-after"), response.headers.get("date"), time.time()
+        )
+        if asked is not None:
+            self._note(self._politeness.hold_off(host, asked))
 
     def _read_page(
-        self, url: str, current: httpx.URL, response: httpx.Response
+        self, url: str, current: httpx.URL, host: str, response: httpx.Response
     ) -> _Received | httpx.URL:
         """The next URL for a redirect, else the checked, size-capped page."""
         status = response.status_code
+        self._hold_off(host, response)
         location = response.headers.get("location")
         if status in _REDIRECT_STATUSES and location:
             return _parse_url(location, url, base=current)
@@ -299,33 +342,84 @@ class Fetcher:
                 f"{current} is {media_type}, not HTML; skipped without downloading it",
                 media_type,
             )
-        body = _read_capped(url, current, response, self._policy.max_body_bytes)
+        body = self._read_capped(url, current, response, self._policy.max_body_bytes)
         raw_headers = tuple(
             (name.decode("latin-1"), value.decode("latin-1"))
             for name, value in response.headers.raw
         )
         return _Received(status, media_type, charset, body, raw_headers)
 
-    def _load_robots(self, robots_url: str) -> tuple[int | None, bytes]:
-        """The RobotsLoader: (final status, first 500 KiB) or (None, b"") if unreachable."""
+    def _read_capped(
+        self, url: str, current: httpx.URL, response: httpx.Response, limit: int
+    ) -> bytes:
+        """The decoded body, stopping as soon as it passes ``limit`` (bombs included)."""
+        declared = response.headers.get("content-length", "")
+        encoded = "content-encoding" in response.headers
+        if not encoded and declared.isdigit() and int(declared) > limit:
+            raise BodyTooLarge(
+                url, f"{current} announces {int(declared):,} bytes, over the {limit:,}-byte limit"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        for piece in self._decoded(url, current, response):
+            size += len(piece)
+            if size > limit:
+                raise BodyTooLarge(
+                    url, f"{current} passed the {limit:,}-byte limit while downloading; stopped"
+                )
+            chunks.append(piece)
+        return b"".join(chunks)
+
+    def _decoded(self, url: str, current: httpx.URL, response: httpx.Response) -> Iterator[bytes]:
+        """The body's decoded pieces (each at most ``decoding.STEP`` bytes), checking the
+        deadline between network reads."""
+        if response.is_stream_consumed:
+            # an in-memory response (an injected MockTransport's): httpx has read and
+            # decoded it already
+            yield response.content
+            return
+        try:
+            decoder = ContentDecoder.for_header(response.headers.get("content-encoding"))
+            for chunk in response.iter_raw():
+                if self._deadline.expired():
+                    raise deadline_error(url, current, self._deadline)
+                yield from decoder.feed(chunk)
+        except DecodingError as exc:
+            raise FetchError(url, f"{current} sent a body that cannot be decoded: {exc}") from exc
+
+    def _load_robots(self, robots_url: str) -> RobotsDownload:
+        """The RobotsLoader: the final status and the first 500 KiB, or why there were none."""
         current = httpx.URL(robots_url)
         status: int | None = None
         try:
             for _ in range(_ROBOTS_MAX_REDIRECTS + 1):
                 target = self._check_address(robots_url, current)
                 self._wait_turn(target)
-                with self._exchange(robots_url, current, target) as response:
+                with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
+                    robots_url, current, target
+                ) as response:
                     status = response.status_code
+                    self._hold_off(target.host, response)
                     location = response.headers.get("location")
                     if status not in _REDIRECT_STATUSES or not location:
-                        return status, _read_prefix(response, _ROBOTS_MAX_BYTES)
+                        return RobotsDownload(status, self._read_prefix(robots_url, response))
                 current = _parse_url(location, robots_url, base=current)
         except FetchError as exc:
             logger.info("robots.txt unreachable: %s", exc)
-            return None, b""
+            return RobotsDownload(None, b"", exc)
         # RFC 9309 §2.3.1.2: after five redirects the file MAY be assumed unavailable;
         # the last 3xx status says exactly that to rules_from_response.
-        return status, b""
+        return RobotsDownload(status, b"")
+
+    def _read_prefix(self, robots_url: str, response: httpx.Response) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        for piece in self._decoded(robots_url, httpx.URL(robots_url), response):
+            chunks.append(piece)
+            size += len(piece)
+            if size >= _ROBOTS_MAX_BYTES:
+                break
+        return b"".join(chunks)[:_ROBOTS_MAX_BYTES]
 
 
 def parse_content_type(value: str | None) -> tuple[str, str | None]:
@@ -368,58 +462,17 @@ def _check_redirect(url: str, visited: list[str], target: httpx.URL, limit: int)
         )
 
 
-def _read_capped(url: str, current: httpx.URL, response: httpx.Response, limit: int) -> bytes:
-    """Read the decoded body, stopping as soon as it passes ``limit`` (gzip bombs included)."""
-    declared = response.headers.get("content-length", "")
-    if "content-encoding" not in response.headers and declared.isdigit() and int(declared) > limit:
-        raise BodyTooLarge(
-            url, f"{current} announces {int(declared):,} bytes, over the {limit:,}-byte limit"
-        )
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge(
-                url, f"{current} passed the {limit:,}-byte limit while downloading; stopped"
-            )
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _read_prefix(response: httpx.Response, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= limit:
-            break
-    return b"".join(chunks)[:limit]
-
-
-def _describe(exc: Exception) -> str:
-    return str(exc) or type(exc).__name__
-
-
 def _robots_url(url: httpx.URL) -> str:
     return f"{url.scheme}://{url.netloc.decode('ascii')}/robots.txt"
 
 
-def _timeout_message(current: httpx.URL, exc: httpx.TimeoutException, policy: FetchPolicy) -> str:
-    if isinstance(exc, httpx.ConnectTimeout):
-        return f"{current} timed out after {policy.connect_timeout_s} s connecting"
-    if isinstance(exc, httpx.ReadTimeout):
-        return f"{current} timed out after {policy.read_timeout_s} s reading the response"
-    return f"{current} timed out ({type(exc).__name__})"
-
-
-def _default_client(policy: FetchPolicy) -> httpx.Client:
+def _default_client(policy: FetchPolicy, deadline: Deadline) -> httpx.Client:
     # Cookies would be stored under the IP we dial and so leak between virtual hosts on one
     # address; a crawler does not need them. Environment proxies would bypass the address
-    # check, hence trust_env=False.
+    # check, hence trust_env=False (and DeadlineTransport never uses a proxy).
     no_cookies = http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
     return httpx.Client(
+        transport=DeadlineTransport(deadline),
         timeout=httpx.Timeout(policy.read_timeout_s, connect=policy.connect_timeout_s),
         follow_redirects=False,
         trust_env=False,

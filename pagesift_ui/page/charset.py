@@ -30,6 +30,21 @@ _WEB_CODECS = {
     )
     for label in labels.split()
 }
+# WHATWG Encoding §4.2 names the text encodings a page may declare. Python knows many more
+# codecs under labels a page can send — idna, punycode and "undefined" raise on decoding,
+# unicode_escape, utf-7 or charmap turn text into mojibake, rot13, base64 and zlib are not
+# text codecs at all — so a declared label counts only when it names one of these (the
+# Python codecs of the WHATWG encodings); any other falls through to detection.
+_WEB_TEXT_CODECS = frozenset(
+    codecs.lookup(name).name
+    for name in (
+        "utf-8 utf-8-sig utf-16 utf-16-le utf-16-be cp866 iso8859-2 iso8859-3 iso8859-4 "
+        "iso8859-5 iso8859-6 iso8859-7 iso8859-8 iso8859-10 iso8859-13 iso8859-14 iso8859-15 "
+        "iso8859-16 koi8-r koi8-u mac-roman mac-cyrillic cp874 cp1250 cp1251 cp1252 cp1253 "
+        "cp1254 cp1255 cp1256 cp1257 cp1258 gbk gb18030 big5 big5hkscs euc-jp iso2022-jp "
+        "shift_jis cp932 euc-kr cp949"
+    ).split()
+)
 
 
 def decode_html(body: bytes, header_charset: str | None) -> tuple[str, str]:
@@ -58,7 +73,10 @@ def decode_html(body: bytes, header_charset: str | None) -> tuple[str, str]:
         if declared is not None:
             return declared, body.decode(declared, "replace")
     sniffed = _sniff_codec(body)
-    return sniffed, body.decode(sniffed, "replace")
+    try:
+        return sniffed, body.decode(sniffed, "replace")
+    except (LookupError, UnicodeError):  # a detector's answer Python cannot decode with
+        return "utf-8", body.decode("utf-8", "replace")
 
 
 def _sniff_codec(body: bytes) -> str:
@@ -76,10 +94,17 @@ def _sniff_codec(body: bytes) -> str:
     if any("cp1252" in match.could_be_from_charset for match in matches):
         return "cp1252"
     best = matches.best()
-    return codec_for(best.encoding if best is not None else None) or "utf-8"
+    return _python_codec(best.encoding if best is not None else None) or "utf-8"
 
 
 def codec_for(label: str | None) -> str | None:
+    """The Python codec for a declared charset label, as browsers read it; None when the
+    label names no web text encoding (unknown, or a codec such as idna or base64)."""
+    codec = _python_codec(label)
+    return codec if codec in _WEB_TEXT_CODECS else None
+
+
+def _python_codec(label: str | None) -> str | None:
     if not label:
         return None
     name = label.strip().lower()

@@ -63,8 +63,11 @@ class CrawlConfig:
     sub-domains (journals, events, help centres); ``HOST`` keeps to the seed's host.
     ``stop_on_verdict=False`` records every stop verdict but keeps crawling to the limit, as if
     "continue anyway" were chosen each time (the CLI's ``--no-stop``). The fetch settings
-    (``user_agent`` … ``max_redirects``) become the fetcher's ``FetchPolicy`` through
-    ``fetch_policy()``. The ranges of the numbers are ``SETTINGS``'.
+    (``user_agent`` … ``max_redirects``, ``fetch_deadline_s``, ``max_crawl_delay_s``,
+    ``max_retry_after_s``, with ``seed_url`` and ``allow_private``) become the fetcher's
+    ``FetchPolicy`` through ``fetch_policy()``. ``max_links_per_page`` bounds the work one
+    page can cost: links after the first that many are counted, not looked at
+    (docs/DECISIONS.md, issue 12). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -86,6 +89,10 @@ class CrawlConfig:
     user_agent: str = DEFAULT_USER_AGENT
     strategy: Strategy = Strategy.FOCUSED
     sampling_seed: int = 0
+    fetch_deadline_s: float = 30.0
+    max_crawl_delay_s: float = 60.0
+    max_retry_after_s: float = 300.0
+    max_links_per_page: int = 2_000
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -157,9 +164,13 @@ class CrawlConfig:
             respect_robots=self.respect_robots,
             connect_timeout_s=self.connect_timeout_s,
             read_timeout_s=self.read_timeout_s,
+            fetch_deadline_s=self.fetch_deadline_s,
             max_redirects=self.max_redirects,
             max_body_bytes=self.max_body_bytes,
             allow_private=self.allow_private,
+            seed_url=self.seed_url,
+            max_crawl_delay_s=self.max_crawl_delay_s,
+            max_retry_after_s=self.max_retry_after_s,
         )
 
     @property
@@ -240,8 +251,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("respect_robots", bool, "ignore robots.txt", "--no-robots"),
     Setting("scope", Scope, "host: the seed's host only; site: also its sub-domains",
             "--scope"),
-    Setting("allow_private", bool, "allow private and link-local addresses (refused by "
-            "default)", "--allow-private"),
+    Setting("allow_private", bool, "allow loopback and private addresses other than the "
+            "seed's own server (refused by default; link-local never)", "--allow-private"),
     Setting("stop_on_verdict", bool, "record every stop verdict but crawl on to the limit, "
             "as if 'continue anyway' were chosen each time", "--no-stop"),
     Setting("delta", float, "error rate δ of the Wilson intervals and the link model",
@@ -252,6 +263,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("read_timeout_s", float, "seconds to wait for a response", low=0.1, high=300.0),
     Setting("connect_timeout_s", float, "seconds to wait for a connection", low=0.1,
             high=300.0),
+    Setting("fetch_deadline_s", float, "most seconds one request may take, headers and body "
+            "(robots.txt too), however slowly the server sends", "--fetch-deadline", 1.0,
+            600.0),
+    Setting("max_crawl_delay_s", float, "longest robots.txt Crawl-delay honoured; a longer one "
+            "is waited this long", "--max-crawl-delay", 0.0, 3600.0),
+    Setting("max_retry_after_s", float, "longest Retry-After of a 429/503 honoured; a longer "
+            "one is waited this long", "--max-retry-after", 0.0, 86_400.0),
+    Setting("max_links_per_page", int, "links of one page considered for the queue; the rest "
+            "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),

@@ -11,9 +11,10 @@ from typing import Any
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
 from pagesift_ui.frontier.links import link_contexts
 from pagesift_ui.frontier.queue import Offer
-from pagesift_ui.frontier.urls import clean, dedupe_key, skip
+from pagesift_ui.frontier.urls import MAX_URL_LENGTH, clean, dedupe_key, skip
 from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
@@ -67,9 +68,14 @@ class Skip:
 
 @dataclass(slots=True)
 class LinkTally:
-    """What happened to a page's links, for the step record."""
+    """What happened to a page's links, for the step record.
+
+    ``not_considered`` counts the links after the first ``max_links_per_page`` of the page,
+    in document order: found, but not cleaned, checked or scored.
+    """
 
     found: int = 0
+    not_considered: int = 0
     queued: int = 0
     requeued: int = 0
     evicted: list[str] = field(default_factory=list)
@@ -87,7 +93,11 @@ class LinkTally:
         self.rejected.append(url)
 
     def to_dict(self) -> dict[str, Any]:
+        """The record's ``links``; ``not_considered`` only when the cap applied, so records
+        of earlier versions (which never capped) replay to the same dict."""
+        capped = {"not_considered": self.not_considered} if self.not_considered else {}
         return {
+            **capped,
             "found": self.found,
             "queued": self.queued,
             "requeued": self.requeued,
@@ -98,6 +108,26 @@ class LinkTally:
             "skipped": [[url, skip.text] for url, skip in self.skipped],
             "skipped_by_reason": dict(sorted(self.reasons.items())),
         }
+
+
+def _head(markdown: str, links: int) -> str:
+    """The start of a page's Markdown that holds the contexts of its first ``links`` links.
+
+    It ends on the line of the ``2 × links``-th link or image (``](``; twice as many for the
+    images and the navigation links the Markdown leaves out), at most the longest URL and
+    ``CONTEXT_BYTES`` after it: that link keeps its context window.
+    ``link_contexts`` costs at least the whole Markdown: a page of 150,000 links on one line
+    took 147 s there alone.
+    """
+    position = 0
+    for _ in range(2 * links):
+        found = markdown.find("](", position)
+        if found < 0:
+            return markdown
+        position = found + 2
+    line_end = markdown.find("\n", position)
+    end = len(markdown) if line_end < 0 else line_end
+    return markdown[: min(end, position + MAX_URL_LENGTH + CONTEXT_BYTES)]
 
 
 def _context_of(link: Link, contexts: dict[str, list[tuple[str, str]]]) -> str:
@@ -118,12 +148,19 @@ def enqueue_links(
     room: int,
     robots_allows: Callable[[str], bool],
 ) -> LinkTally:
-    """Offer the page's links to the queue; ``room`` = limit − pages scheduled."""
-    tally = LinkTally(found=len(links))
-    contexts = link_contexts(page.markdown)
+    """Offer the page's links to the queue; ``room`` = limit − pages scheduled.
+
+    Only the first ``config.max_links_per_page`` links are considered: every link costs a
+    cleaning, a robots check and a score (a 150,000-link page took minutes), and a page's
+    first links are the ones its author put first.
+    """
+    considered = links[: config.max_links_per_page]
+    tally = LinkTally(found=len(links), not_considered=len(links) - len(considered))
+    markdown = page.markdown if not tally.not_considered else _head(page.markdown, len(considered))
+    contexts = link_contexts(markdown)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
-    for link in links:
+    for link in considered:
         try:
             url = clean(link.url)
         except ValueError:

@@ -245,6 +245,9 @@ class StepRecord:
     # forgiven automatically); None for a step that observed no page, and in records made
     # before it was kept, which also counted link destinations as evidence (session/rules.py)
     lead_pending: bool | None = None
+    # a Crawl-delay or Retry-After the fetcher cut to its cap ("" when none); a replay,
+    # which waits for nothing, leaves it empty
+    politeness_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Protocol
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.scope import in_scope
 
 __all__ = ["PageSource", "default_source"]
 
@@ -26,5 +28,9 @@ class PageSource(Protocol):
 
 
 def default_source(config: CrawlConfig) -> Fetcher:
-    """The live page source a config asks for: the one place a ``Fetcher`` is built."""
-    return Fetcher(config.fetch_policy())
+    """The live page source a config asks for: the one place a ``Fetcher`` is built.
+
+    It follows redirects only inside the crawl's scope, the same one links are held to.
+    """
+    scope = functools.partial(in_scope, seed_host=config.seed_host, scope=config.scope)
+    return Fetcher(config.fetch_policy(), in_scope=scope)

@@ -47,6 +47,7 @@ class StepFacts:
     forgiven_why: str = ""
     stopped: bool = False
     links: LinkTally | None = None
+    politeness_note: str = ""
     lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
@@ -61,6 +62,7 @@ class StepFacts:
 
     def fail(self, exc: FetchError) -> None:
         self.error, self.error_kind, self.failed_at = exc.message, exc.kind, exc.at
+        self.politeness_note = exc.politeness_note
         if isinstance(exc, HTTPStatusError):
             self.status = exc.status
         if isinstance(exc, UnsupportedContentType):
@@ -155,4 +157,5 @@ def build_record(
         lead_pending=facts.lead_pending,
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
+        politeness_note=result.politeness_note if result is not None else facts.politeness_note,
     )

@@ -28,8 +28,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Step-record fields that measure the run rather than the crawl: never compared.
-UNREPRODUCIBLE = frozenset({"elapsed_ms"})
+#: Step-record fields that measure the run rather than the crawl: never compared (a replay
+#: waits for nothing, so it has no politeness to note).
+UNREPRODUCIBLE = frozenset({"elapsed_ms", "politeness_note"})
 #: Step-record fields added after sessions were first saved: a record saved before holds
 #: None there, which is not a difference.
 ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending"})

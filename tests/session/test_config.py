@@ -92,11 +92,13 @@ def test_fetch_policy_carries_the_configs_values() -> None:
     changed = {
         "user_agent": "probe/2.0", "delay_s": 0.25, "respect_robots": False,
         "connect_timeout_s": 1.5, "read_timeout_s": 7.0, "max_redirects": 0,
-        "max_body_bytes": 123_456, "allow_private": True,
+        "max_body_bytes": 123_456, "allow_private": True, "fetch_deadline_s": 12.5,
+        "max_crawl_delay_s": 7.0, "max_retry_after_s": 90.0,
     }
     policy = CrawlConfig.from_mapping({**GOOD, **changed}).fetch_policy()
-    assert dataclasses.asdict(policy) == changed
-    assert {f.name for f in dataclasses.fields(FetchPolicy)} == set(changed)
+    # the seed's origin is the one loopback or private origin the policy lets through
+    assert dataclasses.asdict(policy) == {**changed, "seed_url": GOOD["seed_url"]}
+    assert {f.name for f in dataclasses.fields(FetchPolicy)} == {*changed, "seed_url"}
 
 
 def test_the_fetch_policy_has_no_defaults_of_its_own() -> None:
