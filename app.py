@@ -24,6 +24,7 @@ from components.saved import render_saved_sessions, render_storage_note
 from components.sidebar import init_state, render_setup
 from components.state import AnySession, pop_flashes
 from components.tables import render_frontier, render_pages, render_subtrees
+from components.whatif import render_whatif
 
 FRONTIER_ROWS = 25
 _FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}
@@ -40,14 +41,14 @@ left off, and **Replay with these settings** crawls a session's recorded pages a
 #: The views under the charts. ``st.tabs`` with a key tracks the selected one in session
 #: state (``ss["view"]``), so it survives overrides and reruns; every view is still drawn,
 #: so the override widgets in each exist whichever is selected.
-VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees")
+VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees", "What-if stops")
 
 
 def _tabs(session: AnySession, running: bool) -> None:
     if running:
         st.caption("The tables below refresh when the run pauses.")
-    log, frontier, pages, inspector, subtrees = st.tabs(list(VIEWS), key="view",
-                                                        on_change="rerun")
+    log, frontier, pages, inspector, subtrees, whatif = st.tabs(list(VIEWS), key="view",
+                                                                on_change="rerun")
     with log:
         render_decision_log(session.steps, session.overrides, session.config)
     with frontier:
@@ -64,6 +65,8 @@ def _tabs(session: AnySession, running: bool) -> None:
         wilson = session.wilson_table()
         render_subtrees(wilson)
         render_subtree_overrides(session, wilson, rows)
+    with whatif:
+        render_whatif(session)
 
 
 def run() -> None:

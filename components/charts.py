@@ -48,6 +48,7 @@ DEFAULT_WINDOW = 500
 MAX_FOREST_ROWS = 40
 FOREST_SORTS = ("pages", "estimate", "name")
 OVERRIDE_COLOUR = "#9467bd"
+WHATIF_COLOUR = "#e377c2"
 #: The legend sits below the plot, anchored to the bottom of the figure (``yref``
 #: "container"): plotly then grows the bottom margin by the legend's height, so the legend
 #: never covers the data nor the x-axis title, however many rows it wraps into at 1280 px.
@@ -134,8 +135,10 @@ def stale_cold_figure(
     config: CrawlConfig,
     overrides: Sequence[Override] = (),
     window: int = DEFAULT_WINDOW,
+    marks: Sequence[tuple[int, str]] = (),
 ) -> go.Figure:
-    """Stale and cold counters over steps against the thresholds that make the verdicts fire."""
+    """Stale and cold counters over steps against the thresholds that make the verdicts fire;
+    ``marks`` are (step, label) of the what-if panel, drawn as dotted pink lines."""
     shown = _window(steps, window)
     patience = config.adaptive.patience
     x = np.fromiter((r.step for r in shown), dtype=np.int64, count=len(shown))
@@ -162,6 +165,11 @@ def stale_cold_figure(
     override = _override_trace(overrides, first, top)
     if override is not None:
         fig.add_trace(override)
+    for step, label in marks:
+        if step >= first:
+            fig.add_trace(go.Scatter(x=[step, step], y=[0.0, top], mode="lines", name=label,
+                                     hoverinfo="name", line={"color": WHATIF_COLOUR,
+                                                             "dash": "dot", "width": 1.5}))
     fig.update_layout(title="Stale and cold counters", xaxis=_step_axis(x),
                       yaxis={"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT)
     return fig

@@ -71,7 +71,9 @@ def render_controls(session: AnySession | None, running: bool) -> None:
     cols[0].button("Step", key="step", on_click=on_step, disabled=not can_step,
                    help="fetch one page", width="stretch")
     cols[1].button("Run", key="run", on_click=on_run, disabled=not can_step, width="stretch",
-                   help="keep stepping; pause at the next stop verdict, also a forgiven one")
+                   help="keep stepping; pause at a verdict that stands while the crawl goes "
+                        "on (Stop on verdict off) and, if ticked below, at one the crawler "
+                        "forgives itself")
     cols[2].button("Run to stop", key="run_to_stop", on_click=on_run_to_stop, width="stretch",
                    disabled=not can_step,
                    help="keep stepping until the crawl itself stops (limit, empty queue or a "
@@ -81,9 +83,19 @@ def render_controls(session: AnySession | None, running: bool) -> None:
     cols[4].button("Stop", key="stop", on_click=on_stop, width="stretch",
                    disabled=not (live and session is not None and not session.done),
                    help="end the crawl now (cancelled)")
+    if live:
+        st.checkbox("Run pauses at verdicts the crawler forgives itself", key="pause_forgiven",
+                    help="off (the default): Run goes through them, as the crawl does; on: "
+                         "it pauses at each, to look at the moment a rule fired")
     if running:
-        mode = RunMode(st.session_state.get("run_mode", "run"))
-        until = "the next verdict" if mode is RunMode.RUN else "the crawl stops"
+        ss = st.session_state
+        mode = RunMode(ss.get("run_mode", "run"))
+        if ss.get("lesson"):
+            until = "the lesson happens"
+        elif mode is RunMode.RUN:
+            until = "a verdict it pauses at"
+        else:
+            until = "the crawl stops"
         st.caption(f"Running until {until}, or Pause.")
     elif session is not None and not live:
         st.caption("An imported session: read-only, nothing to step.")

@@ -23,12 +23,14 @@ from components.charts import (
     switch_counts,
     weights_figure,
 )
-from components.decision_log import explain_step, explain_verdict, md_escape
+from components.decision_log import explain_step, md_escape
 from components.metrics import headline_metrics, render_metrics
 from components.persist import fall_back_unsaved
 from components.replay import render_replay_status
 from components.runner import RunMode, TickEnd, TickResult, advance
 from components.state import AnySession, StateKey, add_flash, is_live
+from components.whatif import WhatIfMark, chart_marks
+from pagesift_ui.demo import lesson_of, lesson_step
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlSession
 from pagesift_ui.store import StoreError
@@ -62,18 +64,22 @@ class ChartOptions:
     sort_by: str
 
 
-#: ``ss["fig_memo"]``: the memo key (session serial, steps, overrides, options), the figures.
-FigureMemo = tuple[tuple[int, int, int, ChartOptions], dict[str, go.Figure]]
+#: ``ss["fig_memo"]``: the memo key (session serial, steps, overrides, options, what-if
+#: marks) and the figures.
+FigureMemo = tuple[tuple[int, int, int, ChartOptions, tuple[WhatIfMark, ...]],
+                   dict[str, go.Figure]]
 
 
 def build_figures(
-    session: AnySession, window: int, feature: str, sort_by: str
+    session: AnySession, window: int, feature: str, sort_by: str,
+    marks: Sequence[WhatIfMark] = (),
 ) -> dict[str, go.Figure]:
-    """The four live charts of a session (live or imported), keyed by their chart keys."""
+    """The four live charts of a session (live or imported), keyed by their chart keys;
+    ``marks``: the what-if panel's steps, on the stale/cold chart."""
     steps, config, overrides = session.steps, session.config, session.overrides
     return {
         "chart_coverage": coverage_figure(steps, config),
-        "chart_stale": stale_cold_figure(steps, config, overrides, window),
+        "chart_stale": stale_cold_figure(steps, config, overrides, window, marks),
         "chart_weights": weights_figure(steps, config, feature, overrides, window),
         "chart_forest": forest_figure(session.wilson_table(), sort_by),
     }
@@ -84,12 +90,14 @@ def _memo_figures(
 ) -> dict[str, go.Figure]:
     """Rebuild the figures only when the session or an option changed (memo in session state;
     ``st.cache_data`` would pickle each hit, ~15 ms per figure: docs/DESIGN.md §14.4)."""
+    marks = chart_marks(ss, session)
     key = (int(ss.get("session_serial", 0)), len(session.steps), len(session.overrides),
-           options)
+           options, marks)
     memo: FigureMemo | None = ss.get("fig_memo")
     if memo is not None and memo[0] == key:
         return memo[1]
-    figures = build_figures(session, options.window, options.feature, options.sort_by)
+    figures = build_figures(session, options.window, options.feature, options.sort_by,
+                            marks)
     ss["fig_memo"] = (key, figures)
     return figures
 
@@ -137,9 +145,13 @@ def _panel(session: AnySession) -> None:
 
 def _tick(ss: MutableMapping[StateKey, Any], session: CrawlSession, mode: RunMode) -> TickResult:
     """One tick; a bug in a step ends the run with a message instead of spinning the timer,
-    and a failed save ends it with the crawl switched to unsaved."""
+    and a failed save ends it with the crawl switched to unsaved. Run to the lesson ends at
+    the step where the lesson happens (``Lesson.reached``)."""
+    lesson = lesson_of(ss.get("lesson") or "")
+    pause_on_forgiven = bool(ss.get("pause_forgiven"))
     try:
-        return advance(session, mode, STEP_BUDGET_S)
+        return advance(session, mode, STEP_BUDGET_S, pause_on_forgiven=pause_on_forgiven,
+                       until=lesson.reached if lesson is not None else None)
     except StoreError as exc:
         fall_back_unsaved(ss, exc)
         return TickResult(0, TickEnd.SAVE_FAILED, f"saving failed: {exc}")
@@ -148,21 +160,26 @@ def _tick(ss: MutableMapping[StateKey, Any], session: CrawlSession, mode: RunMod
         return TickResult(0, TickEnd.ERROR, f"error: {exc}")
 
 
-def _pause_message(session: CrawlSession, result: TickResult) -> tuple[str, str] | None:
-    """Why Run paused; None when the crawl stopped (the verdict banner says why)."""
+def _pause_message(
+    ss: MutableMapping[StateKey, Any], session: CrawlSession, result: TickResult
+) -> tuple[str, str] | None:
+    """Why Run paused; None when the crawl stopped (the verdict banner says why) — except
+    after Run to the lesson, which says the lesson happened and what to watch."""
     if result.end is TickEnd.ERROR:
         return "error", f"Run stopped by an {result.message}"
-    if result.end is TickEnd.SAVE_FAILED or session.done or not session.steps:
-        return None
-    last = session.steps[-1]
-    if last.verdict is None:
-        return None
-    why = explain_verdict(last.verdict, last, session.config)
-    patience = session.config.adaptive.patience
-    return "info", (f"Run paused at step {last.step}: {why}. The crawler forgave it itself "
-                    f"({last.forgiven_why}), so the Stale counter starts again at "
-                    f"{last.stale} / {patience}. Press Run to go on, or Run to stop to run "
-                    "through such verdicts.")
+    lesson = lesson_of(ss.get("lesson") or "")
+    if lesson is not None and result.end in (TickEnd.REACHED, TickEnd.STOPPED):
+        ss["lesson"] = None
+        step = lesson_step(session, lesson)
+        if step is None:
+            return "warning", (f"The crawl stopped ({session.stop_reason}) before the lesson "
+                               f"({lesson.reason.value}): other settings than the lesson's?")
+        return "success", (f"Lesson reached at step {step}: {lesson.reason.value}. What to "
+                           f"watch: {lesson.watch}")
+    if result.end is TickEnd.VERDICT:
+        return "info", (f"{result.message} Press Run to go on, or Run to stop to run "
+                        "through such verdicts.")
+    return None
 
 
 def render_live(running: bool) -> None:
@@ -177,7 +194,7 @@ def render_live(running: bool) -> None:
             result = _tick(ss, session, mode)
             if not result.keep_running:
                 ss["running"] = False
-                message = _pause_message(session, result)
+                message = _pause_message(ss, session, result)
                 if message:
                     add_flash(ss, *message)
                 st.rerun()

@@ -14,7 +14,9 @@ from typing import Any
 
 import streamlit as st
 
+from components.labels import STOP_REASONS
 from components.persist import start_crawl
+from components.runner import RunMode
 from components.state import (
     STATE_DEFAULTS,
     StateKey,
@@ -31,14 +33,21 @@ from components.targets import (
     demo_info,
     resolve_target,
 )
-from pagesift_ui.demo import SCENARIOS
+from pagesift_ui.demo import SCENARIOS, Lesson, lesson_of
 from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
 from pagesift_ui.session.config import settings_mapping
 
-__all__ = ["config_mapping", "form_defaults", "init_state", "render_setup", "setup_errors"]
+__all__ = [
+    "apply_lesson_settings",
+    "config_mapping",
+    "form_defaults",
+    "init_state",
+    "render_setup",
+    "setup_errors",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -111,6 +120,38 @@ def on_scenario_change() -> None:
         ss["query"] = demo_info(ss["scenario"])[0]
     except ConfigError as exc:
         ss["field_errors"] = {exc.field: exc.message}
+    apply_lesson_settings(ss, lesson_of(ss["scenario"]))
+
+
+def apply_lesson_settings(ss: MutableMapping[StateKey, Any], lesson: Lesson | None) -> None:
+    """Lay a lesson's settings over the form (the fieldguide's page limit), and put back the
+    defaults of those a lesson chosen before had changed."""
+    defaults = form_defaults()
+    for key in ss.get("lesson_settings") or ():
+        if key in defaults:
+            ss[key] = defaults[key]
+    applied = []
+    for key, value in (lesson.settings.items() if lesson is not None else ()):
+        if key in defaults:
+            ss[key] = value
+            applied.append(key)
+    ss["lesson_settings"] = tuple(applied)
+
+
+def on_run_to_lesson() -> None:
+    """Start the chosen scenario's lesson and run until it happens (``Lesson.reached``) or
+    the crawl stops: every stop reason in under a minute."""
+    ss = st.session_state
+    lesson = lesson_of(ss.get("scenario") or "")
+    if lesson is None or ss.get("target") != TARGET_DEMO:
+        return
+    apply_lesson_settings(ss, lesson)
+    on_start()
+    if ss.get("field_errors") or ss.get("session") is None:
+        return
+    ss["lesson"] = lesson.scenario
+    ss["run_mode"] = RunMode.TO_STOP.value
+    ss["running"] = True
 
 
 def on_start() -> None:
@@ -137,6 +178,8 @@ def on_start() -> None:
         return
     set_session(ss, opened.session)  # closes the one before (and its folder server)
     ss["static_server"] = target.server
+    ss["lesson"] = None  # Run to the lesson sets it after this
+    ss["truth"] = target.truth
     if opened.warning:
         add_flash(ss, "warning", opened.warning)
     logger.info("session started on %s for %r", config.seed_url, config.query)
@@ -177,16 +220,40 @@ def _has_error(*fields: Iterable[str]) -> bool:
     return any(field in errors for group in fields for field in group)
 
 
+def _scenario_label(name: str) -> str:
+    """A lesson scenario with its stop reason's short words: "bakery (saturated)"."""
+    lesson = lesson_of(name)
+    return f"{name} ({STOP_REASONS[lesson.reason].words})" if lesson is not None else name
+
+
 def _target_inputs() -> None:
     ss = st.session_state
     st.radio("Target", TARGETS, key="target", horizontal=True)
     if ss["target"] == TARGET_DEMO:
-        st.selectbox("Demo scenario", SCENARIOS, key="scenario", on_change=on_scenario_change)
+        st.selectbox("Demo scenario", SCENARIOS, key="scenario", on_change=on_scenario_change,
+                     format_func=_scenario_label,
+                     help="a scenario with a stop reason in brackets is a lesson: it ends "
+                          "with that reason; pick one and press Run to the lesson")
     elif ss["target"] == TARGET_URL:
         st.text_input("Start URL", key="url", help="http(s) URL of the page to start from")
     else:
         st.text_input("Folder", key="folder", help="served on 127.0.0.1 while the session lasts")
     st.text_input("Query", key="query", help="what the crawl looks for")
+
+
+def _lesson() -> None:
+    """The chosen scenario's lesson: what to watch, and the button that runs to it."""
+    ss = st.session_state
+    lesson = lesson_of(ss.get("scenario") or "") if ss["target"] == TARGET_DEMO else None
+    if lesson is None:
+        return
+    with st.container(border=True, key="lesson_box"):
+        st.markdown(f"**Lesson: {lesson.reason.value}** — {lesson.title}.")
+        st.caption(f"What to watch: {lesson.watch}")
+        st.button("Run to the lesson", key="run_to_lesson", type="primary",
+                  on_click=on_run_to_lesson, disabled=bool(ss["running"]), width="stretch",
+                  help="start this scenario with the lesson's settings and run until its "
+                       "stop reason happens")
 
 
 def _about_demo() -> None:
@@ -251,6 +318,7 @@ def render_setup() -> None:
     st.header("Setup")
     _target_inputs()
     _start_buttons()
+    _lesson()
     _about_demo()
     _crawl_inputs()
     _advanced_inputs()

@@ -42,7 +42,7 @@ StateKey = str | int
 STATE_DEFAULTS: dict[str, Any] = {
     "session": None,  # CrawlSession | SessionView | None, with the sinks that keep it
     "running": False,  # the Run fragment's timer is on
-    "run_mode": "run",  # "run": pause at any verdict; "to_stop": go on until the crawl stops
+    "run_mode": "run",  # "run": pause at verdicts (see runner.RunMode); "to_stop": to the stop
     "field_errors": {},  # setup field → message of the last failed Start
     "flashes": [],  # (kind, text) messages shown once at the top of the page
     "static_server": None,  # the StaticServer of a local-folder target
@@ -54,6 +54,10 @@ STATE_DEFAULTS: dict[str, Any] = {
     "recording": None,
     "saved_error": None,  # the message of the last failed Resume / Delete
     "saved_newest": None,  # the newest saved session seen: a newer one moves the pick to it
+    "lesson": None,  # the scenario whose lesson Run to the lesson runs to (until it happens)
+    "lesson_settings": (),  # form keys the chosen lesson's settings changed
+    "pause_forgiven": False,  # Run also pauses at verdicts the crawler forgives itself
+    "truth": None,  # the answer key of the demo the current session crawls (None: unknown)
 }
 
 
@@ -95,6 +99,7 @@ def discard_session(ss: MutableMapping[StateKey, Any]) -> None:
     ss["accepted_step"] = None
     ss["fig_memo"] = None
     ss["recording"] = None
+    ss["truth"] = None
 
 
 def _release_store(session: CrawlSession) -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from pagesift_ui.demo import SCENARIOS, shared_demo
+from pagesift_ui.demo.scenarios import STABLE_PORTS
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.net.serve import StaticServer
 
@@ -20,6 +22,7 @@ __all__ = [
     "TARGET_URL",
     "Target",
     "demo_info",
+    "demo_truth",
     "resolve_target",
 ]
 
@@ -34,10 +37,12 @@ DEFAULT_SCENARIO = "university" if "university" in SCENARIOS else SCENARIOS[0]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A resolved start: the seed URL, and the folder server to stop on Reset (if any)."""
+    """A resolved start: the seed URL, the folder server to stop on Reset (if any), and a
+    demo's answer key."""
 
     seed_url: str
     server: StaticServer | None = None
+    truth: tuple[str, ...] | None = None  # a demo's answer key (recall in the what-if panel)
 
 
 def demo_info(name: str) -> tuple[str, str]:
@@ -54,7 +59,8 @@ def resolve_target(target: str, scenario: str, url: str, folder: str) -> Target:
     ``seed_url`` or ``folder``)."""
     if target == TARGET_DEMO:
         try:
-            return Target(shared_demo(scenario).seed_url)
+            demo = shared_demo(scenario)
+            return Target(demo.seed_url, truth=tuple(demo.truth_urls()))
         except (ValueError, OSError) as exc:
             raise ConfigError("scenario", f"the demo {scenario!r} could not start: {exc}") from exc
     if target == TARGET_URL:
@@ -68,3 +74,25 @@ def resolve_target(target: str, scenario: str, url: str, folder: str) -> Target:
             raise ConfigError("folder", str(exc)) from exc
         return Target(server.base_url() + "/", server)
     raise ConfigError("target", f"choose one of {list(TARGETS)}, got {target!r}")
+
+
+def demo_truth(seed_url: str) -> tuple[str, ...] | None:
+    """The answer key of the demo scenario a session started at ``seed_url``, if it is one
+    (recall in the what-if panel); None for any other site.
+
+    A scenario is recognised by its stable port and then by its seed URL, so at most the one
+    scenario's shared server is started (a resumed or imported session of this machine).
+    """
+    try:
+        port = urlsplit(seed_url).port
+    except ValueError:
+        return None
+    for name, stable in STABLE_PORTS.items():
+        if stable != port:
+            continue
+        try:
+            server = shared_demo(name)
+        except (ValueError, OSError):
+            return None
+        return tuple(server.truth_urls()) if server.seed_url == seed_url else None
+    return None

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components.decision_log import md_escape
 from components.export import export_json
-from pagesift_ui.demo import shared_demo
+from pagesift_ui.demo import LESSONS, Lesson, lesson_step, shared_demo
 from pagesift_ui.session import CrawlSession, OverrideKind, SessionDone, StepOutcome
 from pagesift_ui.session.view import SessionView
 
@@ -54,8 +56,13 @@ def metric(at: AppTest, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
+def live_charts(at: AppTest) -> list[Any]:
+    """The live panel's four charts (the What-if view draws two more of its own)."""
+    return [chart for chart in at.get("plotly_chart") if chart.key in CHART_KEYS]
+
+
 def chart_titles(at: AppTest) -> list[str]:
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = [json.loads(chart.proto.spec) for chart in live_charts(at)]
     return [spec["layout"]["title"]["text"] for spec in specs]
 
 
@@ -66,7 +73,7 @@ def test_default_scenario_three_steps_show_metrics_and_four_charts(at: AppTest) 
     step(at, 3)
     assert len(session.steps) == 3
     assert metric(at, "Pages fetched") == "3"
-    assert len(at.get("plotly_chart")) == 4
+    assert [chart.key for chart in live_charts(at)] == list(CHART_KEYS)
     assert chart_titles(at) == ["Evidence per term", "Stale and cold counters",
                                 "Link weight: anchor", "Harvest per subtree (Wilson interval)"]
 
@@ -169,17 +176,52 @@ def test_accepting_a_verdict_keeps_the_stop(at: AppTest) -> None:
     assert at.info[0].value.startswith(f"Stopped after step {len(session.steps)}.")
 
 
-def test_run_pauses_at_a_verdict_the_crawler_forgave_itself(at: AppTest) -> None:
-    session = start(at)  # university: coverage is reached long before the answers run out
-    at.button(key="run").click().run()
-    for _ in range(60):
+def run_ticks(at: AppTest, limit: int = 60) -> None:
+    for _ in range(limit):
         if not at.session_state.running:
             break
-        at.run()
+        at.run()  # one Run tick
+        assert not at.exception
+
+
+def test_run_goes_through_self_forgiven_verdicts_by_default(at: AppTest) -> None:
+    session = start(at)  # university: coverage is reached long before the answers run out
+    at.button(key="run").click().run()
+    run_ticks(at)
+    assert session.done and session.stop_reason is not None
+    assert any(v.fate.value == "auto_forgiven" for v in session.verdicts)
+
+
+def test_run_pauses_at_a_verdict_the_crawler_forgave_itself_when_asked(at: AppTest) -> None:
+    session = start(at)
+    at.checkbox(key="pause_forgiven").check().run()
+    at.button(key="run").click().run()
+    run_ticks(at)
     last = session.steps[-1]
     assert not session.done and last.verdict is not None and last.forgiven
-    assert "The crawler forgave it itself" in at.info[0].value
+    message = at.info[0].value
+    assert "The crawler forgave it itself" in message
+    assert f"the Stale tile reads {last.stale} / 5" in message  # as the tile shows
+    assert metric(at, "Stale") == f"{last.stale} / 5"
     assert not at.button(key="run").disabled
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.reason.value)
+def test_run_to_the_lesson_ends_with_its_stop_reason(at: AppTest, lesson: Lesson) -> None:
+    at.selectbox(key="scenario").set_value(lesson.scenario).run()
+    assert lesson.watch[:40] in next(c.value for c in at.sidebar.caption
+                                     if c.value.startswith("What to watch"))
+    at.button(key="run_to_lesson").click().run()  # Start, then Run until the lesson
+    assert not at.exception
+    run_ticks(at, 120)
+    session = at.session_state.session
+    assert isinstance(session, CrawlSession) and session.done
+    assert session.stop_reason is lesson.reason
+    for key, value in lesson.settings.items():
+        assert getattr(session.config, key) == value
+    assert at.success[0].value.startswith(
+        f"Lesson reached at step {lesson_step(session, lesson)}: "
+        f"{md_escape(lesson.reason.value)}.")
 
 
 def test_pause_stops_the_ticks(at: AppTest) -> None:
@@ -202,7 +244,8 @@ def test_export_then_import_round_trips(at: AppTest) -> None:
     assert isinstance(view, SessionView)
     assert view.steps == session.steps
     assert export_json(view).encode() == data
-    assert at.button(key="step").disabled and len(at.get("plotly_chart")) == 4
+    assert at.button(key="step").disabled and len(live_charts(at)) == 4
+    assert at.get_by_key("chart_whatif_stale") is not None  # what-if on an imported view
     assert metric(at, "Pages fetched") == "3"
 
 
@@ -253,7 +296,7 @@ def test_the_selected_view_survives_an_override_and_a_step(at: AppTest) -> None:
     step(at)
     assert at.session_state["view"] == "Frontier"
     assert [tab.label for tab in at.tabs] == ["Decision log", "Frontier", "Pages",
-                                              "Page inspector", "Subtrees"]
+                                              "Page inspector", "Subtrees", "What-if stops"]
 
 
 def test_a_failed_start_shows_the_first_steps_error(at: AppTest) -> None:
@@ -286,3 +329,38 @@ def test_with_stop_on_verdict_off_the_first_verdict_that_stood_is_shown(at: AppT
     assert "Stop on verdict is off" in shown[0]
     tile = next(m for m in at.metric if m.label == "Verdict")
     assert f"at step {session.stop_step}" in (tile.proto.delta or "")
+
+
+def whatif_table(at: AppTest) -> Any:
+    return next(d.value for d in at.dataframe if "answers found" in d.value.columns)
+
+
+def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> None:
+    session = start(at, "helpdesk")
+    at.button(key="run_to_stop").click().run()
+    for _ in range(30):
+        if not at.session_state.running:
+            break
+        at.run()
+    assert session.done and session.stop_step is not None
+    assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
+    table = whatif_table(at)
+    actual, replayed = table.iloc[0], table.iloc[1]
+    # the session's own options reproduce its stop
+    assert (actual["rule"], actual["step"]) == (session.first_verdict, session.stop_step)
+    assert (replayed["rule"], replayed["step"]) == (actual["rule"], actual["step"])
+    assert replayed["recall"] is not None and replayed["recall"].endswith("%")  # truth known
+    stale = json.loads(at.get_by_key("chart_stale").proto.spec)
+    assert not [t for t in stale["data"] if t.get("name", "").startswith("what-if")]
+
+    at.slider(key="whatif_patience").set_value(2).run()
+    at.slider(key="whatif_coverage_threshold").set_value(0.5).run()
+    assert not at.exception
+    table = whatif_table(at)
+    assert table.iloc[1]["step"] <= session.stop_step  # looser rules stop no later
+    stale = json.loads(at.get_by_key("chart_stale").proto.spec)
+    marked = [t["x"][0] for t in stale["data"] if t.get("name", "").startswith("what-if")]
+    assert table.iloc[1]["step"] in marked  # the what-if stop is marked on the live chart
+    assert at.get_by_key("chart_whatif_stale") is not None
+    at.button(key="whatif_reset").click().run()
+    assert at.slider(key="whatif_patience").value == session.config.adaptive.patience

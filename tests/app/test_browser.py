@@ -28,6 +28,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+LIVE_CHARTS = ("chart_coverage", "chart_stale", "chart_weights", "chart_forest")
+WHATIF_CHARTS = ("chart_whatif_stale", "chart_whatif_coverage")
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -150,10 +153,8 @@ def test_start_and_step_draw_the_charts(page: Any, shots: Path) -> None:
         step.click()
         expect(_metric(page, "Pages fetched")).to_have_text(str(n), timeout=15_000)
     expect(page.get_by_text("Step 3: fetched", exact=False).first).to_be_visible()
-    charts = page.locator('[data-testid="stPlotlyChart"]')
-    expect(charts).to_have_count(4, timeout=15_000)
-    for i in range(4):  # Plotly really drew each chart
-        expect(charts.nth(i).locator(".js-plotly-plot .main-svg").first).to_be_attached(
+    for key in LIVE_CHARTS:  # Plotly really drew each chart
+        expect(page.locator(f".st-key-{key} .js-plotly-plot .main-svg").first).to_be_attached(
             timeout=15_000)
     page.mouse.move(5, 5)  # no tooltip over the picture
     page.wait_for_timeout(500)
@@ -263,13 +264,14 @@ def test_the_frontier_view_stays_selected_after_pin_and_step(page: Any) -> None:
     expect(frontier).to_have_attribute("aria-selected", "true")
 
 
-#: Each plot's boxes in page pixels: the data area (plotly's drag layer over the axes'
+#: Each keyed chart's boxes in page pixels: the data area (plotly's drag layer over the axes'
 #: domain), the legend and the x-axis title.
-_PLOT_BOXES = """() => [...document.querySelectorAll('.js-plotly-plot')].map(p => {
+_PLOT_BOXES = """keys => keys.map(key => {
+  const p = document.querySelector(`.st-key-${key} .js-plotly-plot`);
   const box = e => { if (!e) return null; const b = e.getBoundingClientRect();
                      return [b.left, b.top, b.right, b.bottom]; };
-  return {title: (p.querySelector('.gtitle') || {}).textContent || '',
-          svg: box(p.querySelector('.main-svg')), plot: box(p.querySelector('.nsewdrag')),
+  if (!p) return {key, svg: null};
+  return {key, svg: box(p.querySelector('.main-svg')), plot: box(p.querySelector('.nsewdrag')),
           legend: box(p.querySelector('.legend')), xtitle: box(p.querySelector('.g-xtitle'))};
 })"""
 
@@ -285,29 +287,79 @@ def _inside(inner: list[float] | None, outer: list[float]) -> bool:
             and inner[3] <= outer[3] + 1)
 
 
-@pytest.mark.parametrize("width,height", [(1280, 800), (1920, 1080)])
-def test_no_legend_covers_a_plot_and_axis_titles_are_whole(
-    page: Any, shots: Path, width: int, height: int
-) -> None:
-    from playwright.sync_api import expect
-
-    page.set_viewport_size({"width": width, "height": height})
-    _start(page)
-    page.get_by_role("button", name="Run to stop", exact=True).click()
-    expect(page.get_by_text("Stop verdict after step", exact=False)).to_be_visible(
-        timeout=90_000)
-    plots = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot')
-    expect(plots).to_have_count(4, timeout=15_000)
+def _check_charts(page: Any, keys: tuple[str, ...]) -> None:
+    """No legend box intersects its plot's data area or x-axis title; the title is whole;
+    the plot keeps a readable height."""
+    for key in keys:
+        expect_drawn = page.locator(f".st-key-{key} .js-plotly-plot .main-svg").first
+        expect_drawn.wait_for(state="visible", timeout=15_000)
     page.wait_for_timeout(1500)  # the last relayout
-    boxes = page.evaluate(_PLOT_BOXES)
-    assert len(boxes) == 4
-    for chart in boxes:
-        assert chart["plot"], chart
+    for chart in page.evaluate(_PLOT_BOXES, list(keys)):
+        assert chart["svg"] and chart["plot"], chart
         assert not _overlap(chart["legend"], chart["plot"]), chart
         assert not _overlap(chart["legend"], chart["xtitle"]), chart
         assert _inside(chart["xtitle"], chart["svg"]), chart  # the title is not cut
         assert chart["plot"][3] - chart["plot"][1] >= 150, chart  # a readable plot height
-    page.locator('[data-testid="stPlotlyChart"]').last.scroll_into_view_if_needed()
+
+
+def _run_to_stop(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    _start(page)
+    page.get_by_role("button", name="Run to stop", exact=True).click()
+    expect(page.get_by_text("Stop verdict after step", exact=False)).to_be_visible(
+        timeout=90_000)
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (1920, 1080)])
+def test_no_legend_covers_a_plot_and_axis_titles_are_whole(
+    page: Any, shots: Path, width: int, height: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    _run_to_stop(page)
+    _check_charts(page, LIVE_CHARTS)
+    page.locator(".st-key-chart_forest").scroll_into_view_if_needed()
     page.mouse.move(5, 5)
     page.wait_for_timeout(500)
     page.screenshot(path=str(shots / f"charts-{width}.png"))
+    page.get_by_role("tab", name="What-if stops", exact=True).click()
+    _check_charts(page, WHATIF_CHARTS)
+
+
+def _pick_scenario(page: Any, label: str) -> None:
+    page.get_by_role("combobox", name="Demo scenario").click()
+    page.get_by_role("option", name=label, exact=True).click()
+
+
+def test_the_lesson_flow_and_the_what_if_panel(page: Any, shots: Path) -> None:
+    """Pick a lesson, Run to the lesson, then move a what-if slider (the README pictures)."""
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name="Start", exact=True)).to_be_enabled(timeout=30_000)
+    _pick_scenario(page, "helpdesk (covered)")
+    expect(page.get_by_text("What to watch:", exact=False)).to_be_visible(timeout=15_000)
+    page.get_by_role("button", name="Run to the lesson", exact=True).click()
+    reached = page.get_by_text("Lesson reached at step", exact=False)
+    expect(reached).to_be_visible(timeout=90_000)
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(1500)
+    page.screenshot(path=str(shots / "lesson.png"))
+
+    tab = page.get_by_role("tab", name="What-if stops", exact=True)
+    tab.click()
+    patience = page.get_by_role("slider", name="Patience")
+    for _ in range(8):  # 5 → 2, one key at a time: each change reruns the app
+        value = int(patience.get_attribute("aria-valuetext") or "0")
+        if value == 2:
+            break
+        patience.focus()
+        patience.press("ArrowLeft" if value > 2 else "ArrowRight")
+        page.wait_for_timeout(1200)
+    page.wait_for_timeout(1500)
+    expect(tab).to_have_attribute("aria-selected", "true")
+    expect(patience).to_have_attribute("aria-valuetext", "2")
+    _check_charts(page, WHATIF_CHARTS)
+    page.locator(".st-key-chart_whatif_stale").scroll_into_view_if_needed()
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(800)
+    page.screenshot(path=str(shots / "whatif.png"))

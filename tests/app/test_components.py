@@ -33,7 +33,13 @@ from components.metrics import headline_metrics
 from components.runner import RunMode, TickEnd, advance
 from components.sidebar import config_mapping, form_defaults
 from components.tables import frontier_frame, pages_frame
-from pagesift_ui.frontier.adaptive import StopReason
+from components.whatif import (
+    whatif_coverage_figure,
+    whatif_frame,
+    whatif_marks,
+    whatif_stale_figure,
+)
+from pagesift_ui.frontier.adaptive import AdaptiveOptions, StopReason
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import z_one_sided
@@ -50,6 +56,7 @@ from pagesift_ui.session import (
     SubtreeState,
     VerdictFate,
 )
+from pagesift_ui.session.whatif import Found, ReplayedVerdict, RuleResult, WhatIf, WhatIfPoint
 
 SEED = "http://www.uni.localhost:8000/"
 CONFIG = CrawlConfig.from_mapping({"seed_url": SEED, "query": "tuition fees visa"})
@@ -439,3 +446,38 @@ def test_a_tick_is_time_boxed() -> None:
     result = advance(session, RunMode.TO_STOP, budget_s=3, clock=lambda: float(next(ticks)))
     assert (result.steps, result.keep_running, result.end) == (3, True, TickEnd.BUDGET)
     assert len(session.steps) == 3
+
+
+# -- the what-if panel ----------------------------------------------------------------------
+
+
+def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
+    found = Found(12, 10, 4, 3, 0.75)
+    rules = (
+        RuleResult(StopReason.COVERAGE_REACHED, 12, 8, 2, found),
+        RuleResult(StopReason.SATURATED, None, 5, 1, None),
+        RuleResult(StopReason.NO_RELEVANT_PAGES, None, None, 0, None),
+    )
+    points = tuple(WhatIfPoint(i, 0.1 * i, i >= 12, i % 3, 0, None, False)
+                   for i in range(1, 21))
+    result = WhatIf(
+        options=AdaptiveOptions(patience=3), rules=rules, stop_step=12,
+        stop_reason=StopReason.COVERAGE_REACHED, found=found, actual_step=20,
+        actual_reason=StopReason.SATURATED, actual=Found(20, 16, 5, 4, 1.0),
+        verdicts=(ReplayedVerdict(8, StopReason.COVERAGE_REACHED, False, 2, 0),
+                  ReplayedVerdict(12, StopReason.COVERAGE_REACHED, True, 2, 0)),
+        points=points, lead_recorded=True, same_pages_until=None, notes=())
+    frame = whatif_frame(result, 20)
+    assert frame[""].tolist() == ["actual stop", "what-if stop", "rule", "rule", "rule"]
+    assert frame["step"].tolist()[:3] == [20, 12, 12]
+    assert frame.loc[1, "pages"] == 10 and frame.loc[1, "recall"] == "75%"
+    assert frame.loc[2, "note"] == "forgiven 2× before"
+    assert frame.loc[3, "note"] == "fired at 5, always forgiven (1×)"
+    assert frame.loc[4, "note"] == "not within the 20 recorded steps"
+    assert whatif_marks(result) == [(12, "what-if covered"), (20, "actual saturated")]
+    stale = whatif_stale_figure(result)
+    assert [t.name for t in stale.data][-2:] == ["what-if covered", "actual saturated"]
+    assert sorted(shape.y0 for shape in stale.layout.shapes) == [2, 3, 6]  # patience 3
+    coverage = whatif_coverage_figure(result, history(20))
+    assert coverage.data[1].name == "coverage (what-if)" and len(coverage.data[1].x) == 20
+    assert coverage.layout.shapes[0].y0 == 1.0  # the what-if threshold

@@ -1,0 +1,312 @@
+"""The what-if panel: the four stop options as sliders, the stop rules replayed over the
+session's recorded steps (``pagesift_ui.session.whatif``: no network, no refetch), and where
+each rule would have fired beside the actual stop.
+
+``whatif_frame`` and the two figure builders are pure (tested on synthetic results);
+:func:`render_whatif` reads the sliders, memoises the replay in session state (it replays
+every page, ~0.3–0.5 s for 300 steps) and draws. Works for live, resumed and imported sessions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from components.charts import CHART_HEIGHT, LEGEND_BELOW, WHATIF_COLOUR
+from components.labels import STOP_REASONS
+from components.state import AnySession, StateKey
+from components.targets import demo_truth
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, AdaptiveOptions, StopReason
+from pagesift_ui.session import StepRecord
+from pagesift_ui.session.whatif import Found, WhatIf, what_if
+
+__all__ = [
+    "SLIDERS",
+    "Slider",
+    "WhatIfMark",
+    "chart_marks",
+    "chosen_options",
+    "render_whatif",
+    "replay",
+    "whatif_coverage_figure",
+    "whatif_frame",
+    "whatif_marks",
+    "whatif_stale_figure",
+]
+
+@dataclass(frozen=True, slots=True)
+class Slider:
+    """One stop option as a slider: its ``AdaptiveOptions`` field, widget key and range."""
+
+    option: str
+    key: str
+    label: str
+    low: float
+    high: float
+    step: float
+    whole: bool = False
+
+    def value(self, raw: object) -> int | float:
+        number = float(raw) if isinstance(raw, int | float) else self.low
+        return int(round(number)) if self.whole else number
+
+
+SLIDERS = (
+    Slider("coverage_threshold", "whatif_coverage_threshold", "Coverage threshold",
+           0.05, 1.0, 0.05),
+    Slider("evidence_per_term", "whatif_evidence_per_term", "Evidence per term", 1, 20, 1,
+           whole=True),
+    Slider("patience", "whatif_patience", "Patience", 1, 30, 1, whole=True),
+    Slider("min_gain", "whatif_min_gain", "Minimum gain", 0.0, 0.5, 0.01),
+)
+ACTUAL_COLOUR = "#000000"
+
+#: ``ss["whatif_memo"]``: (session serial, steps, overrides, options) and the replay.
+WhatIfMemo = tuple[tuple[int, int, int, AdaptiveOptions], WhatIf]
+#: A step the panel marks on a chart: (step, label).
+WhatIfMark = tuple[int, str]
+
+
+COLUMNS = ["", "rule", "step", "pages", "relevant pages", "answers found", "recall", "note"]
+
+
+def _found_cells(found: Found | None) -> dict[str, Any]:
+    """Steps, pages and relevant pages are kept apart (a duplicate is a step, not a page);
+    answers found and recall only where the truth is known."""
+    if found is None:
+        return dict.fromkeys(COLUMNS[2:7])
+    recall = None if found.recall is None else f"{found.recall:.0%}"
+    return {"step": found.step, "pages": found.pages, "relevant pages": found.relevant_pages,
+            "answers found": found.relevant_found, "recall": recall}
+
+
+def whatif_frame(result: WhatIf, steps: int) -> pd.DataFrame:
+    """One row for the actual stop, one for the what-if stop, one per stop rule: the step
+    it fires and stands at, and what had been found by then (pages, relevant pages,
+    recall where the truth is known)."""
+    beyond = f"not within the {steps} recorded steps"
+    rows = [
+        {"": "actual stop", "rule": _reason(result.actual_reason),
+         **_found_cells(result.actual), "note": "the first verdict that stood, or the end"},
+        {"": "what-if stop", "rule": _reason(result.stop_reason),
+         **_found_cells(result.found),
+         "note": "" if result.stop_step is not None else f"would go on: {beyond}"},
+    ]
+    for rule in result.rules:
+        if rule.step is None:
+            note = beyond if rule.first_fired is None else (
+                f"fired at {rule.first_fired}, always forgiven ({rule.forgiven}×)")
+        else:
+            note = f"forgiven {rule.forgiven}× before" if rule.forgiven else ""
+        rows.append({"": "rule", "rule": rule.reason.value, **_found_cells(rule.found),
+                     "note": note})
+    frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
+    return frame.astype(dict.fromkeys(COLUMNS[2:6], "Int64"))
+
+
+def _reason(reason: StopReason | None) -> str:
+    return reason.value if reason is not None else "—"
+
+
+def whatif_marks(result: WhatIf) -> list[WhatIfMark]:
+    """The steps to mark on the charts: each rule that would stand, and the actual stop."""
+    marks: list[WhatIfMark] = [(r.step, f"what-if {STOP_REASONS[r.reason].words}")
+                               for r in result.rules if r.step is not None]
+    if result.actual_step is not None:
+        marks.append((result.actual_step, f"actual {_words(result.actual_reason)}"))
+    return marks
+
+
+def _words(reason: StopReason | None) -> str:
+    return STOP_REASONS[reason].words if reason is not None else "end"
+
+
+def _mark_lines(fig: go.Figure, result: WhatIf, top: float) -> None:
+    """Vertical lines: dotted pink where a rule would stand, solid black at the actual stop."""
+    for step, label in whatif_marks(result):
+        actual = label.startswith("actual")
+        fig.add_trace(go.Scatter(
+            x=[step, step], y=[0.0, top], mode="lines", name=label, hoverinfo="name",
+            line={"color": ACTUAL_COLOUR if actual else WHATIF_COLOUR,
+                  "dash": "solid" if actual else "dot", "width": 1.5},
+        ))
+
+
+def _layout(fig: go.Figure, title: str, y_title: str) -> None:
+    fig.update_layout(title=title, height=CHART_HEIGHT, legend=LEGEND_BELOW,
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, hovermode="closest",
+                      xaxis={"title": "step", "tickformat": "d"},
+                      yaxis={"title": y_title, "rangemode": "tozero"})
+
+
+def whatif_stale_figure(result: WhatIf) -> go.Figure:
+    """The replay's stale and cold counters under the what-if options, against their
+    thresholds, with its verdicts (filled: stood, open: forgiven) and the marks."""
+    points = result.points
+    x = np.fromiter((p.step for p in points), dtype=np.int64, count=len(points))
+    stale = np.fromiter((p.stale for p in points), dtype=np.int64, count=len(points))
+    cold = np.fromiter((p.cold for p in points), dtype=np.int64, count=len(points))
+    patience = result.options.patience
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=x, y=stale, name="stale (what-if)", mode="lines",
+                             line={"shape": "hv", "color": "#1f77b4"}))
+    fig.add_trace(go.Scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
+                             line={"shape": "hv", "color": "#17becf"}))
+    for level, label, colour in (
+        (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+        (patience, "saturated", "#d62728"),
+        (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
+    ):
+        fig.add_hline(y=level, line={"dash": "dash", "color": colour, "width": 1},
+                      annotation_text=f"{label}: {level}", annotation_position="top left",
+                      annotation_font_size=10)
+    for stood, name in ((True, "verdict stands"), (False, "forgiven (a lead was pending)")):
+        chosen = [v for v in result.verdicts if v.stood is stood]
+        if chosen:
+            fig.add_trace(go.Scatter(
+                x=np.array([v.step for v in chosen]),
+                y=np.array([v.cold if v.reason is StopReason.NO_RELEVANT_PAGES else v.stale
+                            for v in chosen]),
+                mode="markers", name=name, cliponaxis=False,
+                marker={"size": 10, "color": WHATIF_COLOUR,
+                        "symbol": [STOP_REASONS[v.reason].symbol + ("" if stood else "-open")
+                                   for v in chosen]},
+                hovertext=np.array([f"step {v.step}: {v.reason}" for v in chosen]),
+                hoverinfo="text"))
+    _mark_lines(fig, result, float(COLD_PATIENCE * patience + 1))
+    _layout(fig, "What-if: stale and cold counters", "pages in a row")
+    return fig
+
+
+def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Figure:
+    """Coverage over the steps: the replay's against the what-if threshold, the recorded
+    one (the crawl's own options) dashed, and the marks."""
+    x = np.fromiter((p.step for p in result.points), dtype=np.int64, count=len(result.points))
+    replayed = np.fromiter((p.coverage for p in result.points), dtype=float,
+                           count=len(result.points))
+    recorded = np.fromiter((r.coverage for r in steps), dtype=float, count=len(steps))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=np.fromiter((r.step for r in steps), dtype=np.int64,
+                                           count=len(steps)),
+                             y=recorded, name="coverage (recorded)", mode="lines",
+                             line={"color": "#7f7f7f", "dash": "dash"}))
+    fig.add_trace(go.Scatter(x=x, y=replayed, name="coverage (what-if)", mode="lines",
+                             line={"color": "#2ca02c"}))
+    threshold = result.options.coverage_threshold
+    fig.add_hline(y=threshold, line={"dash": "dash", "color": "#2ca02c", "width": 1},
+                  annotation_text=f"threshold {threshold:.0%}",
+                  annotation_position="bottom right", annotation_font_size=10)
+    _mark_lines(fig, result, 1.05)
+    _layout(fig, "What-if: coverage over the steps", "coverage")
+    fig.update_yaxes(range=[0, 1.08], tickformat=".0%")
+    return fig
+
+
+def _reset_sliders() -> None:
+    """Put the sliders back to the session's own options (a button's callback)."""
+    ss = st.session_state
+    session: AnySession | None = ss.get("session")
+    if session is not None:
+        _set_sliders(ss, session.config.adaptive)
+
+
+def _set_sliders(ss: MutableMapping[StateKey, Any], options: AdaptiveOptions) -> None:
+    for slider in SLIDERS:
+        ss[slider.key] = slider.value(getattr(options, slider.option))
+
+
+def _options(ss: MutableMapping[StateKey, Any], session: AnySession) -> AdaptiveOptions:
+    """The sliders' options. A new session puts them back to its own options; an own value
+    outside a slider's range widens it."""
+    own = session.config.adaptive
+    serial = int(ss.get("session_serial", 0))
+    if ss.get("whatif_serial") != serial:
+        _set_sliders(ss, own)
+        ss["whatif_serial"] = serial
+    values: dict[str, int | float] = {}
+    for column, slider in zip(st.columns(len(SLIDERS)), SLIDERS, strict=True):
+        now = slider.value(ss.get(slider.key))
+        low, high = slider.value(min(slider.low, now)), slider.value(max(slider.high, now))
+        values[slider.option] = slider.value(column.slider(
+            slider.label, min_value=low, max_value=high, step=slider.value(slider.step),
+            key=slider.key))
+    return AdaptiveOptions(
+        coverage_threshold=float(values["coverage_threshold"]),
+        evidence_per_term=int(values["evidence_per_term"]),
+        patience=int(values["patience"]),
+        min_gain=float(values["min_gain"]),
+    )
+
+
+def chosen_options(ss: MutableMapping[StateKey, Any], session: AnySession) -> AdaptiveOptions:
+    """The options the sliders hold for this session (its own before the panel is drawn),
+    read from session state: the live charts, drawn before the panel, mark the same ones."""
+    own = session.config.adaptive
+    if ss.get("whatif_serial") != int(ss.get("session_serial", 0)):
+        return own
+    try:
+        return AdaptiveOptions(
+            coverage_threshold=float(ss[SLIDERS[0].key]),
+            evidence_per_term=int(ss[SLIDERS[1].key]),
+            patience=int(ss[SLIDERS[2].key]),
+            min_gain=float(ss[SLIDERS[3].key]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return own
+
+
+def chart_marks(ss: MutableMapping[StateKey, Any], session: AnySession) -> tuple[WhatIfMark, ...]:
+    """What the live stale/cold chart marks: the what-if steps, once the sliders differ
+    from the session's own options (else the chart's verdict markers say it all)."""
+    options = chosen_options(ss, session)
+    if options == session.config.adaptive or not session.steps:
+        return ()
+    return tuple(whatif_marks(replay(ss, session, options)))
+
+
+def replay(ss: MutableMapping[StateKey, Any], session: AnySession,
+           options: AdaptiveOptions) -> WhatIf:
+    """``what_if`` memoised by session, steps, overrides and options."""
+    key = (int(ss.get("session_serial", 0)), len(session.steps), len(session.overrides),
+           options)
+    memo: WhatIfMemo | None = ss.get("whatif_memo")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    truth = ss.get("truth") or demo_truth(session.config.seed_url)
+    result = what_if(session, options, truth=truth)
+    ss["whatif_memo"] = (key, result)
+    return result
+
+
+def render_whatif(session: AnySession) -> None:
+    """The panel: sliders, the table of stops, the notes and the two charts."""
+    ss = st.session_state
+    st.caption("Move the stop options: the stop rules are replayed over the recorded steps "
+               "(no network, no refetch), with a verdict forgiven where a link with clues "
+               "was pending then, as the crawler did. With the session's own options the "
+               "replay gives its own verdicts. Recall is shown for the demo sites, whose "
+               "answers are known.")
+    if not session.steps:
+        st.info("No steps yet: the replay needs recorded steps.")
+        return
+    options = _options(ss, session)
+    st.button("The session's own options", key="whatif_reset", on_click=_reset_sliders,
+              help="put the sliders back to the options this crawl ran with")
+    result = replay(ss, session, options)
+    st.dataframe(whatif_frame(result, len(session.steps)), key="whatif_table",
+                 hide_index=True, width="stretch")
+    for note in result.notes:
+        st.caption(note)
+    left, right = st.columns(2)
+    left.plotly_chart(whatif_stale_figure(result), key="chart_whatif_stale", width="stretch")
+    right.plotly_chart(whatif_coverage_figure(result, session.steps),
+                       key="chart_whatif_coverage", width="stretch")
+    st.caption("Dotted pink: where each rule would fire and stand with these options; "
+               "black: where the crawl actually stopped (its first verdict that stood).")
