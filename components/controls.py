@@ -69,7 +69,8 @@ def render_controls(session: AnySession | None, running: bool) -> None:
     can_step = live and session is not None and not session.done and not running
     cols = st.columns(5)
     cols[0].button("Step", key="step", on_click=on_step, disabled=not can_step,
-                   help="fetch one page", width="stretch")
+                   help="one step: fetch the best queued link (a duplicate or a failed fetch is a "
+                        "step too, not a page)", width="stretch")
     cols[1].button("Run", key="run", on_click=on_run, disabled=not can_step, width="stretch",
                    help="keep stepping; pause at a verdict that stands while the crawl goes "
                         "on (Stop on verdict off) and, if ticked below, at one the crawler "

@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 from components.labels import STOP_REASONS
-from pagesift_ui.frontier.adaptive import COLD_PATIENCE, StopReason
+from pagesift_ui.frontier.adaptive import COLD_PATIENCE, EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.session import CrawlConfig, StepRecord
 
 __all__ = ["Metric", "headline_metrics", "render_metrics"]
@@ -68,7 +68,7 @@ def headline_metrics(
                "distinct HTML pages read. Every link taken is a step; a duplicate, an error "
                "or a non-HTML answer is a step but not a page", _steps_note(steps)),
         Metric("Relevant pages", str(summary.get("relevant_pages", 0)),
-               "pages with relevance ≥ 0.15, after your labels"),
+               f"pages with relevance ≥ {EVIDENCE_RELEVANCE}, after your labels"),
         Metric("Harvest rate", f"{summary.get('harvest_rate', 0.0):.0%}",
                "share of fetched pages that brought new on-topic content"),
         Metric("Queue", str(summary.get("queue_length", 0)), "links waiting to be fetched"),
