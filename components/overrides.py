@@ -10,7 +10,7 @@ as a message, never raised into the page.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
@@ -134,18 +134,35 @@ def render_queue_overrides(session: AnySession, rows: Sequence[FrontierRow]) -> 
     st.selectbox("Queued link", list(labels), key="queue_pick",
                  format_func=lambda key: labels.get(key, key))
     left, right, _ = st.columns([1, 1, 3])
-    left.button("Pin (fetch next)", key="pin", on_click=_on_queue, args=("pin",))
-    right.button("Drop", key="drop", on_click=_on_queue, args=("drop",))
+    left.button("Pin (fetch next)", key="pin", on_click=_on_pick,
+                args=("queue_pick", _QUEUE_ACTIONS, "pin"))
+    right.button("Drop", key="drop", on_click=_on_pick,
+                 args=("queue_pick", _QUEUE_ACTIONS, "drop"))
 
 
-def _on_queue(kind: str) -> None:
-    key = st.session_state.get("queue_pick")
-    if not key:
+#: What a button under a select box does to the picked value, and the message after ({} is
+#: the value).
+_PickAction = tuple[Callable[[CrawlSession, str], object], str]
+# The queue buttons, on the picked link's key.
+_QUEUE_ACTIONS: dict[str, _PickAction] = {
+    "pin": (CrawlSession.pin, "Pinned {}: the next step fetches it."),
+    "drop": (CrawlSession.drop, "Dropped {} from the queue."),
+}
+# The subtree buttons, on the picked subtree.
+_SUBTREE_ACTIONS: dict[str, _PickAction] = {
+    "force_dry": (CrawlSession.force_dry, "{} is forced dry: its links are skipped."),
+    "keep_open": (CrawlSession.keep_open, "{} is kept open."),
+    "clear": (CrawlSession.clear_subtree, "The statistics decide {} again."),
+}
+
+
+def _on_pick(pick_key: str, actions: Mapping[str, _PickAction], kind: str) -> None:
+    """A button under a select box: apply its action to what the box ``pick_key`` holds."""
+    picked = st.session_state.get(pick_key)
+    if not picked:
         return
-    if kind == "pin":
-        _apply(lambda s: s.pin(key), f"Pinned {key}: the next step fetches it.")
-    else:
-        _apply(lambda s: s.drop(key), f"Dropped {key} from the queue.")
+    action, done = actions[kind]
+    _apply(lambda s: action(s, picked), done.format(picked))
 
 
 def render_subtree_overrides(
@@ -163,21 +180,12 @@ def render_subtree_overrides(
     names = list(states)
     st.selectbox("Subtree", names, key="subtree_pick", format_func=lambda p: states.get(p, p))
     cols = st.columns([1, 1, 1, 2])
-    cols[0].button("Force dry", key="force_dry", on_click=_on_subtree, args=("force_dry",))
-    cols[1].button("Keep open", key="keep_open", on_click=_on_subtree, args=("keep_open",))
-    cols[2].button("Clear", key="clear_subtree", on_click=_on_subtree, args=("clear",))
-
-
-def _on_subtree(kind: str) -> None:
-    part = st.session_state.get("subtree_pick")
-    if not part:
-        return
-    if kind == "force_dry":
-        _apply(lambda s: s.force_dry(part), f"{part} is forced dry: its links are skipped.")
-    elif kind == "keep_open":
-        _apply(lambda s: s.keep_open(part), f"{part} is kept open.")
-    else:
-        _apply(lambda s: s.clear_subtree(part), f"The statistics decide {part} again.")
+    cols[0].button("Force dry", key="force_dry", on_click=_on_pick,
+                   args=("subtree_pick", _SUBTREE_ACTIONS, "force_dry"))
+    cols[1].button("Keep open", key="keep_open", on_click=_on_pick,
+                   args=("subtree_pick", _SUBTREE_ACTIONS, "keep_open"))
+    cols[2].button("Clear", key="clear_subtree", on_click=_on_pick,
+                   args=("subtree_pick", _SUBTREE_ACTIONS, "clear"))
 
 
 def render_label_overrides(session: AnySession, rows: Sequence[PageRow]) -> None:

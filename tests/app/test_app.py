@@ -52,6 +52,15 @@ def step(at: AppTest, times: int = 1) -> None:
         assert not at.exception
 
 
+def run_ticks(at: AppTest, limit: int = 60) -> None:
+    """Let a Run go on, one tick per rerun, until it stops or ``limit`` ticks have passed."""
+    for _ in range(limit):
+        if not at.session_state.running:
+            break
+        at.run()  # one Run tick
+        assert not at.exception
+
+
 def metric(at: AppTest, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
@@ -148,10 +157,7 @@ def test_forcing_the_next_links_subtree_dry_skips_it(at: AppTest) -> None:
 def test_run_pauses_at_the_verdict_and_continue_anyway_goes_on(at: AppTest) -> None:
     session = start(at, "helpdesk")
     at.button(key="run").click().run()
-    for _ in range(30):
-        if not at.session_state.running:
-            break
-        at.run()  # one Run tick
+    run_ticks(at, 30)
     assert not at.session_state.running and session.done
     assert session.stop_reason is not None and session.stop_reason.value == "coverage_reached"
     banner = at.warning[0].value  # which rule fired and why (Markdown-escaped: coverage\_reached)
@@ -165,23 +171,12 @@ def test_run_pauses_at_the_verdict_and_continue_anyway_goes_on(at: AppTest) -> N
 def test_accepting_a_verdict_keeps_the_stop(at: AppTest) -> None:
     session = start(at, "needle")  # nothing on the query: no_relevant_pages
     at.button(key="run_to_stop").click().run()
-    for _ in range(30):
-        if not at.session_state.running:
-            break
-        at.run()
+    run_ticks(at, 30)
     assert session.stop_reason is not None and session.stop_reason.value == "no_relevant_pages"
     assert "nothing relevant was found yet" in at.warning[0].value
     at.button(key="accept").click().run()
     assert session.done and not at.warning
     assert at.info[0].value.startswith(f"Stopped after step {len(session.steps)}.")
-
-
-def run_ticks(at: AppTest, limit: int = 60) -> None:
-    for _ in range(limit):
-        if not at.session_state.running:
-            break
-        at.run()  # one Run tick
-        assert not at.exception
 
 
 def test_run_goes_through_self_forgiven_verdicts_by_default(at: AppTest) -> None:
@@ -318,10 +313,7 @@ def test_with_stop_on_verdict_off_the_first_verdict_that_stood_is_shown(at: AppT
     at.number_input(key="limit").set_value(30).run()
     session = start(at)
     at.button(key="run_to_stop").click().run()
-    for _ in range(60):
-        if not at.session_state.running:
-            break
-        at.run()
+    run_ticks(at)
     assert session.done and session.first_verdict is not None
     assert session.stop_reason is not session.first_verdict
     shown = [i.value for i in at.info if "First verdict that stood" in i.value]
@@ -338,10 +330,7 @@ def whatif_table(at: AppTest) -> Any:
 def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> None:
     session = start(at, "helpdesk")
     at.button(key="run_to_stop").click().run()
-    for _ in range(30):
-        if not at.session_state.running:
-            break
-        at.run()
+    run_ticks(at, 30)
     assert session.done and session.stop_step is not None
     assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
     table = whatif_table(at)

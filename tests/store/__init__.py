@@ -4,31 +4,53 @@ from __future__ import annotations
 
 import gzip
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.store import StoreSink
 from tests.fixture_site import FixtureSite
 
 
+def crawl_config(seed_url: str, **settings: object) -> CrawlConfig:
+    """A crawl for 'refund policy' from ``seed_url`` with no delay; ``settings`` add to it or
+    override it."""
+    return CrawlConfig.from_mapping(
+        {"seed_url": seed_url, "query": "refund policy", "delay_s": 0.0, **settings})
+
+
 def site_config(site: FixtureSite, **settings: object) -> CrawlConfig:
     """The fixture crawl: 'refund policy' from the home page, with every error kind on the
     way when ``stop_on_verdict=False`` (404, 500, redirect loop, robots, PDF)."""
-    values = {
-        "seed_url": site.url("/"),
-        "query": "refund policy",
-        "limit": 40,
-        "delay_s": 0.0,
-        "read_timeout_s": 1.0,
-        **settings,
-    }
-    return CrawlConfig.from_mapping(values)
+    return crawl_config(site.url("/"), **{"limit": 40, "read_timeout_s": 1.0, **settings})
+
+
+@contextmanager
+def fetches_interrupted_after(
+    monkeypatch: pytest.MonkeyPatch, fetches: int, on_fetch: Callable[[], object] = lambda: None
+) -> Iterator[None]:
+    """Within the block, every fetch after the first ``fetches`` raises KeyboardInterrupt:
+    a Ctrl-C in the middle of a crawl. ``on_fetch`` is called as each fetch begins."""
+    real_fetch = Fetcher.fetch
+    calls = itertools.count(1)
+
+    def interrupted(self: Fetcher, url: str) -> FetchResult:
+        on_fetch()
+        if next(calls) > fetches:
+            raise KeyboardInterrupt
+        return real_fetch(self, url)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Fetcher, "fetch", interrupted)
+        yield
 
 
 def saving(session: CrawlSession) -> StoreSink:

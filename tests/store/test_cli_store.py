@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.cli import main
-from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.store import SessionStatus, SessionStore, default_db_path
 from pagesift_ui.store.portable import responses_from_bundle
 from tests.fixture_site import FixtureSite
 
-from . import write_foreign_warc
+from . import fetches_interrupted_after, write_foreign_warc
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -107,17 +106,7 @@ def test_replay_with_other_settings_reports_unavailable_pages(
 def test_ctrl_c_leaves_the_session_open_for_resume(
     site: FixtureSite, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_fetch = Fetcher.fetch
-    calls = {"n": 0}
-
-    def interrupted_after_five(self: Fetcher, url: str) -> FetchResult:
-        calls["n"] += 1
-        if calls["n"] > 5:
-            raise KeyboardInterrupt
-        return real_fetch(self, url)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Fetcher, "fetch", interrupted_after_five)
+    with fetches_interrupted_after(monkeypatch, 5):
         code, out, err = crawl(site, "--limit", "12", "--no-stop")
     assert code == 130 and "stop reason: cancelled" in out
     with SessionStore(default_db_path()) as store:

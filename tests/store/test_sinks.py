@@ -20,13 +20,11 @@ from pagesift_ui.store import (
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 from tests.interrupt import Interrupting
 
-from . import crawl_view, saving, ticking_clock
+from . import crawl_config, crawl_view, saving, ticking_clock
 
 
 def config(**settings: object) -> CrawlConfig:
-    values = {"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy", "limit": 12,
-              "delay_s": 0.0, **settings}
-    return CrawlConfig.from_mapping(values)
+    return crawl_config(FIXTURE_ORIGIN + "/", **{"limit": 12, **settings})
 
 
 def test_the_store_sink_saves_each_step_and_override_as_it_happens(store: SessionStore) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.store import (
@@ -28,19 +29,28 @@ from pagesift_ui.warc import WarcSink, read_warc, write_warc
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 from tests.fixture_site import FixtureSite
 
+from . import crawl_config, fetches_interrupted_after
 from .test_cli_store import crawl, run
 
 
 def fixture_config(**settings: object) -> CrawlConfig:
-    values = {"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy", "limit": 40,
-              "delay_s": 0.0, "read_timeout_s": 1.0, "stop_on_verdict": False, **settings}
-    return CrawlConfig.from_mapping(values)
+    return crawl_config(FIXTURE_ORIGIN + "/", **{"limit": 40, "read_timeout_s": 1.0,
+                                                 "stop_on_verdict": False, **settings})
 
 
 def recorded_session(config: CrawlConfig) -> tuple[CrawlSession, RecordingSink]:
     memory = RecordingSink()
     source = memory.record(fixture_source(policy=policy_for(config)))
     return CrawlSession(config, source, sinks=[memory]), memory
+
+
+@contextmanager
+def streamed_to(path: Path, config: CrawlConfig) -> Iterator[tuple[CrawlSession, RecordingSink]]:
+    """For the block: a recorded crawl of ``config``, written to the WARC at ``path`` as it
+    goes."""
+    session, memory = recorded_session(config)
+    with session, WarcSink.attach(session, path):
+        yield session, memory
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -105,9 +115,8 @@ def test_the_sink_writes_what_write_warc_writes_for_the_finished_session(tmp_pat
 
 def test_a_warc_read_while_the_crawl_runs_replays_the_steps_written(tmp_path: Path) -> None:
     config = fixture_config()
-    session, memory = recorded_session(config)
     path = tmp_path / "crawl.warc.gz"
-    with session, WarcSink.attach(session, path):
+    with streamed_to(path, config) as (session, memory):
         session.run(max_steps=4)
         session.relabel(session.steps[2].final_url, True)  # an event the cut file must hold
         disallowed = 0
@@ -125,9 +134,8 @@ def test_a_warc_read_while_the_crawl_runs_replays_the_steps_written(tmp_path: Pa
 
 def test_a_warc_cut_mid_record_is_read_up_to_the_last_whole_record(tmp_path: Path) -> None:
     config = fixture_config()
-    session, _ = recorded_session(config)
     path = tmp_path / "crawl.warc.gz"
-    with session, WarcSink.attach(session, path):
+    with streamed_to(path, config) as (session, _):
         session.run(max_steps=6)
         whole = path.stat().st_size
         session.run(max_steps=1)
@@ -151,9 +159,8 @@ def test_a_warc_cut_mid_record_is_read_up_to_the_last_whole_record(tmp_path: Pat
 def test_the_session_record_may_come_anywhere(tmp_path: Path) -> None:
     """The complete session record at the end wins over the one at the start."""
     config = fixture_config(limit=5)
-    session, memory = recorded_session(config)
     path = tmp_path / "crawl.warc.gz"
-    with session, WarcSink.attach(session, path):
+    with streamed_to(path, config) as (session, memory):
         session.run()
     recording = read_warc(path)
     for kind in (RecordedFetch, RecordedRobots):
@@ -178,17 +185,8 @@ def test_crawl_warc_is_written_as_the_crawl_goes_and_holds_the_ctrl_c_stop(
     site: FixtureSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     warc = tmp_path / "crawl.warc.gz"
-    real_fetch = Fetcher.fetch
     sizes: list[int] = []
-
-    def interrupted_after_five(self: Fetcher, url: str) -> FetchResult:
-        sizes.append(warc.stat().st_size)
-        if len(sizes) > 5:
-            raise KeyboardInterrupt
-        return real_fetch(self, url)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Fetcher, "fetch", interrupted_after_five)
+    with fetches_interrupted_after(monkeypatch, 5, lambda: sizes.append(warc.stat().st_size)):
         code, out, err = crawl(site, "--limit", "12", "--no-stop", "--no-save",
                                "--warc", str(warc))
     assert code == 130 and "stop reason: cancelled" in out
@@ -203,17 +201,7 @@ def test_crawl_warc_is_written_as_the_crawl_goes_and_holds_the_ctrl_c_stop(
 def test_a_resumed_crawl_streams_the_whole_session_to_its_warc(
     site: FixtureSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_fetch = Fetcher.fetch
-    calls = {"n": 0}
-
-    def interrupted_after_four(self: Fetcher, url: str) -> FetchResult:
-        calls["n"] += 1
-        if calls["n"] > 4:
-            raise KeyboardInterrupt
-        return real_fetch(self, url)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(Fetcher, "fetch", interrupted_after_four)
+    with fetches_interrupted_after(monkeypatch, 4):
         code, _, err = crawl(site, "--limit", "9", "--no-stop")
     assert code == 130, err
     with SessionStore(default_db_path()) as store:
