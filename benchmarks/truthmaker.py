@@ -22,7 +22,7 @@ for _path in (ROOT, BENCHMARKS):
 
 from truthcheck import url_word_clashes  # noqa: E402
 
-__all__ = ["PLACEHOLDER", "QuerySpec", "check_query", "main", "render"]
+__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_query", "main", "render"]
 
 #: The base URL the truth files are written on; the benchmark rebases it on the served port.
 PLACEHOLDER = "http://127.0.0.1:0/"
@@ -64,13 +64,48 @@ def render(spec: QuerySpec, pages: Sequence[str], seed_page: str, source_line: s
     return "\n".join(lines) + "\n"
 
 
-def main(argv: Sequence[str] | None, *, description: str, docs: Path, package: str,
-         seed_page: str, truth_dir: Path, queries: Sequence[QuerySpec], pages_of: PagesOf,
-         source_of: Callable[[QuerySpec, Path], str]) -> int:
+@dataclass(frozen=True, slots=True)
+class DocSite:
+    """One installed documentation site's truth maker: where the site is, its queries, and
+    how to read a query's relevant pages (``pages_of``) off the site's own structure and say
+    where in it they are (``source_of``)."""
+
+    description: str
+    docs: Path
+    package: str
+    seed_page: str
+    truth_dir: Path
+    queries: Sequence[QuerySpec]
+    pages_of: PagesOf
+    source_of: Callable[[QuerySpec, Path], str]
+
+    def truth_urls(self, spec: QuerySpec, docs: Path | None = None) -> list[str]:
+        """The relevant URLs of ``spec`` on the placeholder base."""
+        return [PLACEHOLDER + p for p in self.pages_of(spec, docs or self.docs)]
+
+    def render_spec(self, spec: QuerySpec, docs: Path | None = None,
+                    base: str = PLACEHOLDER) -> str:
+        """The truth file text of ``spec`` (``Truth.parse`` reads it)."""
+        docs = docs or self.docs
+        return render(spec, self.pages_of(spec, docs), self.seed_page,
+                      self.source_line(spec, docs), base)
+
+    def source_line(self, spec: QuerySpec, docs: Path) -> str:
+        """The ``# source:`` line: where ``spec``'s pages were read, and how to redo it."""
+        script = (self.truth_dir / "make_truth.py").relative_to(ROOT).as_posix()
+        return f"{self.source_of(spec, docs)}; regenerate with {script}"
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Write every query's truth file into ``--out`` (or ``--check`` them, exit 1 if
+        stale)."""
+        return main(argv, self)
+
+
+def main(argv: Sequence[str] | None, site: DocSite) -> int:
     """Write every query's truth file into ``--out`` (or ``--check`` them, exit 1 if stale)."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--docs", type=Path, default=docs, help=f"default {docs}")
-    parser.add_argument("--out", type=Path, default=truth_dir, help="folder for *.truth")
+    parser = argparse.ArgumentParser(description=site.description)
+    parser.add_argument("--docs", type=Path, default=site.docs, help=f"default {site.docs}")
+    parser.add_argument("--out", type=Path, default=site.truth_dir, help="folder for *.truth")
     parser.add_argument("--check", action="store_true",
                         help="compare with the files in --out instead of writing them")
     parser.add_argument("--base", default=PLACEHOLDER,
@@ -80,14 +115,14 @@ def main(argv: Sequence[str] | None, *, description: str, docs: Path, package: s
     args = parser.parse_args(argv)
     if not args.base.endswith("/"):
         args.base += "/"
-    if not (args.docs / seed_page).is_file():
+    if not (args.docs / site.seed_page).is_file():
         sys.stderr.write(f"make_truth: no documentation at {args.docs}; install it with "
-                         f"'apt-get install {package}'\n")
+                         f"'apt-get install {site.package}'\n")
         return 2
     stale = []
-    for spec in queries:
-        pages = pages_of(spec, args.docs)
-        text = render(spec, pages, seed_page, source_of(spec, args.docs), args.base)
+    for spec in site.queries:
+        pages = site.pages_of(spec, args.docs)
+        text = render(spec, pages, site.seed_page, site.source_line(spec, args.docs), args.base)
         path = args.out / f"{spec.name}.truth"
         if args.check:
             current = path.read_text(encoding="utf-8") if path.is_file() else ""

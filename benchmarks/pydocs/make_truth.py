@@ -30,10 +30,10 @@ from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, QuerySpec, main, render  # noqa: E402
+from truthmaker import PLACEHOLDER, DocSite, QuerySpec, render  # noqa: E402
 
-__all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "render_spec", "toctree_pages",
-           "truth_urls"]
+__all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "render", "toctree_pages",
+           "SITE"]
 
 #: Where Debian's python3.11-doc package installs the HTML documentation (530 pages).
 DOCS = Path("/usr/share/doc/python3.11/html")
@@ -112,21 +112,11 @@ def pages_of(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
 
 
 def source_of(spec: QuerySpec, docs: Path = DOCS) -> str:
-    return (f"<div class=\"toctree-wrapper\"> links of {spec.source} in {docs}, fragments "
-            "dropped; regenerate with benchmarks/pydocs/make_truth.py")
+    return f"<div class=\"toctree-wrapper\"> links of {spec.source} in {docs}, fragments dropped"
 
 
-def truth_urls(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
-    """The relevant URLs of ``spec`` on the placeholder base."""
-    return [PLACEHOLDER + p for p in pages_of(spec, docs)]
-
-
-def render_spec(spec: QuerySpec, docs: Path = DOCS, base: str = PLACEHOLDER) -> str:
-    """The truth file text of ``spec`` (``Truth.parse`` reads it)."""
-    return render(spec, pages_of(spec, docs), SEED_PAGE, source_of(spec, docs), base)
-
+SITE = DocSite(__doc__.splitlines()[0], DOCS, PACKAGE, SEED_PAGE, TRUTH_DIR, QUERIES,
+               pages_of, source_of)
 
 if __name__ == "__main__":
-    sys.exit(main(None, description=__doc__.splitlines()[0], docs=DOCS, package=PACKAGE,
-                  seed_page=SEED_PAGE, truth_dir=TRUTH_DIR, queries=QUERIES,
-                  pages_of=pages_of, source_of=source_of))
+    sys.exit(SITE.main())

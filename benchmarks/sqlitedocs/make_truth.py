@@ -28,10 +28,10 @@ from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, QuerySpec, main, render  # noqa: E402
+from truthmaker import PLACEHOLDER, DocSite, QuerySpec  # noqa: E402
 
 __all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "docs_sections", "list_pages",
-           "pages_of", "render_spec", "truth_urls"]
+           "pages_of", "SITE"]
 
 #: Where Debian's sqlite3-doc package installs the HTML documentation.
 DOCS = Path("/usr/share/doc/sqlite3")
@@ -144,21 +144,11 @@ def source_of(spec: QuerySpec, docs: Path = DOCS) -> str:
     else:
         where = (f"<a class=\"sh_link\"> entries under the heading "
                  f"'{spec.source.removeprefix(TOC_PAGE + ': ')}' of {TOC_PAGE}")
-    return (f"{where} in {docs}, other sites and fragments dropped; regenerate with "
-            "benchmarks/sqlitedocs/make_truth.py")
+    return f"{where} in {docs}, other sites and fragments dropped"
 
 
-def truth_urls(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
-    """The relevant URLs of ``spec`` on the placeholder base."""
-    return [PLACEHOLDER + p for p in pages_of(spec, docs)]
-
-
-def render_spec(spec: QuerySpec, docs: Path = DOCS, base: str = PLACEHOLDER) -> str:
-    """The truth file text of ``spec`` (``Truth.parse`` reads it)."""
-    return render(spec, pages_of(spec, docs), SEED_PAGE, source_of(spec, docs), base)
-
+SITE = DocSite(__doc__.splitlines()[0], DOCS, PACKAGE, SEED_PAGE, TRUTH_DIR, QUERIES,
+               pages_of, source_of)
 
 if __name__ == "__main__":
-    sys.exit(main(None, description=__doc__.splitlines()[0], docs=DOCS, package=PACKAGE,
-                  seed_page=SEED_PAGE, truth_dir=TRUTH_DIR, queries=QUERIES,
-                  pages_of=pages_of, source_of=source_of))
+    sys.exit(SITE.main())

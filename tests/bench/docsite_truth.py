@@ -1,0 +1,67 @@
+"""The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/): where each one's
+truth files and installed docs are, and its ``make_truth.py`` loaded as a module. The checks
+all their truth files share are in test_docsite_truth.py; each set's own, in its test file."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = "http://127.0.0.1:0/"
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass(frozen=True)
+class DocSet:
+    """One dev set: benchmarks/<name>/*.truth, made from the docs Debian installs at ``docs``
+    (``probe`` is a page that is there when they are)."""
+
+    name: str
+    docs: Path
+    probe: str
+    package: str
+
+    @property
+    def truth_dir(self) -> Path:
+        return ROOT / "benchmarks" / self.name
+
+    @property
+    def truth_files(self) -> list[Path]:
+        return sorted(self.truth_dir.glob("*.truth"))
+
+    @property
+    def needs_docs(self) -> pytest.MarkDecorator:
+        return pytest.mark.skipif(
+            not (self.docs / self.probe).is_file(),
+            reason=f"the {self.name} docs are not installed at {self.docs} "
+                   f"(apt-get install {self.package})",
+        )
+
+    def make_truth(self) -> ModuleType:
+        return _load_make_truth(self.name)
+
+
+@cache
+def _load_make_truth(name: str) -> ModuleType:
+    return load_module(f"{name}_make_truth", ROOT / "benchmarks" / name / "make_truth.py")
+
+
+PYDOCS = DocSet("pydocs", Path("/usr/share/doc/python3.11/html"), "index.html",
+                "python3.11-doc")
+SQLITEDOCS = DocSet("sqlitedocs", Path("/usr/share/doc/sqlite3"), "docs.html", "sqlite3-doc")
+DOCSETS = (PYDOCS, SQLITEDOCS)
