@@ -90,6 +90,8 @@ def table(rows: list[dict[str, Any]]) -> str:
     for query in dict.fromkeys(row["query"] for row in rows):
         for strategy in ("focused", "thompson"):
             cells = [r for r in rows if r["query"] == query and r["strategy"] == strategy]
+            if not cells:
+                continue
             label = "greedy" if strategy == "focused" else f"thompson ×{len(cells)}"
             values = [_mean([c[m] for c in cells]) for m in METRICS]
             lines.append(f"| {query} | {label} | " + " | ".join(values) + " |")
