@@ -23,7 +23,7 @@ from pagesift_ui.session import (
     VerdictFate,
 )
 
-from .truth import url_key
+from .truth import url_keys
 
 __all__ = ["CrawlCurve", "curve_from_keys", "run_crawl", "trace_row"]
 
@@ -151,16 +151,6 @@ def curve_from_keys(name: str, fetched: list[str], truth: frozenset[str]) -> Cra
     return curve
 
 
-def _record_keys(record: StepRecord) -> set[str]:
-    keys = set()
-    for url in (record.url, record.final_url):
-        try:
-            keys.add(url_key(url))
-        except ValueError:
-            continue
-    return keys
-
-
 def _floored(link: dict[str, Any] | None) -> bool:
     """The section floor raised this link's score (the floor was binding, not just applied)."""
     if not link:
@@ -208,7 +198,7 @@ def run_crawl(
     started = time.perf_counter()
     with CrawlSession(config, source) as session:
         for record in session.iter_steps():
-            hits = _record_keys(record) & truth
+            hits = url_keys((record.url, record.final_url)) & truth
             found |= hits
             value = len(found) / len(truth) if truth else 0.0
             if record.outcome is StepOutcome.DUPLICATE and curve.recall:

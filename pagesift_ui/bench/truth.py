@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -9,7 +10,7 @@ from urllib.parse import urlsplit
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.urls import clean, dedupe_key
 
-__all__ = ["Truth", "url_key"]
+__all__ = ["Truth", "url_key", "url_keys"]
 
 
 def _origin(url: str) -> str:
@@ -20,6 +21,17 @@ def _origin(url: str) -> str:
 def url_key(url: str) -> str:
     """The identity of a page for recall: the crawl's own dedupe key of the cleaned URL."""
     return dedupe_key(clean(url))
+
+
+def url_keys(urls: Iterable[str]) -> set[str]:
+    """The keys of those of ``urls`` that parse (a step's requested and final URL, say)."""
+    keys = set()
+    for url in urls:
+        try:
+            keys.add(url_key(url))
+        except ValueError:
+            continue
+    return keys
 
 
 @dataclass(frozen=True, slots=True)

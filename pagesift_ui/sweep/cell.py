@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pagesift_ui import __version__
-from pagesift_ui.bench.truth import url_key
+from pagesift_ui.bench.truth import url_keys
 from pagesift_ui.errors import NotRecorded
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import evaluate
@@ -114,7 +114,7 @@ def step_rows(cell: Cell, records: Sequence[StepRecord]) -> list[dict[str, Any]]
     rows = []
     for record in records:
         if truth is not None:
-            found |= _keys(record) & truth
+            found |= url_keys((record.url, record.final_url)) & truth
         learned = record.predicted is not None and record.relevance is not None
         rows.append({
             "cell_id": cell.cell_id,
@@ -141,16 +141,6 @@ def step_rows(cell: Cell, records: Sequence[StepRecord]) -> list[dict[str, Any]]
             "label": (record.relevance or 0.0) >= MIN_RELEVANCE if learned else None,
         })
     return rows
-
-
-def _keys(record: StepRecord) -> set[str]:
-    keys = set()
-    for url in (record.url, record.final_url):
-        try:
-            keys.add(url_key(url))
-        except ValueError:
-            continue
-    return keys
 
 
 def _crawl_metrics(

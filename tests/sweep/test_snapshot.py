@@ -39,14 +39,22 @@ def test_a_snapshot_crawl_is_breadth_first_to_the_limit() -> None:
         snapshot_config({"seed_url": "http://a.localhost/", "limit": 0})
 
 
-def test_a_bundle_with_responses_is_a_snapshot(tmp_path: Path) -> None:
+def _record_bundle(path: Path) -> RecordingSink:
+    """Crawl the demo site as ``snapshot`` does and write the bundle with its responses to
+    ``path``; return the sink that recorded the answers."""
     memory = RecordingSink()
     config = _snapshot_config()
     with CrawlSession(config, memory.record(demo_source(_site())), sinks=[memory]) as session:
         session.run()
         bundle = bundle_with_responses(session, memory.answers, memory.events)
-    path = tmp_path / "helpdesk.json"
     path.write_text(bundle_json(bundle), encoding="utf-8")
+    return memory
+
+
+def test_a_bundle_with_responses_is_a_snapshot(tmp_path: Path) -> None:
+    config = _snapshot_config()
+    path = tmp_path / "helpdesk.json"
+    memory = _record_bundle(path)
     payload = read_payload(path)
     assert payload.kind == "bundle" and len(payload.digest) == 64
     snapshot = load_payload(payload)
@@ -91,12 +99,7 @@ def test_unreadable_snapshots_are_named(tmp_path: Path) -> None:
 
 
 def test_grid_tables_give_the_union_of_their_products(tmp_path: Path) -> None:
-    memory = RecordingSink()
-    config = _snapshot_config()
-    with CrawlSession(config, memory.record(demo_source(_site())), sinks=[memory]) as session:
-        session.run()
-        bundle = bundle_with_responses(session, memory.answers, memory.events)
-    (tmp_path / "s.json").write_text(bundle_json(bundle), encoding="utf-8")
+    _record_bundle(tmp_path / "s.json")
     spec = parse_spec("""
 [[snapshots]]
 path = "s.json"
