@@ -10,13 +10,8 @@ import pytest
 from pagesift_ui.bench import Truth
 from tests.bench.docsite_truth import PYDOCS, ROOT, load_module
 
-TRUTH_FILES = PYDOCS.truth_files
-needs_docs = PYDOCS.needs_docs
-
-
-@pytest.fixture(scope="module")
-def make_truth() -> ModuleType:
-    return PYDOCS.make_truth()
+DOCSET = PYDOCS  # the conftest's make_truth fixture loads its make_truth.py
+TRUTH_FILES = DOCSET.truth_files
 
 
 def test_there_are_at_least_twelve_queries() -> None:
@@ -33,7 +28,7 @@ def test_the_bench_rebases_the_placeholder_on_the_served_port() -> None:
         docsites.rebase(Truth("q", "http://example.org/", ()), "http://127.0.0.1:1/")
 
 
-@needs_docs
+@PYDOCS.needs_docs
 def test_the_chapter_toctree_is_what_the_truth_lists(make_truth: ModuleType) -> None:
     pages = make_truth.toctree_pages(PYDOCS.docs, "library/archiving.html")
     assert pages == ["library/archiving.html", "library/zlib.html", "library/gzip.html",

@@ -11,13 +11,8 @@ import pytest
 from pagesift_ui.bench import Truth
 from tests.bench.docsite_truth import PLACEHOLDER, SQLITEDOCS
 
-TRUTH_FILES = SQLITEDOCS.truth_files
-needs_docs = SQLITEDOCS.needs_docs
-
-
-@pytest.fixture(scope="module")
-def make_truth() -> ModuleType:
-    return SQLITEDOCS.make_truth()
+DOCSET = SQLITEDOCS  # the conftest's make_truth fixture loads its make_truth.py
+TRUTH_FILES = DOCSET.truth_files
 
 
 def test_there_are_at_least_eight_queries() -> None:
@@ -33,7 +28,7 @@ def test_truth_urls_have_no_query_and_skip_the_table_of_contents(path: Path) -> 
     assert "# source:" in text
 
 
-@needs_docs
+@SQLITEDOCS.needs_docs
 def test_the_sections_are_the_table_of_contents_of_docs_html(make_truth: ModuleType) -> None:
     sections = make_truth.docs_sections(SQLITEDOCS.docs)
     assert "Extensions" in sections and "Overview Documents" in sections
