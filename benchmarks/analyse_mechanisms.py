@@ -184,7 +184,7 @@ def analyse(site: DocSite, name: str, base: str, graph: SiteGraph,
     records: list[StepRecord] = []
     heads: list[list[tuple[str, float, bool]]] = [[]]  # queue head before each step
     siblings: dict[str, Any] = {}
-    relevant_truth = 0
+    truth_relevance: dict[str, float] = {}
     fetched_at: dict[str, int] = {}
     started = time.perf_counter()
     with logged_offers(log), CrawlSession(config, source) as session:
@@ -194,12 +194,15 @@ def analyse(site: DocSite, name: str, base: str, graph: SiteGraph,
             key = _key(record)
             if record.outcome is not StepOutcome.DUPLICATE:
                 fetched_at.setdefault(key, record.pages_scheduled)
-            if key in keys and (record.relevance or 0) >= EVIDENCE_RELEVANCE:
-                relevant_truth += 1
-                if relevant_truth == 3 and not siblings:
+            if key in keys and record.relevance is not None and key not in truth_relevance:
+                truth_relevance[key] = record.relevance
+                if len(truth_relevance) == 3:
                     siblings = _sibling_snapshot(session, keys, fetched_at, record)
+                    siblings["first_three_relevance"] = [round(v, 3)
+                                                         for v in truth_relevance.values()]
             heads.append([(r.key, r.score, r.blind) for r in session.frontier(3)])
             log.step = record.step + 1
+        queued_at_end = {r.key for r in session.frontier(100_000)}
     seconds = time.perf_counter() - started
     if siblings:
         for row in siblings["queued"]:
@@ -211,9 +214,15 @@ def analyse(site: DocSite, name: str, base: str, graph: SiteGraph,
         "label": f"{site.name}-{name}", "query": truth.query, "relevant": len(keys),
         "seconds": round(seconds, 1),
         "floor": _floor(records, keys, log, dist),
-        "queue": _queue(log, keys, fetched_at, limit),
+        "queue": _queue(log, keys, fetched_at, queued_at_end, limit),
         "depth": _depth(records, keys, dist),
-        "siblings": siblings or {"note": "never three relevant truth pages"},
+        "siblings": siblings or {"note": "fewer than three truth pages fetched"},
+        "truth_relevance": {
+            "fetched": len(truth_relevance),
+            "judged_relevant": sum(1 for v in truth_relevance.values()
+                                   if v >= EVIDENCE_RELEVANCE),
+            "median": round(statistics.median(truth_relevance.values()), 3)
+            if truth_relevance else None},
         "weights": _weights(records),
         "stops": _stops(records, keys, heads, fetched_at),
         "pages": _pages(records, source),
@@ -268,7 +277,7 @@ def _floor(records: list[StepRecord], keys: frozenset[str], log: OfferLog,
 
 
 def _queue(log: OfferLog, keys: frozenset[str], fetched_at: dict[str, int],
-           limit: int) -> dict[str, Any]:
+           queued_at_end: set[str], limit: int) -> dict[str, Any]:
     counts = Counter(o.outcome for o in log.offers)
     refused = {o.key for o in log.offers if o.outcome == "rejected"}
     evicted = {o.evicted for o in log.offers if o.evicted}
@@ -279,6 +288,7 @@ def _queue(log: OfferLog, keys: frozenset[str], fetched_at: dict[str, int],
         "evicted": len([o for o in log.offers if o.evicted]),
         "truth_rejected_or_evicted": len(truth_refused),
         "truth_rejected_or_evicted_never_fetched": len(lost),
+        "truth_lost_for_good": sum(1 for k in lost if k not in queued_at_end),
         "examples": [_path(k) for k in lost[:6]],
         "limit": limit,
     }
@@ -288,10 +298,12 @@ def _depth(records: list[StepRecord], keys: frozenset[str],
            dist: dict[str, int]) -> dict[str, Any]:
     excess = []
     truth_excess = []
+    seed_children_deep = 0
     for r in _pages_only(records):
         shortest = dist.get(_key(r))
         if shortest is None or r.depth <= shortest:
             continue
+        seed_children_deep += shortest == 1 and r.depth >= 3
         excess.append(r.depth - shortest)
         if _key(r) in keys:
             truth_excess.append((_path(_key(r)), r.depth, shortest))
@@ -299,6 +311,7 @@ def _depth(records: list[StepRecord], keys: frozenset[str],
         "pages_deeper_than_shortest": len(excess),
         "max_excess": max(excess, default=0),
         "mean_excess": round(statistics.fmean(excess), 2) if excess else 0,
+        "seed_links_fetched_at_depth_3_or_more": seed_children_deep,
         "truth_pages_deeper": len(truth_excess),
         "truth_examples": [f"{p} depth {d} (shortest {s})" for p, d, s in truth_excess[:5]],
     }
@@ -357,7 +370,10 @@ def _pages(records: list[StepRecord], source: Recording) -> dict[str, Any]:
     outcomes = Counter(r.outcome.value for r in records)
     alternates = canonical_other = noindex = 0
     texts: dict[str, str] = {}
+    pages = {_key(r) for r in _pages_only(records)}
     for key, result in source.results.items():
+        if key not in pages:
+            continue  # a duplicate step: counted in outcomes, not a near-duplicate pair
         page = extract_module.extract(result.body, result.final_url, encoding=result.encoding)
         alternates += bool(page.alternates)
         noindex += page.noindex
@@ -373,49 +389,106 @@ def _pages(records: list[StepRecord], source: Recording) -> dict[str, Any]:
 # --------------------------------------------------------------------------- report
 
 
+def _table(title: str, header: list[str], rows: list[list[Any]]) -> str:
+    lines = [f"### {title}\n", "| " + " | ".join(header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sums and medians the DECISIONS summary quotes."""
+    pages = sum(r["floor"]["all"]["pages"] - 1 for r in rows)
+    return {
+        "queries": len(rows),
+        "pages_after_seed": pages,
+        "floor_links": sum(r["floor"]["all"]["floor_links"] for r in rows),
+        "blind_floor_links": sum(r["floor"]["all"]["blind_floor_links"] for r in rows),
+        "floor_links_to_truth": sum(r["floor"]["all"]["floor_links_to_truth"] for r in rows),
+        "floor_links_first_50": sum(r["floor"]["first_50"]["floor_links"] for r in rows),
+        "truth_blind_from_relevant_below_seed_floor":
+            sum(r["floor"]["truth_blind_from_relevant_below_seed_floor"] for r in rows),
+        "truth_rejected_or_evicted": sum(r["queue"]["truth_rejected_or_evicted"] for r in rows),
+        "truth_rejected_or_evicted_never_fetched":
+            sum(r["queue"]["truth_rejected_or_evicted_never_fetched"] for r in rows),
+        "truth_lost_for_good": sum(r["queue"]["truth_lost_for_good"] for r in rows),
+        "pages_deeper_than_shortest": sum(r["depth"]["pages_deeper_than_shortest"] for r in rows),
+        "seed_links_fetched_at_depth_3_or_more":
+            sum(r["depth"]["seed_links_fetched_at_depth_3_or_more"] for r in rows),
+        "truth_pages_deeper": sum(r["depth"]["truth_pages_deeper"] for r in rows),
+        "truth_fetched": sum(r["truth_relevance"]["fetched"] for r in rows),
+        "truth_judged_relevant": sum(r["truth_relevance"]["judged_relevant"] for r in rows),
+        "weights_moved_by_page_50": sum(
+            1 for r in rows if r["weights"]["page_50"] != r["weights"]["page_1"]),
+        "verdicts": sum(r["stops"]["verdicts"] for r in rows),
+        "verdicts_on_blind_floor_fetch": sum(r["stops"]["on_blind_floor_fetch"] for r in rows),
+        "first_stood_with_blind_head": sum(
+            1 for r in rows if (r["stops"]["first_stood"] or {}).get("head_blind")),
+        "duplicate_steps": sum(r["pages"]["outcomes"].get("duplicate", 0) for r in rows),
+        "hreflang_pages": sum(r["pages"]["with_hreflang_alternates"] for r in rows),
+        "near_duplicate_pairs": sum(r["pages"]["near_duplicate_pairs"] for r in rows),
+    }
+
+
 def markdown(rows: list[dict[str, Any]], minutes: float) -> str:
     out = ["# Issue 11's mechanisms in the focused crawl's step records\n",
            f"Generated by `python3 benchmarks/analyse_mechanisms.py` ({minutes:.1f} min): the "
            f"focused crawl, {LIMIT} pages, default settings, verdicts recorded and crawled past. "
            "Pages are fetches that count against the budget (duplicates are steps, not pages). "
-           "See the script's docstring for what each column counts.\n"]
-    out.append("| query | 1: floor links in first 50 (blind, truth) | all 200 (blind, truth) | "
-               "1: truth blind from relevant, below seed floor | 2: rejected + evicted offers "
-               "| 2: truth refused (never fetched) | 3: pages deeper than shortest (max) | "
-               "3: truth deeper | 4: truth queued at 3rd relevant (blind, median rank, never "
-               "fetched) | 5: weights at page 50 (anchor, context, parent) | 6: first stood: "
-               "pages, recall, blind floor in 5 before, head blind | 6: verdicts on blind floor "
-               "fetches | 7: duplicates, non-HTML/failed, hreflang, near-dup pairs |")
-    out.append("|" + "---|" * 14)
+           "What each column counts: the script's docstring. Totals over all queries: "
+           "`mechanisms.json` (`totals`).\n"]
+    out.append(_table(
+        "1-3: section floor, queue losses, depth",
+        ["query", "floor links, first 50 pages (blind, to truth)", "all pages (blind, to truth)",
+         "truth offered blind from a relevant page below a seed floor link",
+         "offers rejected + evicted", "truth refused (never fetched, not queued at the end)",
+         "pages deeper than shortest (max excess)", "seed links fetched at depth ≥ 3",
+         "truth deeper"],
+        [[r["label"],
+          f"{r['floor']['first_50']['floor_links']} ({r['floor']['first_50']['blind_floor_links']}"
+          f", {r['floor']['first_50']['floor_links_to_truth']})",
+          f"{r['floor']['all']['floor_links']} ({r['floor']['all']['blind_floor_links']}, "
+          f"{r['floor']['all']['floor_links_to_truth']})",
+          r["floor"]["truth_blind_from_relevant_below_seed_floor"],
+          f"{r['queue']['offers'].get('rejected', 0)} + {r['queue']['evicted']}",
+          f"{r['queue']['truth_rejected_or_evicted']} "
+          f"({r['queue']['truth_rejected_or_evicted_never_fetched']}, "
+          f"{r['queue']['truth_lost_for_good']})",
+          f"{r['depth']['pages_deeper_than_shortest']} ({r['depth']['max_excess']})",
+          r["depth"]["seed_links_fetched_at_depth_3_or_more"],
+          f"{r['depth']['truth_pages_deeper']} of {r['truth_relevance']['fetched']}"]
+         for r in rows]))
+    sibling_rows = []
     for r in rows:
-        f50 = r["floor"]["first_50"]
-        fall = r["floor"]["all"]
-        q = r["queue"]
-        d = r["depth"]
-        s = r["siblings"]
-        sib = ("–" if "queued" not in s else
-               f"{len(s['queued'])} at page {s['at_page']} ({s['queued_blind']}, "
-               f"{s['median_rank']}, {s['never_fetched']})")
-        w = r["weights"]["page_50"]
-        st = r["stops"]["first_stood"]
-        stood = ("none" if st is None else
-                 f"{st['pages']} {st['reason']}, {st['recall']:.0%}, "
-                 f"{st['blind_floor_in_5_before']}, {st['head_blind']}")
-        p = r["pages"]
-        other = sum(v for k, v in p["outcomes"].items() if k in ("skipped", "error"))
-        out.append(
-            f"| {r['label']} | {f50['floor_links']} ({f50['blind_floor_links']}, "
-            f"{f50['floor_links_to_truth']}) | {fall['floor_links']} "
-            f"({fall['blind_floor_links']}, {fall['floor_links_to_truth']}) | "
-            f"{r['floor']['truth_blind_from_relevant_below_seed_floor']} | "
-            f"{q['offers'].get('rejected', 0)} + {q['evicted']} | "
-            f"{q['truth_rejected_or_evicted']} ({q['truth_rejected_or_evicted_never_fetched']})"
-            f" | {d['pages_deeper_than_shortest']} ({d['max_excess']}) | "
-            f"{d['truth_pages_deeper']} | {sib} | {w.get('anchor')}, {w.get('context')}, "
-            f"{w.get('parent')} | {stood} | {r['stops']['on_blind_floor_fetch']} of "
-            f"{r['stops']['verdicts']} | {p['outcomes'].get('duplicate', 0)}, {other}, "
-            f"{p['with_hreflang_alternates']}, {p['near_duplicate_pairs']} |")
-    return "\n".join(out) + "\n"
+        s, tr, st = r["siblings"], r["truth_relevance"], r["stops"]["first_stood"]
+        w = r["weights"]
+        sibling_rows.append([
+            r["label"],
+            "–" if "queued" not in s else
+            f"{len(s['queued'])} at page {s['at_page']} ({s['queued_blind']} blind, median rank "
+            f"{s['median_rank']} of {s['queued'][0]['of'] if s['queued'] else 0}, "
+            f"{s['never_fetched']} never fetched)",
+            f"{tr['judged_relevant']} of {tr['fetched']} (median {tr['median']})",
+            ", ".join(f"{k} {v}" for k, v in w["page_50"].items() if w["page_1"][k] != v) or "–",
+            "none" if st is None else
+            f"{st['pages']} {st['reason']}, recall {st['recall']:.0%}, 90% at "
+            f"{st['pages_to_90'] or '–'}; {st['blind_floor_in_5_before']} of 5 before blind "
+            f"floor; head blind {st['head_blind']}",
+            f"{r['stops']['on_blind_floor_fetch']} of {r['stops']['verdicts']}",
+            f"{r['pages']['outcomes'].get('duplicate', 0)}, "
+            f"{sum(v for k, v in r['pages']['outcomes'].items() if k in ('skipped', 'error'))}, "
+            f"{r['pages']['with_hreflang_alternates']}, {r['pages']['near_duplicate_pairs']}",
+        ])
+    out.append(_table(
+        "4-7: siblings, weights, stops, what counts as a page",
+        ["query", "truth queued when the 3rd truth page was fetched",
+         "truth pages the crawler judged relevant (≥ 0.15)", "weights moved by page 50",
+         "first verdict that stood", "verdicts fired on a blind floor fetch",
+         "duplicate steps, non-HTML/failed, hreflang pages, near-duplicate pairs"],
+        sibling_rows))
+    total = totals(rows)
+    out.append("### Totals\n\n" + "\n".join(f"- {k}: {v}" for k, v in total.items()) + "\n")
+    return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -448,7 +521,8 @@ def main(argv: list[str] | None = None) -> int:
                 logger.info("%s: %.1f s", row["label"], row["seconds"])
                 rows.append(json.loads(json.dumps(row).replace(base, "/")))
     minutes = (time.perf_counter() - started) / 60
-    (out / "mechanisms.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    (out / "mechanisms.json").write_text(
+        json.dumps({"totals": totals(rows), "queries": rows}, indent=1), encoding="utf-8")
     text = markdown(rows, minutes)
     (out / "mechanisms.md").write_text(text, encoding="utf-8")
     print(text, end="")
