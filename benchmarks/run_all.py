@@ -1,11 +1,13 @@
 """Every crawl benchmark behind the README's results, in one process, one crawl at a time.
 
-Run: ``nice -n 10 python3 benchmarks/run_all.py`` (about half an hour on one core; see
-``benchmarks/results/results.md`` for the last run's time per part). Parts:
+Run: ``nice -n 10 python3 benchmarks/run_all.py`` (about 15 minutes of one core's time; on
+the shared 2 cores it took 30-50 minutes of wall time; ``benchmarks/results/results.md`` gives
+the last run's time per part). Parts:
 
-- ``demo``: focused, breadth-first and oracle on every demo scenario (page limit 1500, the
-  CLI's default), and the demo checks (focused pages-to-90% ≤ half of breadth-first's; needle
-  stops ``no_relevant_pages``);
+- ``demo``: focused, breadth-first and oracle on the four benchmark demo scenarios
+  (``BENCH_SCENARIOS``: university, helpdesk, needle, multilingual; the lesson scenarios are
+  too small to measure on), page limit 1500 (the CLI's default), and the demo checks (focused
+  pages-to-90% ≤ half of breadth-first's; needle stops ``no_relevant_pages``);
 - ``pydocs`` and ``sqlite``: the dev sets (``benchmarks/docsites.py``), 200 pages per crawl,
   default settings; the oracle walks each site's whole followable link graph.
 
@@ -53,7 +55,7 @@ from pagesift_ui.bench.summary import (  # noqa: E402
     query_rows,
     summarise,
 )
-from pagesift_ui.demo import SCENARIOS, build_site, start_demo  # noqa: E402
+from pagesift_ui.demo import BENCH_SCENARIOS, build_site, start_demo  # noqa: E402
 
 logger = logging.getLogger("run_all")
 
@@ -90,7 +92,7 @@ def run_parts(parts: Sequence[str], queries: Sequence[str] | None, limit: int,
         started = time.perf_counter()
         with shared_extraction() as memo:
             if part == "demo":
-                run.reports[part] = [bench_scenario(name) for name in SCENARIOS]
+                run.reports[part] = [bench_scenario(name) for name in BENCH_SCENARIOS]
             else:
                 site = SITES[part]
                 if not site.installed():
