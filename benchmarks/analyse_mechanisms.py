@@ -13,10 +13,13 @@ verdicts recorded and crawled past) and reads, per query:
 2. **queue losses**: offers the queue refused (``rejected``) or dropped (``evicted``); truth
    pages refused or evicted at least once, and those never fetched within the budget;
 3. **depth**: fetched pages whose crawl depth exceeds their shortest click distance from the
-   seed (the oracle's site graph), truth pages among them, the largest excess;
+   seed, in the whole site graph and along the links the crawl had read before it fetched
+   the page (the first ``max_links_per_page`` of each page, as the crawler reads them);
+   truth pages among them, the largest excess;
 4. **siblings**: once three truth pages were fetched and judged relevant (≥ 0.15), the truth
    pages still queued: their ranks and scores, how many of them were blind, when (if ever)
-   they were fetched;
+   they were fetched; how many truth pages the crawler itself judged relevant, and how well
+   its relevance tells truth pages from the other pages it fetched (AUC);
 5. **weight drift**: the link model's used weights (anchor, locator, context, parent,
    phrase) at pages 1, 50 and the end;
 6. **stops**: every verdict with its fate; the first that stood: pages, recall, coverage, how
@@ -215,9 +218,12 @@ def analyse(site: DocSite, name: str, base: str, graph: SiteGraph,
         "seconds": round(seconds, 1),
         "floor": _floor(records, keys, log, dist),
         "queue": _queue(log, keys, fetched_at, queued_at_end, limit),
-        "depth": _depth(records, keys, dist),
+        "depth": {**_depth(records, keys, dist),
+                  **_known_depth(records, keys, source, truth.seed,
+                                 getattr(config, "max_links_per_page", None))},
         "siblings": siblings or {"note": "fewer than three truth pages fetched"},
         "truth_relevance": {
+            **_relevance_auc(records, keys),
             "fetched": len(truth_relevance),
             "judged_relevant": sum(1 for v in truth_relevance.values()
                                    if v >= EVIDENCE_RELEVANCE),
@@ -315,6 +321,61 @@ def _depth(records: list[StepRecord], keys: frozenset[str],
         "truth_pages_deeper": len(truth_excess),
         "truth_examples": [f"{p} depth {d} (shortest {s})" for p, d, s in truth_excess[:5]],
     }
+
+
+def _known_depth(records: list[StepRecord], keys: frozenset[str], source: Recording,
+                 seed: str, cap: int | None) -> dict[str, Any]:
+    """Crawl depth against the shortest click distance the crawl *knew* when it fetched the
+    page (through the links of the pages fetched before it, the first ``cap`` of each as the
+    crawler reads them): mechanism 3 as the issue states it."""
+    known: dict[str, int] = {url_key(seed): 0}
+    deeper = truth_deeper = 0
+    excess: list[int] = []
+    for r in _pages_only(records):
+        requested = url_key(r.url)
+        shortest = known.get(requested)
+        if shortest is not None and r.depth > shortest:
+            deeper += 1
+            excess.append(r.depth - shortest)
+            truth_deeper += _key(r) in keys
+        result = source.results.get(_key(r))
+        if result is None:
+            continue
+        page = extract_module.extract(result.body, result.final_url, encoding=result.encoding)
+        base = min(r.depth, shortest) if shortest is not None else r.depth
+        for link in page.links[:cap]:
+            try:
+                target = url_key(link.url)
+            except ValueError:
+                continue
+            if known.get(target, base + 2) > base + 1:
+                known[target] = base + 1
+    return {"pages_deeper_than_known": deeper, "truth_deeper_than_known": truth_deeper,
+            "max_excess_over_known": max(excess, default=0)}
+
+
+def _relevance_auc(records: list[StepRecord], keys: frozenset[str]) -> dict[str, Any]:
+    """Does the crawler's page relevance tell truth pages from the others it fetched?
+    AUC (Mann-Whitney, average ranks) and the median relevance of the other pages."""
+    scored = [(r.relevance, _key(r) in keys) for r in _pages_only(records)
+              if r.relevance is not None]
+    pos = [v for v, t in scored if t]
+    neg = [v for v, t in scored if not t]
+    if not pos or not neg:
+        return {"auc": None, "others_median": None}
+    ordered = sorted(scored, key=lambda x: x[0])
+    ranks: dict[int, float] = {}
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1][0] == ordered[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2 + 1
+        i = j + 1
+    rank_sum = sum(ranks[k] for k, (_, t) in enumerate(ordered) if t)
+    auc = (rank_sum - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg))
+    return {"auc": round(auc, 3), "others_median": round(statistics.median(neg), 3)}
 
 
 def _weights(records: list[StepRecord]) -> dict[str, Any]:
@@ -416,6 +477,10 @@ def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "seed_links_fetched_at_depth_3_or_more":
             sum(r["depth"]["seed_links_fetched_at_depth_3_or_more"] for r in rows),
         "truth_pages_deeper": sum(r["depth"]["truth_pages_deeper"] for r in rows),
+        "pages_deeper_than_known": sum(r["depth"]["pages_deeper_than_known"] for r in rows),
+        "truth_deeper_than_known": sum(r["depth"]["truth_deeper_than_known"] for r in rows),
+        "median_relevance_auc": statistics.median(
+            [a for r in rows if (a := r["truth_relevance"]["auc"]) is not None] or [0]),
         "truth_fetched": sum(r["truth_relevance"]["fetched"] for r in rows),
         "truth_judged_relevant": sum(r["truth_relevance"]["judged_relevant"] for r in rows),
         "weights_moved_by_page_50": sum(
@@ -442,8 +507,9 @@ def markdown(rows: list[dict[str, Any]], minutes: float) -> str:
         ["query", "floor links, first 50 pages (blind, to truth)", "all pages (blind, to truth)",
          "truth offered blind from a relevant page below a seed floor link",
          "offers rejected + evicted", "truth refused (never fetched, not queued at the end)",
-         "pages deeper than shortest (max excess)", "seed links fetched at depth ≥ 3",
-         "truth deeper"],
+         "pages deeper than shortest in the site graph (max excess)",
+         "deeper than the shortest path the crawl knew (max excess)",
+         "seed links fetched at depth ≥ 3", "truth deeper (than known)"],
         [[r["label"],
           f"{r['floor']['first_50']['floor_links']} ({r['floor']['first_50']['blind_floor_links']}"
           f", {r['floor']['first_50']['floor_links_to_truth']})",
@@ -455,8 +521,10 @@ def markdown(rows: list[dict[str, Any]], minutes: float) -> str:
           f"({r['queue']['truth_rejected_or_evicted_never_fetched']}, "
           f"{r['queue']['truth_lost_for_good']})",
           f"{r['depth']['pages_deeper_than_shortest']} ({r['depth']['max_excess']})",
+          f"{r['depth']['pages_deeper_than_known']} ({r['depth']['max_excess_over_known']})",
           r["depth"]["seed_links_fetched_at_depth_3_or_more"],
-          f"{r['depth']['truth_pages_deeper']} of {r['truth_relevance']['fetched']}"]
+          f"{r['depth']['truth_pages_deeper']} ({r['depth']['truth_deeper_than_known']}) of "
+          f"{r['truth_relevance']['fetched']}"]
          for r in rows]))
     sibling_rows = []
     for r in rows:
@@ -468,7 +536,8 @@ def markdown(rows: list[dict[str, Any]], minutes: float) -> str:
             f"{len(s['queued'])} at page {s['at_page']} ({s['queued_blind']} blind, median rank "
             f"{s['median_rank']} of {s['queued'][0]['of'] if s['queued'] else 0}, "
             f"{s['never_fetched']} never fetched)",
-            f"{tr['judged_relevant']} of {tr['fetched']} (median {tr['median']})",
+            f"{tr['judged_relevant']} of {tr['fetched']} (median {tr['median']}; others "
+            f"{tr['others_median']}; AUC {tr['auc']})",
             ", ".join(f"{k} {v}" for k, v in w["page_50"].items() if w["page_1"][k] != v) or "–",
             "none" if st is None else
             f"{st['pages']} {st['reason']}, recall {st['recall']:.0%}, 90% at "
@@ -482,7 +551,8 @@ def markdown(rows: list[dict[str, Any]], minutes: float) -> str:
     out.append(_table(
         "4-7: siblings, weights, stops, what counts as a page",
         ["query", "truth queued when the 3rd truth page was fetched",
-         "truth pages the crawler judged relevant (≥ 0.15)", "weights moved by page 50",
+         "truth pages the crawler judged relevant (≥ 0.15; median relevance, of the other "
+         "pages, AUC truth vs others)", "weights moved by page 50",
          "first verdict that stood", "verdicts fired on a blind floor fetch",
          "duplicate steps, non-HTML/failed, hreflang pages, near-duplicate pairs"],
         sibling_rows))
