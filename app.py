@@ -89,8 +89,10 @@ def run() -> None:
         render_controls(session, running)
         return
     render_controls(session, running)
-    st.caption(f"Query “{session.config.query}” from {session.config.seed_url} · "
-               f"limit {session.config.limit}")
+    # The query and seed come from the user or from an uploaded bundle: escaped, so a bundle
+    # cannot put images or links on the page (issue 12).
+    st.caption(f"Query “{md_escape(session.config.query)}” from "
+               f"{md_escape(session.config.seed_url)} · limit {session.config.limit}")
     render_storage_note(ss)
     render_verdict_banner(session)
     render_live(running)
