@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components.compare import render_compare
+from components.compare_set import init_compare_state
 from components.controls import render_controls
 from components.decision_log import md_escape, render_decision_log
 from components.export import render_export
 from components.inspector import render_inspector
+from components.linkquality import render_link_quality
 from components.live import render_live
 from components.overrides import (
     render_label_overrides,
@@ -19,10 +22,12 @@ from components.overrides import (
     render_subtree_overrides,
     render_verdict_banner,
 )
+from components.pages import Page, take_request
 from components.replay import render_replay
 from components.saved import render_saved_sessions, render_storage_note
 from components.sidebar import init_state, render_setup
 from components.state import AnySession, pop_flashes
+from components.sweepview import render_sweeps
 from components.tables import render_frontier, render_pages, render_subtrees
 from components.whatif import render_whatif
 
@@ -69,10 +74,9 @@ def _tabs(session: AnySession, running: bool) -> None:
         render_whatif(session)
 
 
-def run() -> None:
-    st.set_page_config(page_title="pagesift-ui", layout="wide")
+def explorer() -> None:
+    """The explorer: one crawl, step by step."""
     ss = st.session_state
-    init_state(ss)
     session: AnySession | None = ss["session"]
     running = bool(ss["running"])
     with st.sidebar:
@@ -97,6 +101,31 @@ def run() -> None:
     render_verdict_banner(session)
     render_live(running)
     _tabs(session, running)
+
+
+#: The pages in the navigation, in its order; the explorer is the landing page.
+PAGES = (
+    (Page.EXPLORER, explorer, "Explorer"),
+    (Page.COMPARE, render_compare, "Compare"),
+    (Page.SWEEPS, render_sweeps, "Sweeps"),
+    (Page.LINK_MODEL, render_link_quality, "Link model"),
+)
+
+
+def run() -> None:
+    st.set_page_config(page_title="pagesift-ui", layout="wide")
+    ss = st.session_state
+    init_state(ss)
+    init_compare_state(ss)
+    pages = {page: st.Page(draw, title=title, url_path=page.value,
+                           default=page is Page.EXPLORER)
+             for page, draw, title in PAGES}
+    # At the top, not in the sidebar: the explorer's setup keeps its first screen.
+    current = st.navigation(list(pages.values()), position="top")
+    requested = take_request(ss)  # a callback's "open it there" (a sweep cell, …)
+    if requested is not None and current.url_path != requested.value:
+        st.switch_page(pages[requested])
+    current.run()
 
 
 run()

@@ -33,19 +33,32 @@ from pagesift_ui.session.view import SessionView
 from pagesift_ui.sweep.tables import MANIFEST_FORMAT, session_path
 
 __all__ = [
+    "AGGREGATES",
+    "DIMENSIONS",
     "CurvePoint",
+    "HeatmapGrid",
     "ModelPoint",
     "SweepResults",
     "calibration",
     "cell_session",
+    "filter_cells",
     "heatmap",
+    "heatmap_grid",
     "load_results",
+    "metric_columns",
     "model_curve",
     "session_curve",
     "setting_differences",
+    "swept_settings",
 ]
 
 AGGREGATES = ("mean", "median", "min", "max", "count")
+#: The cells table's columns a heatmap can lay out (the cell's identity and its settings);
+#: every other numeric column is a metric.
+DIMENSIONS: tuple[str, ...] = ("snapshot", "query", "seed_url",
+                               *(s.name for s in SETTINGS), "prior_weights")
+#: Numeric columns that say what a cell is or how it ran, not how well it crawled.
+_NOT_METRICS = frozenset({"elapsed_s"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +75,20 @@ class SweepResults:
         """One cell's step rows in step order (its curve)."""
         rows = self.steps[self.steps["cell_id"] == cell_id]
         return rows.sort_values("step").reset_index(drop=True)
+
+    def recall_of(self, cell_id: str) -> tuple[float | None, ...] | None:
+        """One cell's recall after each step, from the steps table (None: no truth)."""
+        recall = self.steps_of(cell_id)["recall"]
+        if not bool(recall.notna().any()):
+            return None
+        return tuple(None if pd.isna(v) else float(v) for v in recall)
+
+    def row_of(self, cell_id: str) -> dict[str, Any]:
+        """One cell's row of the cells table; raises ``KeyError`` for an unknown cell."""
+        rows = self.cells[self.cells["cell_id"] == cell_id]
+        if rows.empty:
+            raise KeyError(f"no cell {cell_id} in {self.folder}")
+        return dict(rows.iloc[0])
 
 
 def load_results(folder: Path) -> SweepResults:
@@ -142,6 +169,11 @@ class ModelPoint:
     window_log_loss: float | None
     window_brier: float | None
     window_auc: float | None
+    prior_brier: float | None = None
+    prior_auc: float | None = None
+    window_prior_log_loss: float | None = None
+    window_prior_brier: float | None = None
+    window_prior_auc: float | None = None
 
 
 def _labelled(steps: Sequence[StepRecord]) -> tuple[list[int], list[float], list[float],
@@ -162,17 +194,20 @@ def model_curve(steps: Sequence[StepRecord], window: int = WINDOW) -> list[Model
     at, predicted, prior, labels = _labelled(steps)
     model, base = cumulative(predicted, labels), cumulative(prior, labels)
     recent = windowed(predicted, labels, window)
+    recent_base = windowed(prior, labels, window)
     return [
         ModelPoint(step, m.n, m.log_loss, m.brier, m.auc, b.log_loss, w.log_loss, w.brier,
-                   w.auc)
-        for step, m, b, w in zip(at, model, base, recent, strict=True)
+                   w.auc, b.brier, b.auc, wb.log_loss, wb.brier, wb.auc)
+        for step, m, b, w, wb in zip(at, model, base, recent, recent_base, strict=True)
     ]
 
 
-def calibration(steps: Sequence[StepRecord], bins: int = BINS) -> tuple[ReliabilityBin, ...]:
-    """The reliability bins of a session's predictions (a calibration chart)."""
-    _, predicted, _, labels = _labelled(steps)
-    return reliability(predicted, labels, bins)
+def calibration(steps: Sequence[StepRecord], bins: int = BINS, *,
+                prior: bool = False) -> tuple[ReliabilityBin, ...]:
+    """The reliability bins of a session's predictions (a calibration chart); ``prior``:
+    of the prior-only model's instead."""
+    _, predicted, prior_predicted, labels = _labelled(steps)
+    return reliability(prior_predicted if prior else predicted, labels, bins)
 
 
 def heatmap(cells: pd.DataFrame, x: str, y: str, metric: str,
@@ -186,6 +221,78 @@ def heatmap(cells: pd.DataFrame, x: str, y: str, metric: str,
         raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
     ok = cells[cells["status"] == "ok"]
     return ok.pivot_table(index=y, columns=x, values=metric, aggfunc=aggregate)
+
+
+def swept_settings(cells: pd.DataFrame) -> list[str]:
+    """The ``DIMENSIONS`` whose value differs between the finished cells, in table order."""
+    ok = cells[cells["status"] == "ok"]
+    return [name for name in DIMENSIONS
+            if name in ok.columns and ok[name].astype(str).nunique() > 1]
+
+
+def metric_columns(cells: pd.DataFrame) -> list[str]:
+    """The numeric columns a heatmap can show: not a dimension, with at least one value."""
+    dimensions = set(DIMENSIONS)
+    return [name for name in cells.columns
+            if name not in dimensions and name not in _NOT_METRICS
+            and pd.api.types.is_numeric_dtype(cells[name])
+            and not pd.api.types.is_bool_dtype(cells[name])
+            and bool(cells[name].notna().any())]
+
+
+def filter_cells(cells: pd.DataFrame, filters: Mapping[str, Any]) -> pd.DataFrame:
+    """The cells whose ``column`` equals ``value`` for every (column, value) of ``filters``;
+    values are compared as text, as the sweep view's select boxes offer them."""
+    keep = pd.Series(True, index=cells.index)
+    for name, value in filters.items():
+        if name not in cells.columns:
+            raise ValueError(f"no column {name!r}; the columns are {list(cells.columns)}")
+        keep &= cells[name].astype(str) == str(value)
+    return cells[keep]
+
+
+@dataclass(frozen=True, slots=True)
+class HeatmapGrid:
+    """A metric over two settings: ``values[i][j]`` at ``y_values[i]``, ``x_values[j]``
+    (None where no finished cell has a value), aggregated over ``cell_ids[i][j]``."""
+
+    x: str
+    y: str
+    metric: str
+    aggregate: str
+    x_values: tuple[str, ...]
+    y_values: tuple[str, ...]
+    values: tuple[tuple[float | None, ...], ...]
+    cell_ids: tuple[tuple[tuple[str, ...], ...], ...]
+
+
+def heatmap_grid(cells: pd.DataFrame, x: str, y: str, metric: str, aggregate: str = "mean",
+                 filters: Mapping[str, Any] | None = None) -> HeatmapGrid:
+    """``heatmap`` of the cells left by ``filters``, with the cells behind each value (so a
+    click can open them). Settings are laid out in their order of first appearance in the
+    table (the spec's order), as text."""
+    if x == y:
+        raise ValueError(f"the heatmap needs two different settings, got {x!r} twice")
+    chosen = filter_cells(cells, filters or {})
+    ok = chosen[chosen["status"] == "ok"]
+    text = ok.assign(**{x: ok[x].astype(str), y: ok[y].astype(str)})
+    pivot = heatmap(text, x, y, metric, aggregate) if len(text) else pd.DataFrame()
+    xs = tuple(dict.fromkeys(text[x]))
+    ys = tuple(dict.fromkeys(text[y]))
+    values = tuple(
+        tuple(_number(pivot, yv, xv) for xv in xs) for yv in ys)
+    ids = tuple(
+        tuple(tuple(text[(text[x] == xv) & (text[y] == yv)]["cell_id"]) for xv in xs)
+        for yv in ys)
+    return HeatmapGrid(x, y, metric, aggregate, xs, ys, values, ids)
+
+
+def _number(pivot: pd.DataFrame, row: str, column: str) -> float | None:
+    try:
+        value = pivot.at[row, column]
+    except KeyError:
+        return None
+    return None if pd.isna(value) else float(value)
 
 
 def setting_differences(configs: Mapping[str, CrawlConfig]) -> list[dict[str, Any]]:
