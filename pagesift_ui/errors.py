@@ -5,6 +5,7 @@
     PagesiftError
     ├── ConfigError (also ValueError)      bad settings: a field, the bad value, what is allowed
     ├── BundleError (also ValueError)      a session bundle that cannot be read or trusted
+    ├── WarcError (also ValueError)        a WARC file that cannot be read or trusted
     ├── SessionDone                        a step was asked of a crawl that has stopped
     ├── SessionBroken                      a sink failed or a step was interrupted half-way:
     │                                      the session takes no more steps (resume it)
@@ -25,6 +26,9 @@
         └── NotRecorded                    replaying offline: the recording never fetched the URL
 
 Every error carries a message a person understands, naming the URL and what to do about it.
+A ``BundleError`` or ``WarcError`` names the bad part: a field path
+(``steps[3].link.features[2].value: not a finite number``) or a record
+(``x.warc.gz: record 7 (response at byte 5120): no WARC-Target-URI``).
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ __all__ = [
     "StoreError",
     "TooManyRedirects",
     "UnsupportedContentType",
+    "WarcError",
     "fetch_error_class",
 ]
 
@@ -71,6 +76,10 @@ class ConfigError(PagesiftError, ValueError):
 
 class BundleError(PagesiftError, ValueError):
     """A session bundle is malformed, of an unknown version, or inconsistent."""
+
+
+class WarcError(PagesiftError, ValueError):
+    """A WARC file is not one, is cut short, too large, or holds a malformed record."""
 
 
 class SessionDone(PagesiftError):

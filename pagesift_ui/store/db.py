@@ -68,6 +68,15 @@ class SessionStatus(enum.StrEnum):
 
     OPEN = "open"  # it can take more steps (also a crawl whose process was killed)
     DONE = "done"  # it stopped; ``stop_reason`` says why
+    # a value this version does not know (a newer writer's, or a damaged row): listed as
+    # such rather than failing the whole list; never written
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def read(cls, value: object) -> SessionStatus:
+        """The status a row holds; ``UNKNOWN`` for anything but a known one."""
+        known = {status.value: status for status in cls if status is not cls.UNKNOWN}
+        return known.get(value, cls.UNKNOWN) if isinstance(value, str) else cls.UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +352,7 @@ def _info(row: Sequence[Any]) -> SessionInfo:
     session_id, created, updated, query, seed, title, steps, status, stop_reason = row
     return SessionInfo(
         session_id=session_id, created_at=created, updated_at=updated, query=query, seed=seed,
-        title=title, steps=steps, status=SessionStatus(status), stop_reason=stop_reason,
+        title=title, steps=steps, status=SessionStatus.read(status), stop_reason=stop_reason,
     )
 
 

@@ -3,17 +3,23 @@
 A WARC written by pagesift-ui (``writer.py``) gives back exactly what was recorded: every
 fetch outcome in order (errors included), every robots answer, the config and the events —
 from the last session record wherever it is, and the robots answers and events written after
-it. A file that ends in a partial record (its writer was killed) is read up to the last
-whole one.
+it. A pagesift file that ends in a partial gzip member (its writer was killed) is read up to
+the last whole one, and says so (``WarcRecording.torn_bytes``).
 Any other WARC (wget, Heritrix, Browsertrix …) is read as a plain web archive: each
 ``response`` record answers for its URL, 3xx responses redirect within the archive, 4xx/5xx
 become ``HTTPStatusError`` and non-HTML becomes ``UnsupportedContentType``; it has no config,
 so a replay needs the start URL and the query from the caller.
+
+A WARC is data from anywhere, so reading one is bounded and strict: the file is size-capped,
+its gzip members may inflate to at most ``content_budget`` bytes all together (checked, in
+small pieces, before warcio reads anything: a bomb costs no memory), every record's content
+is read to a cap, a record cut short or a corrupt member is an error (not a short record),
+and the pagesift metadata is checked field by field. Every failure is a ``WarcError`` naming
+the file and the record.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import zlib
 from collections.abc import Iterator, Mapping
@@ -26,8 +32,10 @@ from urllib.parse import urljoin
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecordLoader
+from warcio.statusandheaders import StatusAndHeadersParserException
 
-from pagesift_ui.errors import BundleError, ConfigError
+from pagesift_ui.errors import ConfigError, WarcError
 from pagesift_ui.net.fetcher import HTML_MEDIA_TYPES, parse_content_type
 from pagesift_ui.page.extract import decode_html
 from pagesift_ui.session import CrawlConfig, Override
@@ -40,25 +48,67 @@ from pagesift_ui.store.recording import (
     fetch_result,
 )
 from pagesift_ui.store.replay import SessionEvent, merge_events
+from pagesift_ui.store.validate import (
+    ERROR,
+    MARK,
+    Check,
+    boolean,
+    check_override,
+    integer,
+    items,
+    loads,
+    nullable,
+    number,
+    pair,
+    record,
+    text,
+)
 from pagesift_ui.warc.writer import EVENT_META, FETCH_META, ROBOTS_META, WARC_FORMAT
 
-__all__ = ["WarcRecording", "WarcSource", "read_warc"]
+__all__ = [
+    "MAX_WARC_BYTES",
+    "WarcRecording",
+    "WarcSource",
+    "content_budget",
+    "read_warc",
+]
 
 logger = logging.getLogger(__name__)
 
 MAX_REDIRECTS = 10
 _GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 20
+#: Inflate at most this much per call while scanning (a bomb never gets a big buffer).
+_PIECE = 1 << 16
+#: Larger files are refused before they are read.
+MAX_WARC_BYTES = 2 * 1024 * 1024 * 1024
+#: What a WARC's records may inflate to, all together: this many times the file's size
+#: (gzipped HTML is 4–10×), at least the floor, at most the cap.
+INFLATE_RATIO = 32
+INFLATE_FLOOR_BYTES = 64 * 1024 * 1024
+MAX_CONTENT_BYTES = 4 * 1024 * 1024 * 1024
+#: A metadata record's JSON (the session record holds the config, overrides and robots).
+MAX_META_BYTES = 256 * 1024 * 1024
+
+
+def content_budget(file_bytes: int) -> int:
+    """How many bytes the records of a WARC of ``file_bytes`` may hold, all together."""
+    return min(MAX_CONTENT_BYTES, max(INFLATE_FLOOR_BYTES, INFLATE_RATIO * file_bytes))
 
 
 @dataclass(frozen=True, slots=True)
 class WarcRecording:
-    """What a WARC holds for a replay. ``config`` is None for a WARC from another tool."""
+    """What a WARC holds for a replay. ``config`` is None for a WARC from another tool.
+
+    ``torn_bytes`` is the size of a partial record at the end that was left out (a writer
+    killed mid-record), 0 when the file is whole.
+    """
 
     config: CrawlConfig | None
     responses: tuple[Recorded, ...]
     events: tuple[SessionEvent, ...]
     session_id: str = ""
+    torn_bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,80 +121,196 @@ class _Page:
 
 
 def read_warc(path: Path) -> WarcRecording:
-    """Read a ``.warc`` or ``.warc.gz`` file; raises ``BundleError`` if it cannot be used."""
+    """Read a ``.warc`` or ``.warc.gz`` file; raises ``WarcError`` if it cannot be used."""
     pages: dict[str, _Page] = {}  # WARC-Record-ID → response
     by_url: dict[str, _Page] = {}
     session: dict[str, Any] | None = None
     later: list[dict[str, Any]] = []  # robots and event records after the last session record
     answers: list[Recorded] = []
-    try:
-        for kind, record_id, data in _records(path):
+    with _open(path) as stream:
+        whole, torn = _whole_records(path, stream)
+        for where, kind, record_id, data in _records(path, whole, stream):
             if kind == "response":
                 pages[record_id] = data
                 by_url.setdefault(data.url, data)
             elif data.get("format") == WARC_FORMAT:
+                _check(_SESSION, data, where)
                 session, later = data, []
             elif data.get("kind") == FETCH_META:
-                answers.append(_answer(data, pages))
+                answers.append(_answer(where, data, pages))
             elif data.get("kind") in (ROBOTS_META, EVENT_META):
+                _check(_ROBOTS if data["kind"] == ROBOTS_META else _EVENT, data, where)
                 later.append(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BundleError(f"{path} holds a malformed pagesift record: {exc}") from exc
+    if torn and session is None:
+        raise WarcError(f"{path} is cut short: it ends in a partial record ({torn:,} bytes)")
+    if torn:
+        logger.warning("%s ends in a partial record (%d bytes): read up to the last whole one",
+                       path, torn)
     if session is None and not by_url:
-        raise BundleError(f"{path} holds no HTTP responses and no pagesift session to replay")
+        raise WarcError(f"{path} holds no HTTP responses and no pagesift session to replay")
     if session is None:
         logger.info("%s was not written by pagesift-ui: reading it as a plain archive", path)
         return WarcRecording(None, tuple(_foreign_answers(by_url)), ())
-    return _recording(path, session, later, answers)
+    return _recording(path, session, later, answers, torn)
 
 
-def _records(path: Path) -> Iterator[tuple[str, str, Any]]:
-    """(type, record id, a _Page or a metadata dict) of the records a replay can use."""
+def _open(path: Path) -> BinaryIO:
     try:
-        with path.open("rb") as stream:
-            for record in ArchiveIterator(_whole_records(path, stream)):
-                uri = record.rec_headers.get_header("WARC-Target-URI") or ""
-                record_id = record.rec_headers.get_header("WARC-Record-ID") or ""
-                if record.rec_type == "response" and record.http_headers is not None:
-                    yield "response", record_id, _page(record, uri)
-                elif record.rec_type == "metadata" and "json" in (record.content_type or ""):
-                    data = json.loads(record.content_stream().read())
-                    if isinstance(data, dict):
-                        yield "metadata", record_id, data
-    except (OSError, ArchiveLoadFailed, zlib.error) as exc:
-        raise BundleError(f"{path} cannot be read as a WARC file: {exc}") from exc
+        if path.is_dir():
+            raise WarcError(f"{path} is a folder, not a WARC file")
+        size = path.stat().st_size
+        if size > MAX_WARC_BYTES:
+            raise WarcError(f"{path} is {size:,} bytes; a WARC file may be at most "
+                            f"{MAX_WARC_BYTES:,}")
+        return path.open("rb")
+    except FileNotFoundError:
+        raise WarcError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise WarcError(f"{path} cannot be read: {exc.strerror or exc}") from exc
 
 
-def _whole_records(path: Path, stream: BinaryIO) -> BinaryIO:
-    """``stream`` without a partial gzip member at its end (a writer killed mid-record).
+# -- records ---------------------------------------------------------------------------------
+
+_HEADERS = items(pair(text(), text()))
+_ROBOT_PAIRS = items(pair(text(), boolean), limit=10_000_000)
+_SESSION: Check = record(
+    {"config": record({})},
+    {"overrides": items(check_override, limit=10_000_000),
+     "queue_empty": items(MARK, limit=10_000_000), "robots": _ROBOT_PAIRS,
+     "session_id": text(256)},
+)
+_ROBOTS: Check = record({"kind": text(), "robots": _ROBOT_PAIRS})
+_EVENT: Check = record({"kind": text(), "after_step": integer(),
+                        "override": nullable(check_override)})
+_FETCH_ERROR: Check = record({"url": text(), "error": ERROR})
+_FETCH_PAGE: Check = record({
+    "url": text(), "response": text(1024), "final_url": text(),
+    "redirects": items(text(), limit=100), "encoding": text(64), "elapsed_s": number(0.0),
+    "fetched_at": number(0.0, 1e13), "headers": _HEADERS,
+})
+
+
+def _check(check: Check, data: Mapping[str, Any], where: str) -> None:
+    check(data, where, WarcError)
+
+
+def _records(
+    path: Path, budget: _Budget, stream: BinaryIO
+) -> Iterator[tuple[str, str, str, Any]]:
+    """(where, type, record id, a _Page or a metadata dict) of the records a replay uses;
+    ``where`` names the record in messages."""
+    source = budget.stream
+    loader = ArcWarcRecordLoader()
+    index = 0
+    try:
+        iterator = iter(ArchiveIterator(source, no_record_parse=True))
+        while True:
+            index += 1
+            where = f"{path}: record {index}"
+            try:
+                entry = next(iterator)
+            except StopIteration:
+                return
+            rec_type = entry.rec_headers.get_header("WARC-Type") or ""
+            uri = entry.rec_headers.get_header("WARC-Target-URI")
+            record_id = entry.rec_headers.get_header("WARC-Record-ID") or ""
+            where = f"{path}: record {index} ({rec_type or 'untyped'}{' ' + uri if uri else ''})"
+            if rec_type == "response":
+                if not uri:
+                    raise WarcError(f"{where}: a response record without WARC-Target-URI")
+                yield where, "response", record_id, _page(entry, uri, loader, budget, where)
+            elif rec_type == "metadata" and "json" in (entry.content_type or ""):
+                data = loads(_read(entry.raw_stream, MAX_META_BYTES, budget, where),
+                             WarcError, where)
+                if isinstance(data, dict):
+                    yield where, "metadata", record_id, data
+            _drain(entry, where)
+    except (ArchiveLoadFailed, StatusAndHeadersParserException, EOFError, ValueError,
+            zlib.error) as exc:
+        if isinstance(exc, WarcError):
+            raise
+        raise WarcError(f"{path}: record {index} cannot be read as a WARC record: {exc}") from exc
+    except OSError as exc:
+        raise WarcError(f"{path} cannot be read: {exc.strerror or exc}") from exc
+
+
+def _read(stream: Any, limit: int, budget: _Budget, where: str) -> bytes:
+    """At most ``limit`` bytes of ``stream`` (more is an error), counted against the budget."""
+    data = stream.read(min(limit, budget.left) + 1)
+    if len(data) > limit:
+        raise WarcError(f"{where}: more than {limit:,} bytes")
+    budget.spend(len(data), where)
+    return bytes(data)
+
+
+def _drain(entry: Any, where: str) -> None:
+    """Read the rest of the record; a record whose block is shorter than its
+    Content-Length was cut short."""
+    raw = entry.raw_stream
+    while raw.read(_CHUNK):
+        pass
+    if getattr(raw, "limit", 0) > 0:
+        length = entry.rec_headers.get_header("Content-Length")
+        raise WarcError(f"{where}: cut short: Content-Length says {length} bytes, the file "
+                        f"ends {raw.limit:,} bytes early")
+
+
+class _Budget:
+    """What the records may still hold, and the stream warcio reads."""
+
+    def __init__(self, stream: BinaryIO, total: int) -> None:
+        self.stream = stream
+        self.left = total
+        self.total = total
+
+    def spend(self, size: int, where: str) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise WarcError(f"{where}: the records hold more than {self.total:,} bytes, "
+                            "too much for a file this size")
+
+
+def _whole_records(path: Path, stream: BinaryIO) -> tuple[_Budget, int]:
+    """The part of ``stream`` made of whole records, and how many bytes of a partial gzip
+    member at the end were left out (a writer killed mid-record).
 
     warcio reads a cut member as far as it goes, so a torn record would look like a short
-    one; only members whose gzip trailer is there (and checks) are kept.
+    one; only members whose gzip trailer is there (and checks) are kept. A corrupt member,
+    or members inflating past the budget, are errors.
     """
+    size = stream.seek(0, 2)
+    budget = content_budget(size)
+    stream.seek(0)
     if stream.read(2) != _GZIP_MAGIC:
         stream.seek(0)
-        return stream
+        return _Budget(stream, budget), 0
     stream.seek(0)
-    whole = _whole_gzip_length(stream)
-    size = stream.seek(0, 2)
+    whole = _whole_gzip_length(path, stream, budget)
     stream.seek(0)
     if whole == size:
-        return stream
-    logger.warning("%s ends in a partial record (%d bytes): read up to the last whole one",
-                   path, size - whole)
-    return BytesIO(stream.read(whole))
+        return _Budget(stream, budget), 0
+    return _Budget(BytesIO(stream.read(whole)), budget), size - whole
 
 
-def _whole_gzip_length(stream: BinaryIO) -> int:
-    """How many bytes from the start of ``stream`` are whole gzip members."""
-    whole = offset = 0
+def _whole_gzip_length(path: Path, stream: BinaryIO, budget: int) -> int:
+    """How many bytes from the start of ``stream`` are whole gzip members (each inflated in
+    pieces of at most ``_PIECE`` bytes and dropped)."""
+    whole = offset = inflated = 0
     member = zlib.decompressobj(wbits=31)
     while chunk := stream.read(_CHUNK):
         while chunk:
             try:
-                member.decompress(chunk)
-            except zlib.error:
-                return whole  # not gzip from here on: what follows is no whole member
+                piece = member.decompress(chunk, _PIECE)
+            except zlib.error as exc:
+                raise WarcError(f"{path}: the gzip member at byte {whole:,} is corrupt "
+                                f"({exc})") from exc
+            inflated += len(piece)
+            if inflated > budget:
+                raise WarcError(f"{path} inflates to more than {budget:,} bytes, too much for "
+                                f"a file of {stream.seek(0, 2):,} bytes (a compression bomb?)")
+            if member.unconsumed_tail:
+                chunk = member.unconsumed_tail
+                continue
             if not member.eof:
                 offset += len(chunk)
                 break
@@ -155,66 +321,86 @@ def _whole_gzip_length(stream: BinaryIO) -> int:
     return whole
 
 
-def _page(record: Any, uri: str) -> _Page:
-    http_headers = record.http_headers
-    date = record.rec_headers.get_header("WARC-Date") or ""
+def _page(entry: Any, uri: str, loader: ArcWarcRecordLoader, budget: _Budget,
+          where: str) -> _Page:
+    http_headers = loader.load_http_headers("response", uri, entry.raw_stream, entry.length)
+    if http_headers is None:
+        raise WarcError(f"{where}: a response record without HTTP headers")
+    entry.http_headers = http_headers
+    date = entry.rec_headers.get_header("WARC-Date") or ""
+    try:
+        status = int(http_headers.get_statuscode() or 0)
+    except ValueError:
+        raise WarcError(f"{where}: the HTTP status {http_headers.statusline!r:.40} is not a "
+                        "number") from None
     return _Page(
         url=uri,
-        status=int(http_headers.get_statuscode() or 0),
+        status=status,
         headers=tuple((str(k), str(v)) for k, v in http_headers.headers),
-        body=record.content_stream().read(),
+        body=_read(entry.content_stream(), budget.left, budget, where),
         fetched_at=_timestamp(date),
     )
 
 
-def _answer(data: Mapping[str, Any], pages: Mapping[str, _Page]) -> Recorded:
-    url = str(data["url"])
+def _answer(where: str, data: Mapping[str, Any], pages: Mapping[str, _Page]) -> Recorded:
+    url = data.get("url")
     if "error" in data:
-        return RecordedFetch(url, error=RecordedError.from_dict(data["error"]))
-    page = pages[data["response"]]
+        _check(_FETCH_ERROR, data, where)
+        return RecordedFetch(data["url"], error=RecordedError.from_dict(data["error"]))
+    _check(_FETCH_PAGE, data, where)
+    page = pages.get(data["response"])
+    if page is None:
+        raise WarcError(f"{where}: the response record {data['response']!r:.60} of {url} is "
+                        "not in the file before it")
     media_type, _ = parse_content_type(_header(page.headers, "content-type"))
-    result = fetch_result(
-        url=url,
-        final_url=str(data["final_url"]),
-        status=page.status,
-        content_type=media_type,
-        encoding=str(data["encoding"]),
-        body=page.body,
-        redirects=[str(hop) for hop in data["redirects"]],
-        elapsed_s=float(data["elapsed_s"]),
-        fetched_at=float(data["fetched_at"]),
-        headers=[(str(k), str(v)) for k, v in data["headers"]],
-    )
-    return RecordedFetch(url, result=result)
+    try:
+        result = fetch_result(
+            url=data["url"],
+            final_url=data["final_url"],
+            status=page.status,
+            content_type=media_type,
+            encoding=data["encoding"],
+            body=page.body,
+            redirects=data["redirects"],
+            elapsed_s=float(data["elapsed_s"]),
+            fetched_at=float(data["fetched_at"]),
+            headers=[(k, v) for k, v in data["headers"]],
+        )
+    except ValueError as exc:  # an encoding Python does not know
+        raise WarcError(f"{where}.encoding: {exc}") from exc
+    return RecordedFetch(data["url"], result=result)
 
 
 def _recording(
-    path: Path, session: Mapping[str, Any], later: list[dict[str, Any]], answers: list[Recorded]
+    path: Path, session: Mapping[str, Any], later: list[dict[str, Any]],
+    answers: list[Recorded], torn: int,
 ) -> WarcRecording:
-    """The session record's config, robots answers and events, then those written after it."""
+    """The session record's config, robots answers and events, then those written after it
+    (all checked already, but the config, which ``CrawlConfig`` checks here)."""
     try:
         config = CrawlConfig.from_mapping(session["config"])
-        overrides = [Override.from_dict(raw) for raw in session.get("overrides", [])]
-        marks = [(int(m["after_step"]), int(m["overrides_before"]))
-                 for m in session.get("queue_empty", [])]
-        robots = _robots(session.get("robots", []))
-        events = merge_events(overrides, marks)
-        for data in later:
-            if data["kind"] == ROBOTS_META:
-                robots.extend(_robots(data["robots"]))
-            else:
-                raw = data["override"]
-                override = Override.from_dict(raw) if raw is not None else None
-                events.append(SessionEvent(int(data["after_step"]), override))
-    except (ConfigError, KeyError, TypeError, ValueError) as exc:
-        raise BundleError(f"{path}: the pagesift session record is malformed: {exc}") from exc
-    return WarcRecording(
-        config, tuple(robots + answers), tuple(events), str(session.get("session_id", ""))
-    )
+    except ConfigError as exc:
+        raise WarcError(f"{path}: the session record's config.{exc.field}: "
+                        f"{exc.message}") from exc
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise WarcError(f"{path}: the session record's config: {exc}") from exc
+    overrides = [Override.from_dict(raw) for raw in session.get("overrides", [])]
+    marks = [(m["after_step"], m["overrides_before"]) for m in session.get("queue_empty", [])]
+    robots = _robots(session.get("robots", []))
+    events = merge_events(overrides, marks)
+    for data in later:
+        if data["kind"] == ROBOTS_META:
+            robots.extend(_robots(data["robots"]))
+        else:
+            raw = data["override"]
+            override = Override.from_dict(raw) if raw is not None else None
+            events.append(SessionEvent(data["after_step"], override))
+    return WarcRecording(config, tuple(robots + answers), tuple(events),
+                         str(session.get("session_id", "")), torn)
 
 
 def _robots(pairs: Any) -> list[Recorded]:
-    return [RecordedRobots(str(url), bool(allowed)) for url, allowed in pairs]
+    return [RecordedRobots(url, allowed) for url, allowed in pairs]
 
 
 def _foreign_answers(by_url: Mapping[str, _Page]) -> Iterator[Recorded]:

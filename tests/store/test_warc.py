@@ -12,10 +12,10 @@ import pytest
 from warcio.archiveiterator import ArchiveIterator
 
 from pagesift_ui.errors import (
-    BundleError,
     HTTPStatusError,
     TooManyRedirects,
     UnsupportedContentType,
+    WarcError,
 )
 from pagesift_ui.session import CrawlSession, Override, OverrideKind, StepOutcome
 from pagesift_ui.session.crawl import default_source
@@ -129,5 +129,5 @@ def test_files_that_are_not_replayable_warcs_are_refused(
 ) -> None:
     path = tmp_path / "broken.warc.gz"
     path.write_bytes(content)
-    with pytest.raises(BundleError, match=message):
+    with pytest.raises(WarcError, match=message):
         read_warc(path)
