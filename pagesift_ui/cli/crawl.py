@@ -16,7 +16,13 @@ from pagesift_ui.cli.options import (
     summary_lines,
     wait_forever,
 )
-from pagesift_ui.cli.outputs import write_outputs
+from pagesift_ui.cli.outputs import (
+    WRITE_FAILED,
+    FailedWrite,
+    export_command,
+    output_problem,
+    write_outputs,
+)
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
@@ -54,8 +60,8 @@ def register(commands: Commands) -> None:
 
 def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``crawl``: a new crawl (saved unless ``--no-save``) or ``--resume ID``."""
-    problem = _crawl_args_problem(args)
-    if problem:
+    problem = _crawl_args_problem(args) or output_problem(args)
+    if problem:  # before the crawl: a crawl never runs only to lose its files
         err.write(f"pagesift-ui crawl: {problem}\n")
         return 2
     try:
@@ -82,12 +88,15 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
         responses = tuple(memory.answers)
         events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
-    write_outputs(session, responses, events, args, err)
+    failed = write_outputs(session, responses, events, args, err)
     if warc is not None:
         err.write(f"WARC: {warc.path} ({warc.pages} pages)\n")
     if saved is not None and interrupted:
         err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` continues it\n")
     out.write("\n".join(summary_lines(session)) + "\n")
+    if failed:
+        err.write(_lost_files_help(failed, saved, args))
+        return WRITE_FAILED
     if interrupted:
         return 130
     failure = start_failure(session.steps)
@@ -96,6 +105,21 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui crawl: the start URL could not be crawled: {failure}\n")
         return 1
     return 0
+
+
+def _lost_files_help(
+    failed: list[FailedWrite], saved: StoreSink | None, args: argparse.Namespace
+) -> str:
+    """What to do about the files that could not be written after the crawl."""
+    names = " and ".join(f"{f.flag} {f.path}" for f in failed)
+    if saved is None:
+        return (f"pagesift-ui crawl: {names} could not be written, and this crawl was not "
+                "saved (--no-save): its results are lost. Crawl again without --no-save, or "
+                "with an output that can be written\n")
+    command = export_command(saved.session_id, Path(saved.store.path), args)
+    return (f"pagesift-ui crawl: {names} could not be written. The crawl is saved as session "
+            f"{saved.session_id}; write its files again (to a place that can be written) "
+            f"with:\n  {command}\n")
 
 
 def _crawl_args_problem(args: argparse.Namespace) -> str:

@@ -2,7 +2,8 @@
 
 The ``cli`` package is the one place in the package that writes to the terminal. Each command
 group module registers its sub-commands, and each sub-command carries its handler; this module
-only builds the parser from the groups and dispatches.
+only builds the parser from the groups and dispatches, and turns every error into one line
+and an exit code (``EXIT_CODES``, shown by ``--help``): no traceback reaches the user.
 """
 
 from __future__ import annotations
@@ -10,25 +11,51 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
 from pagesift_ui import __version__
 from pagesift_ui.cli import crawl, demo, sessions, snapshot, sweep
 from pagesift_ui.cli.options import Handler
+from pagesift_ui.cli.outputs import WRITE_FAILED
 from pagesift_ui.errors import PagesiftError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_CODES", "INTERNAL_ERROR", "build_parser", "main"]
 
 logger = logging.getLogger(__name__)
 
 #: The command groups, in the order their commands appear in ``--help``.
 _GROUPS = (crawl, demo, sessions, snapshot, sweep)
 
+#: A bug, not a fault of the input: the message says so and ``--verbose`` shows where.
+INTERNAL_ERROR = 70
+#: Every exit code a command returns, as ``--help`` lists them.
+EXIT_CODES = {
+    0: "done",
+    1: "failed: a file that cannot be read (bundle, WARC, session store), an unknown "
+       "session id, a start URL that cannot be crawled, failed sweep cells",
+    2: "usage: a bad option or argument, or an output file that cannot be written (checked "
+       "before any crawl starts)",
+    WRITE_FAILED: "the crawl or replay ran, but an output file could not be written (the "
+                  "message says how to write it again)",
+    INTERNAL_ERROR: "an internal error (a bug: please report it; --verbose shows where)",
+    130: "interrupted (Ctrl-C); a saved crawl continues with crawl --resume ID",
+}
+
+
+def _epilog() -> str:
+    lines = ["exit codes:"]
+    for code, text in EXIT_CODES.items():
+        lines += textwrap.wrap(text, 78, initial_indent=f"  {code:<5}", subsequent_indent=" " * 7)
+    return "\n".join(lines)
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser; every sub-command sets ``handler`` (a ``Handler``) in its namespace."""
-    parser = argparse.ArgumentParser(prog="pagesift-ui", description="A focused-crawl explorer.")
+    parser = argparse.ArgumentParser(prog="pagesift-ui", description="A focused-crawl explorer.",
+                                     epilog=_epilog(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"pagesift-ui {__version__}")
     parser.add_argument("--verbose", "-v", action="store_true", help="log debug details")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -52,3 +79,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     except PagesiftError as exc:
         err.write(f"pagesift-ui {args.command}: {exc}\n")
         return 1
+    except OSError as exc:  # a file or socket the command could not use
+        where = f" ({exc.filename})" if exc.filename else ""
+        err.write(f"pagesift-ui {args.command}: {exc.strerror or exc}{where}\n")
+        return 1
+    except KeyboardInterrupt:
+        err.write(f"pagesift-ui {args.command}: interrupted\n")
+        return 130
+    except Exception as exc:  # a bug: one line for the user, the traceback in the log
+        logger.debug("internal error", exc_info=True)
+        err.write(f"pagesift-ui {args.command}: internal error ({type(exc).__name__}: {exc}); "
+                  "this is a bug, please report it (--verbose shows where)\n")
+        return INTERNAL_ERROR

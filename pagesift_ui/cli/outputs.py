@@ -1,10 +1,20 @@
 """The files a finished crawl or replay writes: ``--out`` and ``--pages-csv``. (``crawl
---warc`` is written during the crawl, by a ``WarcSink``.)"""
+--warc`` is written during the crawl, by a ``WarcSink``.)
+
+Every output path is checked before any crawl starts (``output_problem``): a folder that
+does not exist, one that cannot be written, a folder named where a file is meant. What can
+still fail later (a full disk, ``/dev/full``) fails in ``write_outputs``, which writes every
+file it can and returns the ones it could not, for the command to say what to do.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.session import CrawlSession
@@ -12,7 +22,78 @@ from pagesift_ui.session.bundle import bundle_json, pages_csv
 from pagesift_ui.store import Recorded, SessionEvent
 from pagesift_ui.store.portable import bundle_with_responses
 
-__all__ = ["write_outputs"]
+__all__ = [
+    "OUTPUT_FLAGS",
+    "WRITE_FAILED",
+    "FailedWrite",
+    "export_command",
+    "output_problem",
+    "write_outputs",
+]
+
+#: The exit code of a command that did its work but could not write an output file.
+WRITE_FAILED = 3
+#: The options naming files a command writes, by their ``argparse`` destination.
+OUTPUT_FLAGS = {"out": "--out", "pages_csv": "--pages-csv", "warc": "--warc"}
+
+
+@dataclass(frozen=True, slots=True)
+class FailedWrite:
+    """An output that could not be written: its option, its path, and why."""
+
+    flag: str
+    path: Path
+    why: str
+
+
+def output_problem(args: argparse.Namespace) -> str:
+    """Why an output the options name cannot be written ("" when all can), found before the
+    crawl: so that a crawl never runs only to lose its files."""
+    seen: dict[Path, str] = {}
+    for dest, flag in OUTPUT_FLAGS.items():
+        path: Path | None = getattr(args, dest, None)
+        if path is None:
+            continue
+        problem = _path_problem(path)
+        if problem:
+            return f"{flag} {path}: {problem}"
+        resolved = path.resolve()
+        if resolved in seen and not _is_device(path):
+            return f"{seen[resolved]} and {flag} name the same file {path}"
+        seen[resolved] = flag
+    return ""
+
+
+def _is_device(path: Path) -> bool:
+    """``/dev/null`` and the like take any number of writers."""
+    return path.exists() and not path.is_file()
+
+
+def _path_problem(path: Path) -> str:
+    if path.is_dir():
+        return "is a folder; give a file name in it"
+    folder = path.parent
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    return _probe(path)
+
+
+def _probe(path: Path) -> str:
+    """Open the file for writing without changing it (a new one is removed again)."""
+    existed = path.exists()
+    try:
+        if existed:
+            with path.open("ab"):
+                pass
+        else:
+            with path.open("xb"):
+                pass
+            os.unlink(path)
+    except OSError as exc:
+        return f"cannot be written ({exc.strerror or exc})"
+    return ""
 
 
 def write_outputs(
@@ -21,12 +102,35 @@ def write_outputs(
     events: Sequence[SessionEvent],
     args: argparse.Namespace,
     err: TextIO,
-) -> None:
-    """Write each file the options ask for, naming it on ``err``."""
+) -> list[FailedWrite]:
+    """Write each file the options ask for, naming it on ``err``; return those that failed
+    (each failure is said on ``err`` too, without a traceback)."""
+    failed: list[FailedWrite] = []
     if args.out is not None:
         bundle = bundle_with_responses(session, responses, events)
-        args.out.write_text(bundle_json(bundle), encoding="utf-8")
-        err.write(f"session bundle: {args.out}\n")
+        failed += _write(args.out, "--out", "session bundle", bundle_json(bundle), err)
     if args.pages_csv is not None:
-        args.pages_csv.write_text(pages_csv(session), encoding="utf-8")
-        err.write(f"pages CSV: {args.pages_csv}\n")
+        failed += _write(args.pages_csv, "--pages-csv", "pages CSV", pages_csv(session), err)
+    return failed
+
+
+def _write(path: Path, flag: str, what: str, content: str, err: TextIO) -> list[FailedWrite]:
+    try:
+        with path.open("w", encoding="utf-8") as stream:
+            stream.write(content)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        err.write(f"cannot write the {what} to {path}: {why}\n")
+        return [FailedWrite(flag, path, why)]
+    err.write(f"{what}: {path}\n")
+    return []
+
+
+def export_command(session_id: str, store_path: Path, args: argparse.Namespace) -> str:
+    """The command that writes a saved session's files again, as the user can paste it."""
+    parts = ["pagesift-ui", "export", session_id, "--db", str(store_path)]
+    for dest, flag in (("out", "--out"), ("pages_csv", "--pages-csv")):
+        path = getattr(args, dest, None)
+        if path is not None:
+            parts += [flag, str(path)]
+    return " ".join(shlex.quote(part) for part in parts)

@@ -1,13 +1,13 @@
-"""``sessions`` (list the saved sessions) and ``replay`` (re-run a recording offline)."""
+"""``sessions`` (list the saved sessions), ``export`` (write a saved session's files) and
+``replay`` (re-run a recording offline: a bundle, a WARC file or a saved session)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from pagesift_ui.cli.options import (
     Commands,
@@ -16,10 +16,9 @@ from pagesift_ui.cli.options import (
     config_from_args,
     summary_lines,
 )
-from pagesift_ui.cli.outputs import write_outputs
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem, write_outputs
+from pagesift_ui.errors import BundleError, ConfigError, SessionNotFound
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
-from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.store import (
     Recorded,
     RecordingSink,
@@ -27,18 +26,37 @@ from pagesift_ui.store import (
     SessionEvent,
     SessionInfo,
     SessionStore,
+    StoreSink,
     drive,
+    resume,
 )
-from pagesift_ui.store.portable import events_from_bundle, responses_from_bundle
+from pagesift_ui.store.portable import load_portable
 from pagesift_ui.store.replay import first_difference
 
-__all__ = ["register", "replay_config", "run_replay", "run_sessions", "session_table"]
+__all__ = [
+    "register",
+    "replay_config",
+    "run_export",
+    "run_replay",
+    "run_sessions",
+    "session_table",
+]
+
 
 def register(commands: Commands) -> None:
     """Add ``sessions`` and ``replay``, each with its handler."""
     sessions = commands.add_parser("sessions", help="list the saved sessions")
     sessions.add_argument("--db", type=Path, help="the session store (default as for crawl)")
     sessions.set_defaults(handler=run_sessions)
+    export = commands.add_parser(
+        "export", help="write a saved session's bundle (with its responses) or pages CSV",
+        description="Rebuild a saved session offline and write its files, as `crawl --out` "
+        "and `--pages-csv` would have: for a crawl whose files could not be written.")
+    export.add_argument("session_id", metavar="ID", help="a session id from `sessions`")
+    export.add_argument("--db", type=Path, help="the session store (default as for crawl)")
+    export.add_argument("--out", type=Path, help="write the JSON session bundle here")
+    export.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
+    export.set_defaults(handler=run_export)
     replay = commands.add_parser(
         "replay", help="re-run a recorded session offline, with its settings or others",
         description="Re-run a recorded crawl with no network: pages come from the recording, "
@@ -46,8 +64,10 @@ def register(commands: Commands) -> None:
         "their recorded values; with all of them as recorded, the recorded overrides are "
         "applied too and the replay reproduces the recorded steps.",
     )
-    replay.add_argument("recording", type=Path,
-                        help="a session bundle (.json, with responses) or a WARC file")
+    replay.add_argument("recording", help="a session bundle (.json, with responses), a WARC "
+                        "file, or the id of a saved session (`pagesift-ui sessions`)")
+    replay.add_argument("--db", type=Path, help="the session store a session id is looked up "
+                        "in (default as for crawl)")
     replay.add_argument("--seed", dest="seed_url", help="the start URL (default: the recorded one)")
     add_crawl_options(replay, as_recorded=True)
     replay.add_argument("--out", type=Path, help="write the replay's session bundle here")
@@ -73,12 +93,46 @@ def session_table(infos: Sequence[SessionInfo]) -> list[str]:
     """The sessions as aligned text rows, a header first."""
     rows = [("ID", "UPDATED", "STEPS", "STATUS", "STOP REASON", "QUERY", "START URL")]
     for info in infos:
-        updated = datetime.fromtimestamp(info.updated_at).strftime("%Y-%m-%d %H:%M")
-        rows.append((info.session_id, updated, str(info.steps), info.status.value,
-                     info.stop_reason or "-", info.query, info.seed))
+        rows.append((str(info.session_id), _when(info.updated_at), str(info.steps),
+                     str(info.status.value), str(info.stop_reason or "-"), str(info.query),
+                     str(info.seed)))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
             for row in rows]
+
+
+def _when(timestamp: Any) -> str:
+    """A row's time as text; a damaged one as "?" rather than a crash."""
+    try:
+        return datetime.fromtimestamp(float(timestamp)).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
+
+
+# -- export -----------------------------------------------------------------------------
+
+
+def run_export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``export``: rebuild a saved session offline and write its bundle and/or CSV."""
+    if args.out is None and args.pages_csv is None:
+        err.write("pagesift-ui export: give --out FILE.json and/or --pages-csv FILE.csv\n")
+        return 2
+    problem = output_problem(args)
+    if problem:
+        err.write(f"pagesift-ui export: {problem}\n")
+        return 2
+    with SessionStore(args.db) as store:
+        session = resume(store, args.session_id)
+        try:
+            saved = session.find_sink(StoreSink)
+            assert saved is not None  # resume attaches it
+            failed = write_outputs(session, saved.recorded(), saved.events, args, err)
+        finally:
+            session.close()
+    if failed:
+        return WRITE_FAILED
+    out.write(f"exported session {args.session_id} ({_count(len(session.steps), 'step')})\n")
+    return 0
 
 
 # -- replay -----------------------------------------------------------------------------
@@ -86,7 +140,12 @@ def session_table(infos: Sequence[SessionInfo]) -> list[str]:
 
 def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``replay``: the recorded crawl re-run offline, with its settings or changed ones."""
-    recorded_config, responses, events, recorded_steps = _read_recording(args.recording)
+    problem = output_problem(args)
+    if problem:
+        err.write(f"pagesift-ui replay: {problem}\n")
+        return 2
+    recorded_config, responses, events, recorded_steps = _read_recording(args.recording,
+                                                                          args.db)
     try:
         config = replay_config(recorded_config, args)
     except ConfigError as exc:
@@ -98,30 +157,66 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])
     drive(session, events if same else (), strict=False)
-    write_outputs(session, replayed.answers, replayed.events, args, err)
+    failed = write_outputs(session, replayed.answers, replayed.events, args, err)
     out.write(f"replayed {_count(len(session.steps), 'step')} offline from {args.recording}; "
               f"{_count(len(source.unavailable), 'URL')} unavailable (not in the recording)\n")
     if same and recorded_steps is not None:
         out.write(_compare(recorded_steps, session.steps) + "\n")
     out.write("\n".join(summary_lines(session)) + "\n")
+    if failed:
+        err.write("pagesift-ui replay: the replay is not saved; run it again with a "
+                  "writable output\n")
+        return WRITE_FAILED
     return 0
 
 
-def _read_recording(
-    path: Path,
-) -> tuple[CrawlConfig | None, list[Recorded], list[SessionEvent], list[StepRecord] | None]:
-    with path.open("rb") as stream:
-        head = stream.read(5)
+_Recording = tuple[CrawlConfig | None, list[Recorded], list[SessionEvent], list[StepRecord] | None]
+
+
+def _read_recording(name: str, db: Path | None) -> _Recording:
+    """A bundle or WARC file named ``name``, else the saved session with that id."""
+    path = Path(name)
+    if path.exists() or not _could_be_id(name):
+        return _read_file(path)
+    with SessionStore(db) as store:
+        try:
+            saved = store.load(name)
+        except SessionNotFound:
+            raise BundleError(
+                f"{name}: no such file, and no saved session in {store.path} has that id "
+                "(`pagesift-ui sessions` lists them)"
+            ) from None
+    return saved.config, list(saved.responses), list(saved.events), list(saved.steps)
+
+
+def _could_be_id(name: str) -> bool:
+    """Session ids are short hex words (``secrets.token_hex``); a path has a slash or dot."""
+    return bool(name) and "/" not in name and "." not in name and "\\" not in name
+
+
+def _read_file(path: Path) -> _Recording:
+    if path.is_dir():
+        raise BundleError(f"{path} is a folder, not a session bundle or a WARC file")
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(5)
+    except FileNotFoundError:
+        raise BundleError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise BundleError(f"{path} cannot be read: {exc.strerror or exc}") from exc
     if head[:2] == b"\x1f\x8b" or head == b"WARC/":
         from pagesift_ui.warc import read_warc
 
         recording = read_warc(path)
         return recording.config, list(recording.responses), list(recording.events), None
-    data = path.read_bytes()
-    view = load_bundle(data)  # validates all but the responses, which are read next
-    bundle = json.loads(data)
-    events = events_from_bundle(bundle, view.overrides)
-    return view.config, responses_from_bundle(bundle), events, view.steps
+    opened = load_portable(path)
+    if opened.responses is None:
+        raise BundleError(
+            f"{path} has no recorded responses (it was exported without them), so it cannot "
+            "be replayed; export it again with `pagesift-ui export ID --out FILE`"
+        )
+    return (opened.view.config, list(opened.responses), list(opened.events),
+            list(opened.view.steps))
 
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:
