@@ -12,24 +12,20 @@ ones it came with), so a downloaded session can be uploaded again and replayed o
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
+from components.decision_log import md_escape
 from components.persist import ExportSource, Recording, export_source
 from components.state import AnySession, add_flash, set_session
 from pagesift_ui.errors import BundleError
-from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv, session_bundle
+from pagesift_ui.session.bundle import bundle_json, pages_csv, session_bundle
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import Recorded, SessionEvent, StoreError
-from pagesift_ui.store.portable import (
-    bundle_with_responses,
-    events_from_bundle,
-    responses_from_bundle,
-)
+from pagesift_ui.store.portable import Portable, bundle_with_responses, load_portable
 
 __all__ = ["bundle_recording", "export_csv", "export_json", "import_bundle", "render_export"]
 
@@ -66,42 +62,35 @@ def export_csv(session: AnySession) -> str:
 
 def import_bundle(data: bytes | str) -> SessionView:
     """A read-only view of an exported bundle; raises ``BundleError`` when it is unusable."""
-    return load_bundle(data)
+    return load_portable(data).view
 
 
-def bundle_recording(data: bytes | str, view: SessionView, name: str) -> Recording | None:
-    """The recorded responses of a bundle ``load_bundle`` accepted; None when it has none.
-    Raises ``BundleError`` when they are malformed."""
-    bundle = json.loads(data)
-    if bundle.get("responses") is None:
+def bundle_recording(opened: Portable, name: str) -> Recording | None:
+    """The recorded responses of an opened bundle; None when it has none."""
+    if opened.responses is None:
         return None
-    answers = tuple(responses_from_bundle(bundle))
-    events = tuple(events_from_bundle(bundle, view.overrides))
-    return Recording(answers, view.config, f"the bundle {name}", events)
+    return Recording(opened.responses, opened.view.config, f"the bundle {name}", opened.events)
 
 
 def on_upload() -> None:
+    """Open the uploaded bundle, checked in full (``load_portable``): a bad one is reported
+    with the field at fault, and the session open before stays open. The file name and the
+    message come from the file: both are shown escaped."""
     ss = st.session_state
     uploaded: UploadedFile | None = ss.get("upload")
     ss["upload_error"] = None
     if uploaded is None:
         return
-    data = uploaded.getvalue()
     try:
-        view = import_bundle(data)
+        opened = load_portable(uploaded.getvalue())
     except BundleError as exc:
         ss["upload_error"] = f"{uploaded.name}: {exc}"
         return
-    try:
-        recording = bundle_recording(data, view, uploaded.name)
-    except BundleError as exc:
-        recording = None
-        add_flash(ss, "warning", f"{uploaded.name}: its recorded responses are unusable, so "
-                                 f"it cannot be replayed ({exc}).")
-    set_session(ss, view, recording=recording)
+    recording = bundle_recording(opened, uploaded.name)
+    set_session(ss, opened.view, recording=recording)
     replayable = " with its recorded responses: it can be replayed" if recording else ""
-    add_flash(ss, "success",
-              f"Opened {uploaded.name} read-only: {len(view.steps)} steps{replayable}.")
+    add_flash(ss, "success", f"Opened {md_escape(uploaded.name)} read-only: "
+                             f"{len(opened.view.steps)} steps{replayable}.")
 
 
 def render_export(session: AnySession | None, running: bool) -> None:
@@ -126,4 +115,4 @@ def render_export(session: AnySession | None, running: bool) -> None:
                      on_change=on_upload)
     error = st.session_state.get("upload_error")
     if error:
-        st.error(error)
+        st.error(md_escape(error))

@@ -102,7 +102,7 @@ def render_inspector(session: AnySession) -> None:
         return
     st.markdown(f"**{md_escape(record.title or record.final_url)}** — relevance "
                 f"{record.relevance or 0.0:.3f}, {len(record.evidence_blocks)} evidence blocks, "
-                f"subtree `{record.subtree}`")
+                f"subtree {md_escape(record.subtree)}")
     frame, line = relevance_rows(record.relevance_detail)
     st.caption("How the relevance was computed at this step:")
     st.dataframe(frame, key="relevance_table", hide_index=True, width="stretch")

@@ -14,6 +14,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from components.decision_log import md_escape
 from components.state import StateKey, add_flash
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.crawl import default_source
@@ -90,8 +91,8 @@ def start_crawl(config: CrawlConfig) -> Opened:
         memory = RecordingSink()
         session = CrawlSession(config, memory.record(default_source(config)), sinks=[memory])
         return Opened(session, warning=(
-            f"The session store cannot be used ({exc}). This crawl runs unsaved: it is lost "
-            "when the tab closes, so download its JSON bundle to keep it."))
+            f"The session store cannot be used ({md_escape(str(exc))}). This crawl runs "
+            "unsaved: it is lost when the tab closes, so download its JSON bundle to keep it."))
 
 
 def saving_of(session: object) -> StoreSink | None:
@@ -146,9 +147,9 @@ def fall_back_unsaved(ss: MutableMapping[StateKey, Any], exc: StoreError) -> Non
     saving.store.close()
     logger.warning("saving session %s failed: %s", saving.session_id, exc)
     add_flash(ss, "warning", (
-        f"Saving failed ({exc}). The crawl goes on unsaved, without its recorded pages (no "
-        f"replay); session {saving.session_id} keeps every step saved before and can be "
-        "resumed."))
+        f"Saving failed ({md_escape(str(exc))}). The crawl goes on unsaved, without its "
+        f"recorded pages (no replay); session {saving.session_id} keeps every step saved "
+        "before and can be resumed."))
 
 
 def recording_origin(ss: MutableMapping[StateKey, Any]) -> str | None:

@@ -85,8 +85,9 @@ def _start_replay(
     played = Recording(recording.answers, recording.config, recording.origin)
     set_session(ss, session, recording=played)
     logger.info("replaying %s offline for %r", recording.origin, config.query)
-    add_flash(ss, "info", f"Replaying {recording.origin} offline ({len(source.urls)} recorded "
-                          f"URLs) for “{config.query}”. Step or Run as usual.")
+    add_flash(ss, "info", f"Replaying {md_escape(recording.origin)} offline "
+                          f"({len(source.urls)} recorded URLs) for “{md_escape(config.query)}”. "
+                          "Step or Run as usual.")
 
 
 def render_replay(session: AnySession | None, running: bool) -> None:
@@ -105,7 +106,7 @@ def render_replay(session: AnySession | None, running: bool) -> None:
                    "with its responses.")
     message = (ss.get("field_errors") or {}).get("replay")
     if message:
-        st.error(message)
+        st.error(md_escape(message))
 
 
 def replay_source(ss: Mapping[StateKey, Any]) -> ReplaySource | None:

@@ -139,12 +139,13 @@ def _pick_and_act(infos: Sequence[SessionInfo], running: bool) -> None:
 def render_saved_sessions(running: bool) -> None:
     with st.expander("Saved sessions"):
         error = st.session_state.get("saved_error")
-        if error:
-            st.error(error)
+        if error:  # may quote a saved step (a divergence) or a path: shown literally
+            st.error(md_escape(error))
         try:
             infos = shown_sessions(list_saved())
         except PagesiftError as exc:
-            st.warning(f"The session store cannot be opened, so crawls are not saved: {exc}")
+            st.warning("The session store cannot be opened, so crawls are not saved: "
+                       f"{md_escape(str(exc))}")
             return
         if not infos:
             st.caption("None yet. Every crawl started with Start is saved step by step.")
