@@ -49,6 +49,7 @@ from pagesift_ui.errors import (
     HTTPStatusError,
     UnsupportedContentType,
 )
+from pagesift_ui.net.exchange import unreachable_error
 from pagesift_ui.net.fetcher import (  # its own rules, so the fake cannot drift from it
     _ACCEPT_ENCODING,
     _REDIRECT_STATUSES,
@@ -62,7 +63,13 @@ from pagesift_ui.net.fetcher import (  # its own rules, so the fake cannot drift
     _robots_url,
     parse_content_type,
 )
-from pagesift_ui.net.robots import RobotsRules, RobotsState, product_token, rules_from_response
+from pagesift_ui.net.robots import (
+    RobotsDownload,
+    RobotsRules,
+    RobotsState,
+    product_token,
+    rules_from_response,
+)
 from pagesift_ui.page.charset import decode_html
 from pagesift_ui.session import CrawlConfig
 from pagesift_ui.session.crawl import default_source
@@ -174,9 +181,7 @@ class DictSource:
         visited = [str(current)]
         while True:
             if self.policy.respect_robots and not self._allows(current):
-                raise BlockedByRobots(
-                    url, f"{current} is disallowed by {_robots_url(current)} for {self._token}"
-                )
+                raise self._robots_refusal(url, current)
             reply = self._answer(current)
             if isinstance(reply, FetchError):
                 raise self._raised(reply, url)
@@ -275,6 +280,9 @@ class DictSource:
     def _allows(self, url: httpx.URL) -> bool:
         if self._disallowed is not None:
             return not _request_key(url).startswith(self._disallowed)
+        return self._rules(url).allows(str(url), self._token)
+
+    def _rules(self, url: httpx.URL) -> RobotsRules:
         robots_url = _robots_url(url)
         rules = self._robots.get(robots_url)
         if rules is None:
@@ -283,25 +291,35 @@ class DictSource:
             else:
                 rules = rules_from_response(*self._load_robots(robots_url))
             self._robots[robots_url] = rules
-        return rules.allows(str(url), self._token)
+        return rules
 
-    def _load_robots(self, robots_url: str) -> tuple[int | None, bytes]:
-        """Fetcher._load_robots: (final status, first 500 KiB) or (None, b"") on an error."""
+    def _robots_refusal(self, url: str, current: httpx.URL) -> FetchError:
+        """The fetcher's error for a URL robots.txt keeps us from: disallowed by its rules,
+        or its robots.txt unreachable (in the same words, of the same kind)."""
+        robots_url = _robots_url(current)
+        if self._disallowed is None:
+            rules = self._rules(current)
+            if rules.state is RobotsState.UNREACHABLE:
+                return unreachable_error(url, current, robots_url, rules)
+        return BlockedByRobots(url, f"{current} is disallowed by {robots_url} for {self._token}")
+
+    def _load_robots(self, robots_url: str) -> RobotsDownload:
+        """Fetcher._load_robots: (final status, first 500 KiB), or no status and why."""
         current = httpx.URL(robots_url)
         status: int | None = None
         try:
             for _ in range(_ROBOTS_MAX_REDIRECTS + 1):
                 reply = self._answer(current)
                 if isinstance(reply, FetchError):
-                    return None, b""
+                    return RobotsDownload(None, b"", reply)
                 status, headers, body = reply
                 location = _header(headers, "location")
                 if status not in _REDIRECT_STATUSES or not location:
-                    return status, body[:_ROBOTS_MAX_BYTES]
+                    return RobotsDownload(status, body[:_ROBOTS_MAX_BYTES])
                 current = _parse_url(location, robots_url, base=current)
-        except FetchError:
-            return None, b""
-        return status, b""
+        except FetchError as exc:
+            return RobotsDownload(None, b"", exc)
+        return RobotsDownload(status, b"")
 
 
 def fixture_source(

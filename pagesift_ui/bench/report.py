@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import CrawlConfig
+from pagesift_ui.session.source import default_source
 
 from .graph import GraphRecorder, SiteGraph, oracle_order
 from .run import CrawlCurve, curve_from_keys, run_crawl
@@ -92,7 +93,8 @@ def _configs(truth: Truth, limit: int) -> tuple[CrawlConfig, CrawlConfig]:
 
 
 def _fetcher(config: CrawlConfig) -> Fetcher:
-    return Fetcher(config.fetch_policy())
+    """The crawl's own live fetcher: its redirects stay in the crawl's scope, as links do."""
+    return default_source(config)
 
 
 def run_bench(label: str, truth: Truth, limit: int = 1500, *, graph: SiteGraph | None = None,
