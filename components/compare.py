@@ -143,9 +143,10 @@ def _sources(running: bool) -> None:
 
 def _compared(entries: Sequence[Compared]) -> None:
     ss = st.session_state
-    x_axis = XAxis(st.radio("x axis", [a.value for a in XAxis], key="compare_x",
-                            horizontal=True))
-    feature = st.selectbox("Link weight", FEATURE_NAMES, key="compare_feature")
+    left, right, _ = st.columns([2, 2, 3])
+    x_axis = XAxis(left.radio("x axis", [a.value for a in XAxis], key="compare_x",
+                              horizontal=True))
+    feature = right.selectbox("Link weight", FEATURE_NAMES, key="compare_feature")
     recall = uses_recall(entries)
     if not recall:
         st.caption("Relevant pages found: not every session has a truth to measure recall "
