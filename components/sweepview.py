@@ -38,6 +38,7 @@ from pagesift_ui.sweep.results import (
 
 __all__ = [
     "ALL",
+    "PREFERRED_METRICS",
     "axis_choices",
     "grid_keys",
     "grid_label",
