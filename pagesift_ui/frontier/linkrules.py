@@ -313,17 +313,34 @@ def _is_ascii_alnum(byte: int) -> bool:
     return chr(byte).isascii() and chr(byte).isalnum()
 
 
-def _window(line: str, start: int, end: int) -> str:
-    """At most ``CONTEXT_BYTES`` UTF-8 bytes of ``line`` centred on ``line[start:end]``.
+def _windows(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    """For each ``(start, end)`` of ``spans`` (in increasing order), at most ``CONTEXT_BYTES``
+    UTF-8 bytes of ``line`` centred on ``line[start:end]``.
 
     Cuts fall on character boundaries; a Latin word cut in half at an edge is dropped, so a
-    context never shows "ees" for "fees".
+    context never shows "ees" for "fees". The line is encoded once and the byte offsets are
+    carried from one span to the next: encoding it per link made a long line with many links
+    quadratic (150,000 links on one line, minutes; issue 12).
     """
     data = line.encode("utf-8")
     if len(data) <= CONTEXT_BYTES:
-        return line.strip()
-    lo = len(line[:start].encode("utf-8"))
-    span = len(line[start:end].encode("utf-8"))
+        return [line.strip()] * len(spans)
+    ascii_only = len(data) == len(line)  # then a character offset is a byte offset
+    windows: list[str] = []
+    char_at = byte_at = 0
+    for start, end in spans:
+        if ascii_only:
+            lo, span = start, end - start
+        else:
+            byte_at += len(line[char_at:start].encode("utf-8"))
+            char_at = start
+            lo, span = byte_at, len(line[start:end].encode("utf-8"))
+        windows.append(_window(data, lo, span))
+    return windows
+
+
+def _window(data: bytes, lo: int, span: int) -> str:
+    """The window of ``_windows`` around the ``span`` bytes at ``lo`` of a long line."""
     lo = max(0, lo - max(CONTEXT_BYTES - span, 0) // 2)
     hi = min(len(data), lo + CONTEXT_BYTES)
     lo = max(0, hi - CONTEXT_BYTES)
@@ -383,7 +400,9 @@ def link_contexts(markdown: str) -> dict[str, list[tuple[str, str]]]:
         if "](" not in raw_line:
             continue
         rendered, found = _render_line(raw_line)
-        for anchor, url, start, end in found:
-            if _is_absolute(url):
-                contexts.setdefault(url, []).append((anchor, _window(rendered, start, end)))
+        absolute = [(anchor, url, start, end) for anchor, url, start, end in found
+                    if _is_absolute(url)]
+        windows = _windows(rendered, [(start, end) for _, _, start, end in absolute])
+        for (anchor, url, _, _), window in zip(absolute, windows, strict=True):
+            contexts.setdefault(url, []).append((anchor, window))
     return contexts
