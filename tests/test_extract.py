@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -318,3 +319,54 @@ def test_nested_and_fragment_anchors_close_the_right_link() -> None:
     # The HTML parser closes the outer <a> where the inner one starts; "#x" is no link.
     assert page.links == (Link("http://shop.example/outer", "out", True, False, None),)
     assert page.markdown == "[out](http://shop.example/outer) frag tail\n\nafter"
+
+
+# -- bounded reading (issue 12, failure 8) ----------------------------------------------------
+
+
+def test_an_ordinary_page_is_read_whole() -> None:
+    page = extract(SMALL_PAGE, URL)
+    assert (page.cut, page.links_not_read) == ("", 0)
+
+
+def test_reading_stops_before_the_link_after_the_cap_and_counts_the_rest() -> None:
+    html = "<main><p>Refunds</p>" + "".join(f"<p><a href='/r{i}'>r{i}</a></p>" for i in range(9))
+    page = extract(html + "<p>after the links</p></main>", URL, max_links=4)
+    assert [link.anchor for link in page.links] == ["r0", "r1", "r2", "r3"]
+    assert (page.cut, page.links_not_read) == ("after 4 links", 5)
+    assert page.markdown.endswith("[r3](http://shop.example/r3)")  # nothing after the cut
+    whole = extract(html, URL, max_links=9)
+    assert (whole.cut, len(whole.links)) == ("", 9)  # exactly at the cap: read whole
+
+
+def test_the_element_cap_counts_every_tag() -> None:
+    html = "<body>" + "<span>a</span>" * 50 + "<a href='/late'>late</a></body>"
+    page = extract(html, URL, max_elements=20)
+    assert page.cut == "after 20 elements" and page.links == ()
+    assert page.links_not_read == 1
+
+
+def test_text_past_the_cap_is_cut_and_open_links_still_close() -> None:
+    html = "<main><p>abcdef <a href='/x'>refund policy</a> tail <a href='/y'>y</a></p></main>"
+    page = extract(html, URL, max_text_chars=10)
+    assert page.cut == "after 10 characters of text"
+    assert page.links == (Link("http://shop.example/x", "ref", True, False, None),)
+    assert page.links_not_read == 1  # /y was never reached
+    assert page.text == "abcdef ref"
+
+
+def test_the_caps_must_be_positive_integers() -> None:
+    with pytest.raises(ValueError, match="max_links"):
+        extract("<p>x</p>", URL, max_links=0)
+
+
+def test_a_table_row_of_many_cells_costs_linear_time() -> None:
+    # every cell used to join the row's Markdown so far: 20,000 cells took 3.7 s of CPU
+    row = "".join(f"<td>c{i}</td>" for i in range(20_000))
+    started = time.monotonic()
+    page = extract(f"<table><tr>{row}</tr></table>", URL)
+    assert time.monotonic() - started < 10.0
+    assert page.markdown.startswith("c0 | c1 | c2") and page.markdown.endswith("c19999")
+    assert extract("<table><tr><td> </td><td>a</td><td>b</td></tr></table>", URL).markdown == (
+        "a | b"  # a blank first cell writes no separator, as before
+    )

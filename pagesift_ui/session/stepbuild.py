@@ -79,6 +79,25 @@ class StepFacts:
         return StepOutcome.FETCHED
 
 
+def _links(facts: StepFacts) -> dict[str, Any]:
+    """The record's ``links``. The ``<a>`` tags of a page too big to read whole
+    (``Page.cut``) were found but never parsed: they count as found and not considered, like
+    the links after ``max_links_per_page``, and ``page_cut`` says where reading stopped."""
+    if facts.links is None:
+        return LinkTally().to_dict()
+    links = facts.links.to_dict()
+    page = facts.page
+    if page is None or not page.cut or page.nofollow:  # a nofollow page offers no link
+        return links
+    unread = page.links_not_read
+    return {
+        "not_considered": links.pop("not_considered", 0) + unread,
+        "found": links.pop("found") + unread,
+        **links,
+        "page_cut": page.cut,
+    }
+
+
 def build_record(
     facts: StepFacts,
     state: FrontierState,
@@ -148,7 +167,7 @@ def build_record(
         pages_scheduled=pages_scheduled,
         pages_fetched=pages_fetched,
         relevant_pages=relevant_pages,
-        links=facts.links.to_dict() if facts.links is not None else LinkTally().to_dict(),
+        links=_links(facts),
         dropped_dry=facts.dropped,
         duplicate_of=facts.duplicate_of,
         markdown=page.markdown if page is not None and observed else "",
