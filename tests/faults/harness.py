@@ -4,7 +4,9 @@
 and to ``/ok``, runs it, and returns the session with what the store kept of it, so a test
 can check the fault's step and that every step is saved. ``fetch_in_child`` runs one fetch in
 a fresh Python process and reports its error and peak resident memory (``VmHWM``), which is
-what a bomb must keep below ``PEAK_RSS_LIMIT_MB``.
+what a bomb must keep below ``PEAK_RSS_LIMIT_MB``. ``run_in_child`` does the same for any
+snippet (opening a bundle or a WARC bomb), and ``cli_in_child`` runs ``pagesift-ui`` as a
+user does, so a test sees exactly what reaches the terminal.
 """
 
 from __future__ import annotations
@@ -27,11 +29,15 @@ from tests.faults.server import FaultServer
 __all__ = [
     "PEAK_RSS_LIMIT_MB",
     "ChildFetch",
+    "ChildRun",
+    "CliRun",
     "Crawled",
     "LoopbackOnly",
+    "cli_in_child",
     "config_for",
     "crawl_into",
     "fetch_in_child",
+    "run_in_child",
 ]
 
 #: A bomb of any kind must peak below this (issue 12).
@@ -152,3 +158,63 @@ class LoopbackOnly(httpx.BaseTransport):
 
     def close(self) -> None:
         self._inner.close()
+
+
+# -- files and the command line (the files half) --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChildRun:
+    """What a snippet run in a fresh interpreter reported (its ``result``), and its peak
+    resident memory."""
+
+    result: dict[str, Any]
+    peak_mb: float
+
+
+_CHILD_RUN = r"""
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+result = {}
+exec(sys.argv[1])
+with open("/proc/self/status") as status:
+    peak_kb = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
+print(json.dumps({"result": result, "peak_kb": peak_kb}))
+"""
+
+
+def run_in_child(snippet: str, *argv: str, timeout_s: float = 120.0) -> ChildRun:
+    """Run ``snippet`` (it fills the dict ``result``; ``sys.argv[2:]`` are ``argv``) in a
+    fresh interpreter limited to 3 GiB, and report its peak memory (``VmHWM``)."""
+    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD_RUN, snippet, *argv], capture_output=True, text=True,
+        timeout=timeout_s, cwd=_ROOT, env=env, check=False,
+    )
+    assert done.returncode == 0, f"the child failed:\n{done.stderr[-3000:]}"
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return ChildRun(out["result"], out["peak_kb"] / 1024)
+
+
+@dataclass(frozen=True, slots=True)
+class CliRun:
+    """``pagesift-ui ARGS`` run as a user runs it: its exit code and what it wrote."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return [line for line in self.err.splitlines() if line.strip()]
+
+
+def cli_in_child(*argv: str, timeout_s: float = 120.0) -> CliRun:
+    """Run ``python -m pagesift_ui ARGV`` in a fresh process (the session store is the
+    test's own: ``PAGESIFT_DB`` is inherited)."""
+    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pagesift_ui", *argv], capture_output=True, text=True,
+        timeout=timeout_s, cwd=_ROOT, env=env, check=False,
+    )
+    return CliRun(done.returncode, done.stdout, done.stderr)

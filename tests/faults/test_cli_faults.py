@@ -1,0 +1,272 @@
+"""Command-line faults (issue 12): each gives one clear line, a documented exit code, no
+traceback, and loses nothing saved.
+
+The commands run as a user runs them (``python -m pagesift_ui`` in a child process, see
+``harness.cli_in_child``), so a test sees exactly what reaches the terminal; the session
+store is the test's own (``PAGESIFT_DB``, tests/conftest.py). The crawls go to the loopback
+fault server; a fault checked before the crawl must leave it without a single request.
+Also here: the fake fetcher's and the benchmark's fetcher's leftovers of issue 12.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pagesift_ui.cli import main
+from pagesift_ui.cli.main import EXIT_CODES, INTERNAL_ERROR, build_parser
+from pagesift_ui.errors import ConnectFailed, OutOfScope
+from pagesift_ui.net.fetcher import Fetcher
+from pagesift_ui.store import SessionStatus, SessionStore, default_db_path
+from pagesift_ui.store.portable import load_portable
+from tests.fakes import DictSource
+from tests.faults.harness import CliRun, cli_in_child, config_for
+from tests.faults.server import FaultServer
+
+
+@pytest.fixture(scope="module")
+def faults() -> Iterator[FaultServer]:
+    with FaultServer(lifetime_s=300) as server:
+        yield server
+
+
+def crawl(faults: FaultServer, *extra: str) -> CliRun:
+    return cli_in_child("crawl", faults.url("/seed?next=%2Fok", "www"), "--query", "refund",
+                        "--delay", "0", "--quiet", "--limit", "3", *extra)
+
+
+def one_line(run: CliRun, code: int, *words: str) -> str:
+    """The run ended with ``code`` and said why in one line naming ``words``, no traceback."""
+    assert "Traceback" not in run.err and "Traceback" not in run.out
+    assert run.code == code, run.err
+    line = next((line for line in run.err_lines if line.startswith("pagesift-ui ")), "")
+    for word in words:
+        assert word in line, run.err
+    return line
+
+
+def saved_sessions() -> int:
+    with SessionStore(default_db_path()) as store:
+        return len(store.list_sessions())
+
+
+# -- 9. outputs checked before the crawl ----------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--out", "--pages-csv", "--warc"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_crawl(
+    faults: FaultServer, tmp_path: Path, flag: str
+) -> None:
+    before = len(faults.requests)
+    run = crawl(faults, flag, str(tmp_path / "no" / "such" / "file"))
+    one_line(run, 2, flag, "does not exist")
+    assert len(faults.requests) == before and saved_sessions() == 0  # nothing crawled
+
+
+@pytest.mark.parametrize(("target", "words"), [
+    ("folder", "is a folder"), ("/proc/version", "cannot be written"),
+    ("under-a-file/x.json", "is not a folder"),
+], ids=["a-folder", "not-writable", "parent-is-a-file"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_crawl(
+    faults: FaultServer, tmp_path: Path, target: str, words: str
+) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "under-a-file").write_text("x")
+    path = target if target.startswith("/") else str(tmp_path / target)
+    before = len(faults.requests)
+    one_line(crawl(faults, "--no-save", "--out", path), 2, "--out", words)
+    assert len(faults.requests) == before
+
+
+def test_two_outputs_naming_one_file_are_refused(faults: FaultServer, tmp_path: Path) -> None:
+    same = str(tmp_path / "x")
+    one_line(crawl(faults, "--out", same, "--pages-csv", same), 2, "name the same file")
+
+
+# -- 9. a write that fails after the crawl ------------------------------------------------
+
+
+def test_a_failed_write_after_the_crawl_keeps_the_session_and_says_how_to_export(
+    faults: FaultServer, tmp_path: Path
+) -> None:
+    run = crawl(faults, "--out", "/dev/full")
+    one_line(run, 3, "--out /dev/full could not be written", "The crawl is saved as session")
+    assert "No space left on device" in run.err
+    command = run.err_lines[-1].strip()
+    assert command.startswith("pagesift-ui export ") and "--out /dev/full" in command
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+        saved = store.load(info.session_id)
+    assert info.steps == len(saved.steps) >= 2  # every step kept (it stops with coverage)
+    # the printed command, with a path that can be written, writes the bundle
+    argv = shlex.split(command)[1:]
+    argv[argv.index("/dev/full")] = str(tmp_path / "again.json")
+    again = cli_in_child(*argv)
+    assert again.code == 0 and "Traceback" not in again.err, again.err
+    assert load_portable(tmp_path / "again.json").view.steps == list(saved.steps)
+
+
+def test_a_failed_write_with_no_save_says_the_results_are_lost(
+    faults: FaultServer, tmp_path: Path
+) -> None:
+    run = crawl(faults, "--no-save", "--out", "/dev/full", "--pages-csv",
+                str(tmp_path / "p.csv"))
+    one_line(run, 3, "not saved (--no-save)", "lost")
+    assert (tmp_path / "p.csv").read_text().startswith("step,")  # what could be written was
+    assert saved_sessions() == 0
+
+
+def test_a_warc_that_cannot_be_written_stops_before_the_crawl(faults: FaultServer) -> None:
+    before = len(faults.requests)
+    one_line(crawl(faults, "--warc", "/dev/full"), 1, "cannot write the WARC file")
+    assert len(faults.requests) == before
+
+
+# -- 9. replay: a bundle, a WARC file or a session id -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bundle(faults: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("replay") / "crawl.json"
+    code = main(["crawl", faults.url("/seed?next=%2Fok", "www"), "--query", "refund",
+                 "--delay", "0", "--quiet", "--limit", "3", "--no-save", "--out", str(path)],
+                io.StringIO(), io.StringIO())
+    assert code == 0
+    return path
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("missing.json", "no such file"),
+    ("folder", "is a folder"),
+    ("deadbeef", "no such file, and no saved session in"),
+], ids=["missing-file", "a-folder", "unknown-id"])
+def test_replay_of_nothing_usable_is_one_clear_line(
+    tmp_path: Path, name: str, words: str
+) -> None:
+    (tmp_path / "folder").mkdir()
+    target = name if name == "deadbeef" else str(tmp_path / name)
+    one_line(cli_in_child("replay", target), 1, words)
+
+
+def test_replay_takes_a_saved_session_id(faults: FaultServer) -> None:
+    assert crawl(faults).code == 0
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    run = cli_in_child("replay", info.session_id)
+    assert run.code == 0, run.err
+    assert f"the replay reproduces all {info.steps} recorded steps" in run.out
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda text: text.replace('"depth": 1', '"depth": ' + "9" * 5000, 1),
+     "].depth: an integer of 5,000 digits"),
+    (lambda text: text[: len(text) // 2], "is not valid JSON"),
+    (lambda text: json.dumps({k: v for k, v in json.loads(text).items() if k != "responses"}),
+     "has no recorded responses"),
+], ids=["5000-digit-int", "cut-file", "no-responses"])
+def test_replay_of_a_bad_bundle_is_one_clear_line(
+    bundle: Path, tmp_path: Path, change: object, words: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(change(bundle.read_text()))  # type: ignore[operator]
+    one_line(cli_in_child("replay", str(path)), 1, words)
+
+
+def test_replay_of_a_broken_warc_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "x.warc"
+    path.write_bytes(b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nHTTP\r\n\r\n")
+    one_line(cli_in_child("replay", str(path)), 1, "without WARC-Target-URI")
+
+
+# -- 9. sessions with rows this version does not know ---------------------------------------
+
+
+def test_sessions_lists_a_row_with_an_unknown_status_and_a_damaged_time(
+    faults: FaultServer,
+) -> None:
+    assert crawl(faults).code == 0
+    with sqlite3.connect(default_db_path()) as db:
+        db.execute("UPDATE sessions SET status = 'archived-by-v9', updated_at = 1e300")
+    db.close()
+    run = cli_in_child("sessions")
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    row = run.out.splitlines()[-1].split()
+    assert row[1] == "?" and row[3] == "unknown"
+    with SessionStore(default_db_path()) as store:
+        assert store.list_sessions()[0].status is SessionStatus.UNKNOWN
+
+
+# -- exit codes ------------------------------------------------------------------------------
+
+
+def test_the_exit_codes_are_documented_in_help() -> None:
+    text = build_parser().format_help()
+    assert "exit codes:" in text
+    for code, words in EXIT_CODES.items():
+        assert f"  {code:<5}{words.split()[0]}" in text
+    assert set(EXIT_CODES) == {0, 1, 2, 3, INTERNAL_ERROR, 130}
+
+
+def test_usage_errors_exit_2(faults: FaultServer) -> None:
+    assert cli_in_child("crawl").code == 2  # argparse: no URL, no --query
+    one_line(cli_in_child("export", "abc"), 2, "give --out")
+    one_line(crawl(faults, "--limit", "0"), 2, "--limit")
+
+
+def test_a_bug_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> int:
+        raise RuntimeError("boom")
+
+    # register() reads the handler when main() builds the parser
+    monkeypatch.setattr("pagesift_ui.cli.sessions.run_sessions", broken)
+    err = io.StringIO()
+    code = main(["sessions"], io.StringIO(), err)
+    assert code == INTERNAL_ERROR
+    assert err.getvalue().count("\n") == 1 and "internal error (RuntimeError: boom)" in \
+        err.getvalue()
+
+
+def test_an_os_error_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    db = tmp_path / "db-is-a-folder"
+    db.mkdir()
+    run = cli_in_child("sessions", "--db", str(db))
+    one_line(run, 1, "sessions")
+
+
+# -- 9. smaller: the fake fetcher's words, the benchmark's scope ---------------------------
+
+
+def test_the_fake_fetcher_reports_a_refused_robots_txt_as_the_fetcher_does(
+    faults: FaultServer,
+) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/page"
+    refused = ConnectFailed(f"http://127.0.0.1:{port}/robots.txt", "connection refused")
+    refused.__cause__ = ConnectionRefusedError()
+    fake = DictSource({f"http://127.0.0.1:{port}/robots.txt": refused})
+    with pytest.raises(ConnectFailed) as from_fake:
+        fake.fetch(url)
+    config = config_for(url)
+    with Fetcher(config.fetch_policy()) as real, pytest.raises(ConnectFailed) as from_real:
+        real.fetch(url)
+    assert from_fake.value.message == from_real.value.message  # was "disallowed by robots"
+    assert "robots.txt unreachable: connection refused" in from_fake.value.message
+
+
+def test_the_benchmark_fetcher_keeps_redirects_in_the_crawl_scope(faults: FaultServer) -> None:
+    from pagesift_ui.bench.report import _fetcher
+
+    config = config_for(faults.url("/", "www"), scope="host")
+    with _fetcher(config) as fetcher, pytest.raises(OutOfScope):
+        fetcher.fetch(faults.url(f"/redirect?to={faults.url('/ok', 'elsewhere')}", "www"))
+    assert faults.paths("elsewhere") == []
