@@ -201,7 +201,7 @@ def mapping(values: Check, keys: Check | None = None, limit: int = MAX_ITEMS) ->
             _fail(error, path, f"an object of {len(value):,} keys is larger than {limit:,}")
         for key, item in value.items():
             key_check(key, f"{path} key {_shown(key)}", error)
-            values(item, f"{path}[{key!r}]", error)
+            values(item, _key_path(path, key), error)
     return check
 
 
@@ -236,6 +236,13 @@ def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
+def _key_path(path: str, key: Any) -> str:
+    """``path.key`` for a name, ``path['key']`` for anything else (a URL, a phrase)."""
+    if isinstance(key, str) and key.isidentifier():
+        return _join(path, key)
+    return f"{path}[{_shown(key)}]"
+
+
 def _anything(value: Any, path: str, error: ErrorClass) -> None:
     check_plain(value, path, error)
 
@@ -253,7 +260,7 @@ def check_plain(value: Any, path: str, error: ErrorClass = BundleError, depth: i
             check_plain(item, f"{path}[{index}]", error, depth + 1)
     elif isinstance(value, dict):
         for key, item in value.items():
-            check_plain(item, f"{path}[{key!r}]", error, depth + 1)
+            check_plain(item, _key_path(path, key), error, depth + 1)
 
 
 # -- the bundle's parts --------------------------------------------------------------------
@@ -369,8 +376,6 @@ ANSWER_ROBOTS = record({"kind": choice("robots"), "url": _URL, "allowed": boolea
 ANSWER_ERROR = record({"kind": choice("fetch"), "url": _URL, "error": ERROR})
 ANSWER_PAGE = record({"kind": choice("fetch"), "url": _URL, "result": _RESULT})
 MARK = record({"after_step": _COUNT, "overrides_before": _COUNT})
-_RESPONSES = record({"version": integer(), "items": items(_anything, limit=MAX_STEPS)},
-                    {"queue_empty": items(MARK, limit=MAX_STEPS)})
 
 
 def check_answer(value: Any, path: str, error: ErrorClass = BundleError) -> None:
@@ -382,6 +387,10 @@ def check_answer(value: Any, path: str, error: ErrorClass = BundleError) -> None
         ANSWER_ERROR(value, path, error)
     else:
         ANSWER_PAGE(value, path, error)
+
+
+_RESPONSES = record({"version": integer(), "items": items(check_answer, limit=MAX_STEPS)},
+                    {"queue_empty": items(MARK, limit=MAX_STEPS)})
 
 
 def check_override(value: Any, path: str, error: ErrorClass = BundleError) -> None:
@@ -408,10 +417,6 @@ def check_bundle(data: Any) -> None:
     top(data, "", BundleError)
     for index, step in enumerate(data["steps"]):
         _check_step_shape(step, f"steps[{index}]", index)
-    responses = data.get("responses")
-    if responses is not None:
-        for index, item in enumerate(responses["items"]):
-            check_answer(item, f"responses.items[{index}]")
 
 
 def _check_step_shape(step: dict[str, Any], path: str, index: int) -> None:
