@@ -22,6 +22,7 @@ from pagesift_ui.session import ReadableSession, StepRecord, VerdictFate
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import SessionStore, StoredSession
+from pagesift_ui.store.portable import load_portable
 from pagesift_ui.sweep.results import SweepResults, cell_session, session_curve
 
 __all__ = [
@@ -169,8 +170,9 @@ def saved_entry(store: SessionStore, session_id: str, truth_of: TruthOf) -> Comp
 
 
 def bundle_entry(file_name: str, data: bytes, truth_of: TruthOf) -> Compared:
-    """An uploaded bundle; raises ``BundleError``."""
-    view = load_bundle(data)
+    """An uploaded bundle, checked in full with bounded memory (``load_portable``); raises
+    ``BundleError`` naming the bad field."""
+    view = load_portable(data).view
     digest = hashlib.sha256(data).hexdigest()[:16]
     return Compared(f"bundle:{file_name}:{digest}", file_name, Origin.BUNDLE, view,
                     _recall(view.steps, truth_of(view.config.seed_url)))
