@@ -31,7 +31,12 @@ from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import Recorded, RecordingSink, SessionStore
-from pagesift_ui.store.portable import RESPONSES_VERSION, recorded_to_dict, responses_from_bundle
+from pagesift_ui.store.portable import (
+    RESPONSES_VERSION,
+    content_budget,
+    recorded_to_dict,
+    responses_from_bundle,
+)
 from pagesift_ui.warc import read_warc, write_warc
 
 __all__ = [
@@ -143,7 +148,10 @@ def _parse(payload: SnapshotPayload) -> LoadedSnapshot:
         raise BundleError("the snapshot bundle has no recorded responses (write it with "
                           "`crawl --out`, or use a WARC file)")
     config = _bundle_config(document.get("config"))
-    return LoadedSnapshot(config, tuple(responses_from_bundle(document)))
+    # all bodies together inflate to at most a small multiple of the file, as for any bundle
+    # from outside (issue 12: a bundle bomb peaks below 300 MB)
+    budget = content_budget(len(payload.data))
+    return LoadedSnapshot(config, tuple(responses_from_bundle(document, max_total_bytes=budget)))
 
 
 def _bundle_config(raw: Any) -> CrawlConfig | None:

@@ -238,6 +238,29 @@ def test_a_bundle_of_many_bodies_each_under_the_limit_is_a_bomb_refused_in_bound
     assert child.peak_mb < PEAK_RSS_LIMIT_MB
 
 
+_OPEN_SNAPSHOT = """
+from pathlib import Path
+from pagesift_ui.errors import BundleError
+from pagesift_ui.sweep.snapshot import load_payload, read_payload
+try:
+    loaded = load_payload(read_payload(Path(sys.argv[2])))
+    result["answers"] = len(loaded.responses)
+except BundleError as exc:
+    result["error"] = str(exc)
+"""
+
+
+def test_the_same_bomb_as_a_sweep_snapshot_is_refused_in_bounded_memory(
+    bundle: dict[str, Any], tmp_path: Path
+) -> None:
+    # a sweep spec's ``[[snapshots]] bundle = …`` is another way in for a bundle from outside
+    path = tmp_path / "bomb.json"
+    path.write_bytes(_text(_bomb(bundle, 560, 4_999_000)))
+    child = run_in_child(_OPEN_SNAPSHOT, str(path))
+    assert "all bodies together may take at most" in child.result["error"]
+    assert child.peak_mb < PEAK_RSS_LIMIT_MB
+
+
 def test_one_body_over_the_recorded_body_limit_is_refused(bundle: dict[str, Any]) -> None:
     bundle["config"]["max_body_bytes"] = 100_000
     message = _refused(_text(_bomb(bundle, 1, 200_000)))
