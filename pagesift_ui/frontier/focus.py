@@ -27,6 +27,7 @@ from pagesift_ui.frontier.relevance import (
     RelevanceExplanation,
     page_signal,
 )
+from pagesift_ui.frontier.siblings import NO_GROUP, Popularity, SiblingCredit
 from pagesift_ui.frontier.stats import Z1
 from pagesift_ui.frontier.weights import TermWeights
 
@@ -59,7 +60,9 @@ class Focus:
         "english_query",
         "facets",
         "model",
+        "popularity",
         "query",
+        "siblings",
         "term_weights",
     )
 
@@ -72,6 +75,8 @@ class Focus:
         self.term_weights = TermWeights(len(query))
         self.facets = FacetStats(query)
         self.model = LinkModel(prior, z)
+        self.siblings = SiblingCredit()
+        self.popularity = Popularity()
         #: The query is English when all its terms are ASCII (docs/DESIGN.md §8 language portal).
         self.english_query = all(term.isascii() for term in query.terms)
         self._seed_lang: str | None = None  # lang of the first observed page, the seed
@@ -146,10 +151,13 @@ class Focus:
         parent_relevance: float,
         parent_is_hub: bool,
         seed_host: str,
+        group: int = NO_GROUP,
+        target: int = NO_GROUP,
     ) -> LinkSignal:
         """Read one link of a fetched page into its signal (docs/DESIGN.md §8)."""
         return links.link_signal(
-            self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host
+            self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host,
+            group, target,
         )
 
     def score(self, link_signal: LinkSignal) -> float:
@@ -160,6 +168,8 @@ class Focus:
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
+            self.siblings.credits(),
+            self.popularity.shares(),
         )
 
     def score_batch(
@@ -175,6 +185,8 @@ class Focus:
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
+            self.siblings.credits(),
+            self.popularity.shares(),
         )
 
     def explain(
@@ -188,6 +200,8 @@ class Focus:
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
+            self.siblings.credits(),
+            self.popularity.shares(),
         )
 
     def predict(self, link_signal: LinkSignal) -> tuple[float, float]:
@@ -212,12 +226,14 @@ class Focus:
         return changed
 
     def needs_rescore(self) -> bool:
-        """The queued scores are stale: the link weights changed since the last rescoring or
-        the term weights moved by ≥ ``RESCORE_DELTA``. True means "rescore now"; asking again
-        without a change returns False.
+        """The queued scores are stale: the link weights changed since the last rescoring,
+        the term weights moved by ≥ ``RESCORE_DELTA``, a sibling group's credit moved or a
+        page's links were counted for popularity.
+        True means "rescore now"; asking again without a change returns False.
         """
         # moved() first and always: it records the weights it reports as moved
         weights_moved = self.term_weights.moved()
-        changed = self._model_changed or weights_moved
-        self._model_changed = False
+        changed = (self._model_changed or weights_moved or self.siblings.changed
+                   or self.popularity.changed)
+        self._model_changed = self.siblings.changed = self.popularity.changed = False
         return changed

@@ -6,10 +6,16 @@ score is a pure function of the signal, the link model's weights and the *curren
 weights, so rescoring the queue after the weights move never re-reads a page:
 
     x     = (anchor coverage, locator coverage, context coverage, parent relevance, phrase)
-    raw   = max(0, w·x)
-    shape = dated × 0.1, else furniture × 0.2; section entry: max(·, 0.25);
+    raw   = max(0, w·x + SIBLING_WEIGHT × sibling credit + POPULARITY_WEIGHT × popularity)
+    shape = dated × 0.1, else furniture × 0.2;
             English query and portal open: portal max(·, 0.6), else other language × 0.2
     score = shape × 0.9 ** depth
+
+There is no section floor any more (issue 11, mechanism 1): a floor of 0.25 for one-segment
+URLs outranked evidence, turned a flat site's table of contents into a breadth-first crawl and
+hid the parent's relevance. A blind link now scores what its parent's relevance, its
+siblings' proven relevance and its share of the fetched pages that link to it
+(``siblings.py``) say, and nothing else (docs/DESIGN.md §8).
 
 ``score`` explains nothing and ``explain`` returns every step; ``score_batch`` gives the same
 floats for a whole queue with numpy (see ``LinkColumns``).
@@ -39,6 +45,7 @@ from pagesift_ui.frontier.linkrules import (
 )
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
 from pagesift_ui.frontier.weights import mask_coverage, mask_coverage_array
 
 __all__ = [
@@ -50,7 +57,8 @@ __all__ = [
     "HUB_FACTOR",
     "LANGUAGE_PORTAL_SCORE",
     "OTHER_LANGUAGE_FACTOR",
-    "SECTION_FLOOR",
+    "POPULARITY_WEIGHT",
+    "SIBLING_WEIGHT",
     "FeatureContribution",
     "LinkColumns",
     "LinkExplanation",
@@ -79,8 +87,6 @@ HUB_FACTOR = 0.5
 FURNITURE_FACTOR = 0.2
 #: Dated leaves (news items), instead of the furniture factor (docs/DESIGN.md §8).
 DATED_FACTOR = 0.1
-#: Section entries score at least this much (docs/DESIGN.md §8 [ours: value]).
-SECTION_FLOOR = 0.25
 #: The English portal of a non-English site scores at least this much (docs/DESIGN.md §8).
 LANGUAGE_PORTAL_SCORE = 0.6
 #: Another language's path under an English query (docs/DESIGN.md §8 [ours]).
@@ -116,12 +122,22 @@ class LinkSignal:
     portal: bool = False
     other_language: bool = False
     blind: bool | None = None
-    # (anchor, locator, context mask, flags | depth << 8, parent feature): what a batch packs
-    _row: tuple[int, int, int, int, float] = field(init=False, repr=False, compare=False)
+    #: The sibling group (``siblings.SiblingCredit``) of the list the link was read from.
+    group: int = NO_GROUP
+    #: The target's id in the crawl's ``siblings.Popularity`` (-1: none).
+    target: int = NO_GROUP
+    # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
+    # what a batch packs
+    _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
+                                                            compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 0:
             raise ValueError(f"depth must be a non-negative integer, got {self.depth!r}")
+        for name in ("group", "target"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < NO_GROUP:
+                raise ValueError(f"{name} must be an integer ≥ {NO_GROUP}, got {value!r}")
         parent = self.parent_relevance
         if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
             raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
@@ -140,8 +156,13 @@ class LinkSignal:
         object.__setattr__(self, "_row", _pack(self))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group`` and ``target``
+        only when set, so signals of records made before them read the same."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
+        for name in ("group", "target"):
+            if data[name] == NO_GROUP:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LinkSignal:
@@ -161,8 +182,10 @@ def link_signal(
     parent_relevance: float,
     parent_is_hub: bool,
     seed_host: str,
+    group: int = NO_GROUP,
+    target: int = NO_GROUP,
 ) -> LinkSignal:
-    """Read one link: its term masks and the shape rules of ``linkrules``."""
+    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group."""
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
     anchor_mask = query.hit_mask(anchor)
@@ -181,6 +204,8 @@ def link_signal(
         section=is_section_entry(url, anchor, seed_host),
         portal=is_language_portal(url, anchor),
         other_language=other_language(url),
+        group=group,
+        target=target,
     )
 
 
@@ -192,7 +217,6 @@ class ShapeRule(enum.StrEnum):
 
     DATED = "dated"
     FURNITURE = "furniture"
-    SECTION_FLOOR = "section floor"
     LANGUAGE_PORTAL = "language portal"
     OTHER_LANGUAGE = "other language"
     DEPTH = "depth"
@@ -252,11 +276,34 @@ def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, 
     )
 
 
-def _raw(x: Sequence[float], weights: Sequence[float]) -> float:
+#: Per-id numbers of a crawl: sibling credits by group (``SiblingCredit.credits``) or
+#: popularity by target (``Popularity.shares``); None: none.
+Credits = npt.NDArray[np.float64] | None
+
+
+def _lookup(index: int, values: Credits) -> float:
+    if values is None or index < 0 or index >= len(values):
+        return 0.0
+    return float(values[index])
+
+
+def sibling_credit(signal: LinkSignal, credits: Credits) -> float:
+    """The credit of the link's sibling group under ``credits`` (0 outside any group)."""
+    return _lookup(signal.group, credits)
+
+
+def popularity(signal: LinkSignal, shares: Credits) -> float:
+    """The target's share of the fetched pages that link to it (0 when unknown)."""
+    return _lookup(signal.target, shares)
+
+
+def _raw(x: Sequence[float], weights: Sequence[float], credit: float, share: float) -> float:
     # left to right, like score_batch's column sums, so both give the same float
     total = 0.0
     for weight, value in zip(weights, x, strict=True):
         total += weight * value
+    total += SIBLING_WEIGHT * credit
+    total += POPULARITY_WEIGHT * share
     return max(0.0, total)
 
 
@@ -271,9 +318,6 @@ def _shape(
     elif signal.furniture:
         value *= FURNITURE_FACTOR
         steps.append(ShapeStep(ShapeRule.FURNITURE, FURNITURE_FACTOR, value))
-    if signal.section:
-        value = max(value, SECTION_FLOOR)
-        steps.append(ShapeStep(ShapeRule.SECTION_FLOOR, SECTION_FLOOR, value))
     if english_query and portal_open and signal.portal:
         value = max(value, LANGUAGE_PORTAL_SCORE)
         steps.append(ShapeStep(ShapeRule.LANGUAGE_PORTAL, LANGUAGE_PORTAL_SCORE, value))
@@ -291,15 +335,30 @@ def explain(
     term_weights: Sequence[float],
     portal_open: bool,
     english_query: bool,
+    credits: Credits = None,
+    shares: Credits = None,
 ) -> LinkExplanation:
-    """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``."""
+    """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``.
+
+    The features are the link model's five, then the sibling credit when the link is in a
+    sibling group and its popularity when it has a target id (neither is learned: their
+    weights are ``SIBLING_WEIGHT`` and ``POPULARITY_WEIGHT``).
+    """
     weights = as_features(link_weights, "link_weights")
     x = features(signal, term_weights)
+    credit = sibling_credit(signal, credits)
+    share = popularity(signal, shares)
     parts = tuple(
         FeatureContribution(name, value, weight, weight * value)
         for name, value, weight in zip(FEATURE_NAMES, x, weights, strict=True)
     )
-    raw = _raw(x, weights)
+    if signal.group >= 0:
+        parts += (FeatureContribution("siblings", credit, SIBLING_WEIGHT,
+                                      SIBLING_WEIGHT * credit),)
+    if signal.target >= 0:
+        parts += (FeatureContribution("popularity", share, POPULARITY_WEIGHT,
+                                      POPULARITY_WEIGHT * share),)
+    raw = _raw(x, weights, credit, share)
     steps = tuple(_shape(signal, raw, portal_open, english_query))
     return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind))
 
@@ -310,9 +369,13 @@ def score(
     term_weights: Sequence[float],
     portal_open: bool,
     english_query: bool,
+    credits: Credits = None,
+    shares: Credits = None,
 ) -> float:
-    """The link's score: raw = max(0, w·x), shaped, × DEPTH_DECAY ** depth (docs/DESIGN.md §8)."""
-    return explain(signal, link_weights, term_weights, portal_open, english_query).score
+    """The link's score: raw = max(0, w·x + SIBLING_WEIGHT × credit + POPULARITY_WEIGHT ×
+    share), shaped, × DEPTH_DECAY ** depth (docs/DESIGN.md §8)."""
+    return explain(signal, link_weights, term_weights, portal_open, english_query,
+                   credits, shares).score
 
 
 # --------------------------------------------------------------------------- batches
@@ -322,11 +385,11 @@ _FLAG_NAMES = ("phrase", "furniture", "dated", "section", "portal", "other_langu
 _DEPTH_SHIFT = 8
 _ROW_DTYPE = np.dtype(
     [("anchor", np.int64), ("locator", np.int64), ("context", np.int64),
-     ("code", np.int64), ("parent", np.float64)]
+     ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64)]
 )
 
 
-def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float]:
+def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
     """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
     code = signal.depth << _DEPTH_SHIFT
     for bit, name in enumerate(_FLAG_NAMES):
@@ -334,7 +397,8 @@ def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float]:
     parent = signal.parent_relevance
     if signal.parent_is_hub:
         parent *= HUB_FACTOR  # the same float features() computes
-    return (signal.anchor_mask, signal.locator_mask, signal.context_mask, code, parent)
+    return (signal.anchor_mask, signal.locator_mask, signal.context_mask, code, parent,
+            signal.group, signal.target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +413,8 @@ class LinkColumns:
     depth: npt.NDArray[np.int64]
     parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
     flags: npt.NDArray[np.bool_]  # shape (n, 6): phrase, furniture, dated, section, portal, other
+    group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
+    target: npt.NDArray[np.int64]  # popularity target id, -1 for none
 
     @classmethod
     def from_signals(cls, signals: Sequence[LinkSignal]) -> LinkColumns:
@@ -362,6 +428,8 @@ class LinkColumns:
             depth=code >> _DEPTH_SHIFT,
             parent=rows["parent"],
             flags=((code[:, None] >> bits) & 1).astype(np.bool_),
+            group=rows["group"],
+            target=rows["target"],
         )
 
     def __len__(self) -> int:
@@ -374,22 +442,25 @@ def score_batch(
     term_weights: Sequence[float],
     portal_open: bool,
     english_query: bool,
+    credits: Credits = None,
+    shares: Credits = None,
 ) -> npt.NDArray[np.float64]:
     """``score`` of many links at once, as a float64 array with the very same numbers."""
     weights = as_features(link_weights, "link_weights")
     cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
     if len(cols) == 0:
         return np.zeros(0, dtype=np.float64)
-    phrase, furniture, dated, section, portal, other = cols.flags.T
+    phrase, furniture, dated, _section, portal, other = cols.flags.T
     covered = mask_coverage_array(cols.masks, term_weights)  # (n, 3), one table build
     x = [covered[:, 0], covered[:, 1], covered[:, 2], cols.parent, phrase.astype(np.float64)]
     total = np.zeros(len(cols), dtype=np.float64)
     for weight, column in zip(weights, x, strict=True):
         total = total + weight * column
+    total = total + SIBLING_WEIGHT * _credit_column(cols.group, credits)
+    total = total + POPULARITY_WEIGHT * _credit_column(cols.target, shares)
     value = np.maximum(total, 0.0)
     furnished = np.where(furniture, value * FURNITURE_FACTOR, value)
     value = np.where(dated, value * DATED_FACTOR, furnished)
-    value = np.where(section, np.maximum(value, SECTION_FLOOR), value)
     if english_query:
         lifted = np.maximum(value, LANGUAGE_PORTAL_SCORE)
         lowered = value * OTHER_LANGUAGE_FACTOR
@@ -401,3 +472,14 @@ def score_batch(
     decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
     decayed: npt.NDArray[np.float64] = value * decay[cols.depth]
     return decayed
+
+
+def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArray[np.float64]:
+    """Each link's number by id, as ``sibling_credit``/``popularity`` give it (0 for none)."""
+    if credits is None or len(credits) == 0:
+        return np.zeros(len(group), dtype=np.float64)
+    known = (group >= 0) & (group < len(credits))
+    column: npt.NDArray[np.float64] = np.where(
+        known, credits[np.clip(group, 0, len(credits) - 1)], 0.0
+    )
+    return column

@@ -10,8 +10,9 @@ Why no heap: ``rescore`` replaces every score at once (a heap would be rebuilt),
 ``pop_diverse`` asks for "the best link whose cluster is proven / not this cluster", which a
 heap cannot answer without scanning. A masked, vectorised argmax is O(n) per pop but runs at
 C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 10k entries and
-~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The queue holds at most
-``room = limit − scheduled`` links, so n stays near the page limit in practice.
+~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The session offers every link with a room of
+``CrawlConfig.max_queued_links`` (100k), so a link is kept until it is the best, however low
+it starts (issue 11, mechanism 2).
 """
 
 from __future__ import annotations
@@ -203,6 +204,17 @@ class BestFirst:
         logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted.key, evicted.score, key, value)
         self._insert(key, url, depth, value, signal, shape, cluster)
         return Offer.EVICTED, evicted.key
+
+    def update(self, key: str, depth: int, score: float, signal: object | None) -> bool:
+        """Replace a queued entry's depth, score and signal (discovery order, URL and pin
+        kept): a shorter path to it was found (docs/DESIGN.md §9). False if not queued."""
+        check_offer(key, depth, 1)
+        slot = self._slot_of.get(key)
+        if slot is None:
+            return False
+        self._scores[slot], self._depths[slot] = as_score(score), depth
+        self._signals[slot], self._has_signal[slot] = signal, signal is not None
+        return True
 
     def _insert(
         self, key: str, url: str, depth: int, score: float, signal: object | None,

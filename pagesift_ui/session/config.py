@@ -67,7 +67,10 @@ class CrawlConfig:
     ``max_retry_after_s``, with ``seed_url`` and ``allow_private``) become the fetcher's
     ``FetchPolicy`` through ``fetch_policy()``. ``max_links_per_page`` bounds the work one
     page can cost: links after the first that many are counted, not looked at
-    (docs/DECISIONS.md, issue 12). The ranges of the numbers are ``SETTINGS``'.
+    (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
+    queue keeps every link it is offered up to that many, however many pages are left in the
+    budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
+    for good, truth pages among them). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -93,6 +96,7 @@ class CrawlConfig:
     max_crawl_delay_s: float = 60.0
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
+    max_queued_links: int = 100_000
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -272,6 +276,8 @@ SETTINGS: tuple[Setting, ...] = (
             "one is waited this long", "--max-retry-after", 0.0, 86_400.0),
     Setting("max_links_per_page", int, "links of one page considered for the queue; the rest "
             "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
+    Setting("max_queued_links", int, "links the queue keeps; beyond it a new link replaces "
+            "the worst queued one only if it scores higher", "--max-queued", 1, 10_000_000),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),

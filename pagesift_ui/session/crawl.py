@@ -235,6 +235,7 @@ class CrawlSession:
         self.pages_scheduled += 1
         self.state.scheduled_by_cluster[cluster_key(entry.url)] += 1
         self.state.fetched_keys.add(entry.key)
+        self.state.depths.fetched(entry.key, entry.depth)
         facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=tuple(dropped))
         signal = signal_of(entry)
         if signal is not None:
@@ -246,15 +247,40 @@ class CrawlSession:
             facts.fail(exc)
             return facts
         facts.result = result
-        self.state.fetched_keys.add(dedupe_key(clean(result.final_url)))
+        final_key = dedupe_key(clean(result.final_url))
+        self.state.fetched_keys.add(final_key)
+        self.state.depths.fetched(final_key, entry.depth)
         page = extract(result.body, result.final_url, encoding=result.encoding)
         facts.page = page
-        facts.duplicate_of = record_text(self.state, facts.url, page.text)
+        facts.duplicate_of = self._canonical_copy(page, final_key, entry.depth) or record_text(
+            self.state, facts.url, page.text
+        )
         if facts.duplicate_of:
             self.pages_scheduled -= 1  # §10: a duplicate does not count against the limit
             return facts
         self._observe_page(facts, page)
         return facts
+
+    def _canonical_copy(self, page: Page, final_key: str, depth: int) -> str:
+        """The page names another URL as its canonical one (RFC 6596): if that page was
+        fetched, this is a copy of it (returned, a duplicate step); otherwise this page
+        stands for it and the canonical URL is not fetched again (issue 11, mechanism 7)."""
+        if not page.canonical:
+            return ""
+        try:
+            key = dedupe_key(clean(page.canonical))
+        except ValueError:
+            return ""  # a canonical link that is not a crawlable URL says nothing
+        if key == final_key:
+            return ""
+        if key in self.state.fetched_keys:
+            return page.canonical
+        self.state.fetched_keys.add(key)
+        self.state.depths.fetched(key, depth)
+        if self.state.queue.drop(key) is not None:
+            logger.info("%s stands for its canonical URL %s: dropped from the queue",
+                        page.url, page.canonical)
+        return ""
 
     def _observe_page(self, facts: StepFacts, page: Page) -> None:
         """§11.6-11.11 for an HTML page that is not a duplicate."""
@@ -263,28 +289,40 @@ class CrawlSession:
         self._page_signals[facts.url] = page_signal
         link_signal = signal_of(facts.entry)
         relevance = facts.relevance if facts.relevance is not None else 0.0
+        # the page's relevance is evidence for the rest of every list it was listed in
+        # (frontier/siblings.py); rescored now so this step's pending-lead check sees it
+        self.state.focus.siblings.observe(facts.entry.key, relevance)
+        if self.state.focus.needs_rescore():
+            facts.rescored = self.state.rescore() or facts.rescored
         if link_signal is not None:
             # the features learn() took: term weights do not move between it and here
             x = features(link_signal, self.state.focus.term_weights.weights)
             self._samples.append(Sample(facts.url, x, relevance))
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
-        pending = pending_lead(self.state, self.config.seed_host)
-        facts.lead_pending = bool(pending)
+            if link_signal is not None:
+                self.state.leads.found_relevant(facts.entry.score)
+        lead = pending_lead(self.state, self.config.seed_host)
+        facts.lead_pending, facts.lead_why = lead.pending, lead.why
         if reason is not None:
-            verdict = judge(self.state, self.config, facts, reason, pending)
+            verdict = judge(self.state, self.config, facts, reason, lead)
             self.verdicts.append(verdict)
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
                 self.stop_step, self.first_verdict = facts.step, reason
         facts.links = self._enqueue(facts, page, relevance)
 
     def _enqueue(self, facts: StepFacts, page: Page, relevance: float) -> LinkTally:
-        room = self.config.limit - self.pages_scheduled
         links = () if page.nofollow else page.links
-        return enqueue_links(
-            self.state, self.config, page, links, facts.entry.depth, relevance, room,
+        depth = self.state.depths.depth(facts.entry.key)
+        tally = enqueue_links(
+            self.state, self.config, page, links,
+            facts.entry.depth if depth is None else depth, relevance,
             self._source.allowed_by_robots,
         )
+        # the page's links moved every link's popularity (frontier/siblings.py)
+        if self.state.focus.needs_rescore():
+            facts.rescored = self.state.rescore() or facts.rescored
+        return tally
 
     def _finish(self, facts: StepFacts, started: float) -> StepRecord:
         """§11.1 and §11.12: the budget and queue ending, then the record."""

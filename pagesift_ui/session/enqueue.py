@@ -6,19 +6,20 @@ import enum
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
-from pagesift_ui.frontier.links import link_contexts
+from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
+from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH, clean, dedupe_key, skip
 from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
-from pagesift_ui.session.state import FrontierState
+from pagesift_ui.session.state import FrontierState, signal_of
 
 __all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links"]
 
@@ -43,6 +44,7 @@ class SkipReason(enum.StrEnum):
     ROBOTS_UNCHECKED = "robots.txt could not be checked"
     ROBOTS_DISALLOWED = "disallowed by robots.txt"
     QUEUE_FULL = "queue full"  # offered, but not above the worst queued link
+    COPY = "another language's copy of a fetched page"  # an hreflang alternate
 
 
 #: The words of a rejection by a full queue, in a record's ``rejected`` examples.
@@ -145,10 +147,14 @@ def enqueue_links(
     links: Sequence[Link],
     depth: int,
     relevance: float,
-    room: int,
     robots_allows: Callable[[str], bool],
 ) -> LinkTally:
-    """Offer the page's links to the queue; ``room`` = limit − pages scheduled.
+    """Offer the page's links to the queue, which keeps up to ``config.max_queued_links``.
+
+    ``depth`` is the page's shortest known click depth; its links are offered at
+    ``depth + 1``, and a link already queued deeper, or a fetched page reached deeper, moves
+    up (``ClickDepths``; docs/DESIGN.md §9). Each link joins the sibling group of its list
+    block on this page (``siblings.py``).
 
     Only the first ``config.max_links_per_page`` links are considered: every link costs a
     cleaning, a robots check and a score (a 150,000-link page took minutes), and a page's
@@ -158,8 +164,13 @@ def enqueue_links(
     tally = LinkTally(found=len(links), not_considered=len(links) - len(considered))
     markdown = page.markdown if not tally.not_considered else _head(page.markdown, len(considered))
     contexts = link_contexts(markdown)
+    blocks = list_blocks(markdown)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
+    parent = dedupe_key(clean(page.url))
+    _note_copies(state, page, tally)
+    popularity = state.focus.popularity
+    popularity.page_read()
     for link in considered:
         try:
             url = clean(link.url)
@@ -168,19 +179,85 @@ def enqueue_links(
             continue
         key = dedupe_key(url)
         if key in state.fetched_keys:
+            state.depths.linked(parent, key)
+            _shorten(state, key, depth + 1)
             continue  # the ordinary case of navigation links: not worth a row
+        queued = state.queue.get(key)
         # a queued link passed every check when it was queued: only its score may change
-        refusal = None if key in state.queue else _refusal(state, link, url, config, robots_allows)
+        refusal = None if queued else _refusal(state, link, url, config, robots_allows)
         if refusal is not None:
             tally.skip(url, refusal)
             continue
+        state.depths.linked(parent, key)
+        group = state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
+        target = popularity.linked(parent, key)
+        link_depth = depth + 1 if queued is None else min(queued.depth, depth + 1)
         signal = state.focus.link_signal(
-            url, link.anchor, _context_of(link, contexts), depth + 1, relevance, hub, seed_host
+            url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
+            seed_host, group, target,
         )
+        if queued is not None:
+            _requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
+            tally.requeued += 1
+            continue
         score = state.link_score(signal)
-        outcome, evicted = state.queue.offer(key, url, depth + 1, score, signal, room)
+        outcome, evicted = state.queue.offer(
+            key, url, link_depth, score, signal, config.max_queued_links
+        )
         _tally_offer(tally, url, outcome, evicted)
     return tally
+
+
+def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
+    """The page's hreflang alternates are copies of it: never fetched as pages of their own,
+    and dropped from the queue if they are in it (issue 11, mechanism 7). Except the English
+    copy while the language portal is open: that is the page an English query wants
+    (docs/DESIGN.md §8)."""
+    focus = state.focus
+    for lang, href in page.alternates:
+        if focus.portal_open and lang.lower().startswith("en"):
+            continue
+        try:
+            url = clean(href)
+        except ValueError:
+            continue
+        key = dedupe_key(url)
+        if key in state.fetched_keys or key in state.copies:
+            continue
+        state.copies[key] = page.url
+        if state.queue.drop(key) is not None:
+            tally.skip(url, Skip(SkipReason.COPY))
+
+
+def _requeue(
+    state: FrontierState,
+    key: str,
+    depth: int,
+    score: float,
+    old: LinkSignal | None,
+    new: LinkSignal,
+) -> None:
+    """A queued link met again: keep the better-scoring of its old and new signals, both at
+    the shorter of the two depths (docs/DESIGN.md §9). The seed (no signal) keeps its place."""
+    if old is None:
+        return
+    if old.depth > new.depth:
+        old = replace(old, depth=new.depth)
+        score = state.link_score(old)
+    new_score = state.link_score(new)
+    best, best_score = (new, new_score) if new_score > score else (old, score)
+    if best is not old or best.depth != depth:
+        state.queue.update(key, best.depth, best_score, best)
+
+
+def _shorten(state: FrontierState, key: str, depth: int) -> None:
+    """A shorter path to the fetched page ``key``: move up the queued links below it."""
+    for child, child_depth in state.depths.shorten(key, depth).items():
+        entry = state.queue.get(child)
+        signal = None if entry is None else signal_of(entry)
+        if entry is not None and signal is not None and child_depth < entry.depth:
+            moved = replace(signal, depth=child_depth)
+            state.queue.update(child, child_depth, state.link_score(moved), moved)
 
 
 def _refusal(
@@ -193,6 +270,8 @@ def _refusal(
     """Why a link not yet queued is refused, or None to offer it."""
     if link.nofollow:
         return Skip(SkipReason.NOFOLLOW)
+    if dedupe_key(url) in state.copies:
+        return Skip(SkipReason.COPY)
     if not in_scope(url, config.seed_host, config.scope):
         return Skip(SkipReason.OUT_OF_SCOPE)
     trap = skip(url)

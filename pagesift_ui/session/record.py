@@ -62,8 +62,9 @@ _FATE_TEXT = {
 class Verdict:
     """A stop verdict that fired at ``step``, and what became of it.
 
-    ``why`` is the crawler's reason to go on for ``AUTO_FORGIVEN`` (a link with clues still
-    queued) and empty otherwise.
+    ``why`` is the pending-lead check's answer at that step, with its numbers
+    (``frontier/leads.py``): the reason to go on for ``AUTO_FORGIVEN``, why no queued link
+    counted as a lead otherwise (empty in sessions recorded before it was kept).
     """
 
     step: int
@@ -245,6 +246,9 @@ class StepRecord:
     # forgiven automatically); None for a step that observed no page, and in records made
     # before it was kept, which also counted link destinations as evidence (session/rules.py)
     lead_pending: bool | None = None
+    # §11.10's answer in words, with its numbers (frontier/leads.py): why a verdict at this
+    # step would be forgiven or would stand; "" in records made before it was kept
+    lead_why: str = ""
     # a Crawl-delay or Retry-After the fetcher cut to its cap ("" when none); a replay,
     # which waits for nothing, leaves it empty
     politeness_note: str = ""

@@ -11,9 +11,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import Adaptive
+from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
+from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
@@ -79,6 +82,10 @@ class FrontierState:
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
+    depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
+    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found relevant pages
+    near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
+    copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None

@@ -49,6 +49,7 @@ class StepFacts:
     links: LinkTally | None = None
     politeness_note: str = ""
     lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
+    lead_why: str = ""  # §11.10's answer in words, with its numbers
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
 
@@ -174,6 +175,7 @@ def build_record(
         elapsed_ms=round(elapsed_ms, 3),
         fetched_at=result.fetched_at if result is not None else facts.failed_at,
         lead_pending=facts.lead_pending,
+        lead_why=facts.lead_why,
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
         politeness_note=result.politeness_note if result is not None else facts.politeness_note,

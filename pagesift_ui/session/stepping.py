@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
-from pagesift_ui.frontier.links import SECTION_FLOOR
+from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
@@ -53,11 +53,14 @@ def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entr
 def record_text(state: FrontierState, url: str, text: str) -> str:
     """§11.5: count the page in the template statistics and remember its text.
 
-    Returns the URL of an earlier page with the same text ("" when the text is new): the
-    page is then a duplicate, and its text is not remembered again.
+    Returns the URL of an earlier page with the same text, or nearly the same
+    (``frontier/neardup.py``), "" when the text is new: the page is then a duplicate, and its
+    text is not remembered again.
     """
     prints = text_fingerprints(text)
     first = state.text_seen.get(prints.exact) or state.text_seen.get(prints.digitless)
+    if first is None:
+        first = state.near_duplicates.check(url, text)[0] or None
     state.templates.observe(url, first is not None)
     if first is not None:
         return first
@@ -100,21 +103,21 @@ def observe_page(
 
 def judge(
     state: FrontierState, config: CrawlConfig, facts: StepFacts, reason: StopReason,
-    pending: str,
+    lead: Lead,
 ) -> Verdict:
-    """§11.10: a verdict stands unless a high-scoring, non-blind link is still queued.
+    """§11.10: a verdict stands unless a lead is still queued (``frontier/leads.py``).
 
-    ``pending`` is ``pending_lead`` of this step (asked of every observed page, so the
-    records say where a verdict would have been forgiven). Forgives in ``state.adaptive``
-    what is forgiven, writes the verdict and its fate into ``facts`` and returns it; the
-    caller remembers the first one that was not forgiven automatically.
+    ``lead`` is ``pending_lead`` of this step (asked of every observed page, so the
+    records say where a verdict would have been forgiven, and why). Forgives in
+    ``state.adaptive`` what is forgiven, writes the verdict and its fate into ``facts`` and
+    returns it; the caller remembers the first one that was not forgiven automatically.
     """
     adaptive = state.adaptive
     facts.verdict = reason
     facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
-    if pending:
+    if lead.pending:
         adaptive.forgive()
-        facts.forgiven, facts.forgiven_why = True, pending
+        facts.forgiven, facts.forgiven_why = True, lead.why
         facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
     elif not config.stop_on_verdict:
         adaptive.forgive()
@@ -124,7 +127,7 @@ def judge(
     else:
         facts.stopped = True
         facts.verdict_fate = VerdictFate.STOPPED
-    return Verdict(facts.step, reason, facts.verdict_fate, pending)
+    return Verdict(facts.step, reason, facts.verdict_fate, lead.why)
 
 
 def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> StopReason | None:
@@ -136,35 +139,15 @@ def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> S
     return None
 
 
-def pending_lead(state: FrontierState, seed_host: str) -> str:
-    """§11.10: why to go on despite a verdict, or "" to let it stand.
-
-    The head of the queue must be a non-blind link scoring above the best blind one (or,
-    with no blind link queued, above the section floor a blind link would get).
-    """
-    head: Entry | None = None
-    best_blind = None
-    for entry in _pop_order(state):
-        if state.is_dry(subtree(seed_host, entry.url)):
-            continue
-        signal = signal_of(entry)
-        blind = signal is None or signal.blind
-        if head is None:
-            head = entry
-            if blind:
-                return ""
-        elif blind:
-            best_blind = entry.score
-            break
-    if head is None:
-        return ""
-    bar = SECTION_FLOOR if best_blind is None else best_blind
-    if head.score <= bar:
-        return ""
-    return (
-        f"a link with clues scoring {head.score:.3g} is still queued ({head.url}), above "
-        f"the best blind link ({bar:.3g})"
+def pending_lead(state: FrontierState, seed_host: str) -> Lead:
+    """§11.10: is the best queued link outside dry subtrees a lead (``frontier/leads.py``)?
+    The answer says why, with numbers, whichever way it goes."""
+    head = next(
+        (e for e in _pop_order(state) if not state.is_dry(subtree(seed_host, e.url))), None
     )
+    if head is None:
+        return state.leads.judge(None, "")
+    return state.leads.judge(head.score, head.url)
 
 
 def _pop_order(state: FrontierState) -> Iterator[Entry]:

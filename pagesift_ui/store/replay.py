@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 UNREPRODUCIBLE = frozenset({"elapsed_ms", "politeness_note"})
 #: Step-record fields added after sessions were first saved: a record saved before holds
 #: None there, which is not a difference.
-ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending"})
+ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending", "lead_why"})
 
 
 @dataclass(frozen=True, slots=True)

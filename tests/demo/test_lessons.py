@@ -77,7 +77,9 @@ def test_saturated_lesson_cannot_cover_its_query() -> None:
 def test_limit_lesson_stops_while_pages_still_bring_new_content() -> None:
     session = crawl(next(x for x in LESSONS if x.reason is StopReason.LIMIT_REACHED))
     assert session.pages_scheduled == session.config.limit
-    assert session.verdicts == [] and session.steps[-1].stale == 0
+    # no stop rule comes near firing: the budget ends the crawl
+    assert session.verdicts == []
+    assert max(r.stale for r in session.steps) < session.config.adaptive.patience
     assert session.relevant_pages < len(site_of("fieldguide").relevant)
 
 

@@ -19,7 +19,8 @@ from pagesift_ui.frontier.links import (
     HUB_FACTOR,
     LANGUAGE_PORTAL_SCORE,
     OTHER_LANGUAGE_FACTOR,
-    SECTION_FLOOR,
+    SIBLING_WEIGHT,
+    FeatureContribution,
     LinkColumns,
     LinkSignal,
     explain,
@@ -46,7 +47,7 @@ TERM_WEIGHTS = (1.0, 0.25, 0.75)
 
 def test_constants_are_the_spec_values() -> None:
     assert (CONTEXT_BYTES, HUB_FACTOR, FURNITURE_FACTOR, DATED_FACTOR) == (400, 0.5, 0.2, 0.1)
-    assert (SECTION_FLOOR, LANGUAGE_PORTAL_SCORE, OTHER_LANGUAGE_FACTOR) == (0.25, 0.6, 0.2)
+    assert (LANGUAGE_PORTAL_SCORE, OTHER_LANGUAGE_FACTOR, SIBLING_WEIGHT) == (0.6, 0.2, 1.0)
     assert DEPTH_DECAY == 0.9
     spec_words = """news events blog press calendar tag tags category search archive feed rss
         sitemap about history leadership governance board mission strategy brand awards privacy
@@ -285,23 +286,42 @@ def test_dated_news_link_takes_the_dated_factor_instead_of_furniture() -> None:
     assert steps == (("dated", 0.1, pytest.approx(0.43)), ("depth", 0.9, pytest.approx(0.387)))
 
 
-def test_blind_section_entry_scores_from_its_floor() -> None:
+def test_blind_section_entry_scores_only_what_its_parent_says() -> None:
     sig = LinkSignal(f"{U}/admissions/", "Admissions", depth=1, parent_relevance=0.4,
                      section=True)
-    # raw = 0.5·0.4 = 0.2 → max(0.2, 0.25) = 0.25 → × 0.9 = 0.225
+    # raw = 0.5·0.4 = 0.2 → × 0.9 = 0.18: no floor lifts it (issue 11, mechanism 1)
     explanation = explain(sig, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True)
     assert explanation.blind
-    assert explanation.steps == (("section floor", 0.25, 0.25), ("depth", 0.9, 0.225))
+    assert explanation.steps == (("depth", 0.9, pytest.approx(0.18)),)
 
 
-def test_furniture_then_section_floor_in_spec_order() -> None:
-    sig = LinkSignal(f"{U}/about/", "About us", depth=1, parent_relevance=0.4,
-                     furniture=True, section=True)
-    # raw 0.2 → furniture × 0.2 = 0.04 → section floor 0.25 → × 0.9 = 0.225
-    steps = explain(sig, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True).steps
-    assert [s.rule for s in steps] == ["furniture", "section floor", "depth"]
-    assert steps[0].score == pytest.approx(0.04)
-    assert steps[-1].score == pytest.approx(0.225)
+def test_relevant_chapters_blind_entry_outranks_the_seeds_blind_entry() -> None:
+    # the seed (relevance 0.05) lists "Legal Notice"; a chapter one click deeper (0.34)
+    # lists "Runners": the chapter's entry comes first, though it is deeper
+    seed_entry = LinkSignal(f"{U}/legal.html", "Legal Notice", depth=1, parent_relevance=0.05,
+                            section=True)
+    chapter_entry = LinkSignal(f"{U}/lib/runner.html", "Runners", depth=2,
+                               parent_relevance=0.34)
+    seed_score = score(seed_entry, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True)
+    chapter_score = score(chapter_entry, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True)
+    assert seed_score == pytest.approx(0.5 * 0.05 * 0.9)
+    assert chapter_score == pytest.approx(0.5 * 0.34 * 0.81)
+    assert chapter_score > seed_score
+
+
+def test_sibling_credit_adds_to_the_raw_score_and_is_explained() -> None:
+    sig = LinkSignal(f"{U}/lib/queue.html", "Queues", depth=2, parent_relevance=0.3, group=1)
+    credits = np.array([0.9, 0.25])
+    # raw = 0.5·0.3 + 1.0·0.25 = 0.4 → × 0.81 = 0.324
+    explanation = explain(sig, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, credits)
+    assert explanation.features[-1] == FeatureContribution("siblings", 0.25, 1.0, 0.25)
+    assert explanation.raw == pytest.approx(0.4)
+    assert explanation.score == pytest.approx(0.324)
+    assert score_batch([sig], PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, credits)[0] == (
+        explanation.score
+    )
+    # outside any group, or without credits: no sibling term
+    assert score(sig, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True) == pytest.approx(0.15 * 0.81)
 
 
 def test_language_portal_floor_only_while_open_under_an_english_query() -> None:
@@ -337,7 +357,7 @@ def _random_signals(rng: random.Random, n: int, n_terms: int) -> list[LinkSignal
             parent_is_hub=rng.random() < 0.3, anchor_mask=mask(), locator_mask=mask(),
             context_mask=mask(), furniture=rng.random() < 0.2, dated=rng.random() < 0.1,
             section=rng.random() < 0.2, portal=rng.random() < 0.05,
-            other_language=rng.random() < 0.1,
+            other_language=rng.random() < 0.1, group=rng.randrange(-1, 6),
         )
         for i in range(n)
     ]
@@ -349,11 +369,14 @@ def test_score_batch_equals_score_exactly(n_terms: int) -> None:
     signals = _random_signals(rng, 2000, n_terms)
     term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
     link_weights = [rng.uniform(0.0, 3.0) for _ in range(5)]
+    # five groups with credit, one (id 5) not known to the credits yet, and none (-1)
+    credits = np.array([rng.random() for _ in range(5)])
     for portal_open in (False, True):
         for english in (False, True):
-            expected = [score(s, link_weights, term_weights, portal_open, english)
+            expected = [score(s, link_weights, term_weights, portal_open, english, credits)
                         for s in signals]
-            got = score_batch(signals, link_weights, term_weights, portal_open, english)
+            got = score_batch(signals, link_weights, term_weights, portal_open, english,
+                              credits)
             assert got.tolist() == expected  # the very same floats
 
 

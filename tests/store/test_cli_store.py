@@ -84,7 +84,7 @@ def test_replay_with_the_recorded_settings_reproduces_the_crawl(
     assert "0 URLs unavailable" in out
     assert out.endswith(summary)
     if which == 0:
-        assert "the replay reproduces all 6 recorded steps" in out
+        assert "the replay reproduces all 7 recorded steps" in out
     assert load_bundle(out_file).steps[0].url == site.url("/")
 
 

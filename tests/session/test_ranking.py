@@ -1,0 +1,209 @@
+"""The ranking mechanisms of issue 11, each on a small generated site served in memory.
+
+1. no section floor: a relevant chapter's blind entries come before the seed's blind ones;
+2. no link lost to capacity: a link offered while the queue held more than the pages left is
+   still fetched when it becomes the best;
+3. depth is the shortest known click distance;
+4. siblings of relevant entries rise;
+7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit
+
+import pytest
+
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, StepRecord
+from tests.fakes import DictSource, policy_for
+
+ORIGIN = "http://docs.example"
+TOPIC = ("The event loop runs scheduling of asynchronous tasks. Scheduling on the event loop "
+         "decides which task runs next; the loop keeps a queue of callbacks for scheduling.")
+FILLER = ("This page describes licences, printing conventions and the history of the "
+          "project, and who wrote which part of it.")
+
+
+def page(title: str, paragraphs: Sequence[str] = (), lists: Iterable[Sequence[tuple[str, str]]]
+         = (), head: str = "", lang: str = "en") -> str:
+    """An HTML page: a title and heading, paragraphs, then each list as its own ``<ul>``
+    after a heading of its own (so each is one list block)."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    for number, items in enumerate(lists):
+        entries = "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in items)
+        body += f"<h2>Part {number + 1}</h2><ul>{entries}</ul>"
+    return (f'<html lang="{lang}"><head><title>{title}</title>{head}</head><body><main>'
+            f"<h1>{title}</h1>{body}</main></body></html>")
+
+
+def crawl(pages: dict[str, str], query: str, limit: int, **settings: object) -> list[StepRecord]:
+    config = CrawlConfig.from_mapping({
+        "seed_url": ORIGIN + "/", "query": query, "limit": limit, "delay_s": 0.0,
+        "stop_on_verdict": False, **settings,
+    })
+    source = DictSource({ORIGIN + path: html for path, html in pages.items()},
+                        policy=policy_for(config))
+    session = CrawlSession(config, source)
+    try:
+        return list(session.iter_steps())
+    finally:
+        session.close()
+
+
+def fetched(records: Sequence[StepRecord]) -> list[str]:
+    return [urlsplit(r.url).path for r in records]
+
+
+QUERY = "event loop scheduling"
+
+
+def test_a_relevant_chapters_blind_entries_come_before_the_seeds_blind_entries() -> None:
+    # The seed's table of contents: four one-segment blind entries (the old section floor
+    # lifted each to 0.25 × 0.9) and one entry naming the topic.
+    seed_toc = [("Legal Notice", "/legal.html"), ("Glossary", "/glossary.html"),
+                ("Colophon", "/colophon.html"), ("History", "/history.html"),
+                ("Event loop scheduling", "/guide/index.html")]
+    chapter = [("Runners", "/guide/runners.html"), ("Futures", "/guide/futures.html"),
+               ("Queues", "/guide/queues.html")]
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."], [seed_toc]),
+        "/guide/index.html": page("Event loop scheduling", [TOPIC, TOPIC], [chapter]),
+        **{href: page(text, [TOPIC, text]) for text, href in chapter},
+        **{href: page(text, [FILLER, text]) for text, href in seed_toc[:4]},
+    }
+    order = fetched(crawl(pages, QUERY, limit=9))
+    assert order[:2] == ["/", "/guide/index.html"]
+    assert set(order[2:5]) == {href for _, href in chapter}
+    assert set(order[5:]) == {href for _, href in seed_toc[:4]}
+
+
+def test_siblings_of_a_relevant_entry_rise_above_an_unproven_list() -> None:
+    # Two blind lists of the seed, the unrelated one first in the page; one chapter entry is
+    # also linked by name, so it is fetched first and proves relevant.
+    misc = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
+    chapters = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three", "four")]
+    pages = {
+        "/": page("Handbook", ["Read about event loop scheduling in chapter one."],
+                  [misc, chapters, [("Event loop scheduling", "/ch/one.html")]]),
+        **{href: page(text, [TOPIC, text]) for text, href in chapters},
+        **{href: page(text, [FILLER, text]) for text, href in misc},
+    }
+    records = crawl(pages, QUERY, limit=20)  # a dispersion cap of 5 pages per cluster
+    order = fetched(records)
+    assert order[:2] == ["/", "/ch/one.html"]
+    assert set(order[2:5]) == {"/ch/two.html", "/ch/three.html", "/ch/four.html"}
+    # the rank of a sibling names its credit: one fetched relevant sibling, shrunk by one
+    credited = next(r for r in records if r.url.endswith("/ch/two.html"))
+    assert credited.link is not None
+    siblings = next(f for f in credited.link["features"] if f["name"] == "siblings")
+    assert siblings["value"] == pytest.approx(records[1].relevance / 2)
+
+
+def test_a_link_offered_to_a_long_queue_is_fetched_when_it_becomes_the_best() -> None:
+    # 300 blind entries first; at the end of the page a second list whose first entry names
+    # the topic. With a queue of limit − scheduled = 19 links, /b/2 was turned away for good
+    # (issue 11, mechanism 2); now it is kept, and its proven sibling makes it the best.
+    many = [(f"Entry {n}", f"/a/{n}.html") for n in range(300)]
+    pages = {
+        "/": page("Handbook", ["Welcome."],
+                  [many, [("Event loop scheduling", "/b/1.html"), ("More", "/b/2.html")]]),
+        "/b/1.html": page("Event loop scheduling", [TOPIC]),
+        "/b/2.html": page("More", [TOPIC]),
+        **{href: page(text, [FILLER, text]) for text, href in many},
+    }
+    records = crawl(pages, QUERY, limit=20)
+    assert records[0].links["queued"] == 302 and records[0].links["rejected_count"] == 0
+    assert fetched(records)[:3] == ["/", "/b/1.html", "/b/2.html"]
+
+
+def test_depth_is_the_shortest_click_distance_even_when_a_longer_path_scores_higher() -> None:
+    # /hub.html is one click from the seed (a blind entry) and four clicks down a trail of
+    # pages naming the topic, whose links to it score higher.
+    trail = ["/t1.html", "/t2.html", "/t3.html"]
+    pages = {
+        "/": page("Handbook", ["Welcome."], [[("Index", "/hub.html"),
+                                             ("Event loop scheduling", trail[0])]]),
+        trail[0]: page("Event loop scheduling 1", [TOPIC, "One."],
+                       [[("Event loop scheduling", trail[1])]]),
+        trail[1]: page("Event loop scheduling 2", [TOPIC, "Two."],
+                       [[("Event loop scheduling", trail[2])]]),
+        trail[2]: page("Event loop scheduling 3", [TOPIC, "Three."],
+                       [[("Event loop scheduling index", "/hub.html")]]),
+        "/hub.html": page("Event loop scheduling index", [TOPIC],
+                          [[("Event loop scheduling details", "/leaf.html")]]),
+        "/leaf.html": page("Event loop scheduling details", [TOPIC]),
+    }
+    records = {urlsplit(r.url).path: r for r in crawl(pages, QUERY, limit=10)}
+    assert records["/hub.html"].depth == 1
+    assert records["/leaf.html"].depth == 2
+    assert [records[p].depth for p in trail] == [1, 2, 3]
+
+
+def test_a_shorter_path_to_a_fetched_page_moves_up_the_links_below_it() -> None:
+    # /deep.html is fetched at depth 3 first; /late.html, one click from the seed, is fetched
+    # next and links /deep.html too, so /deep.html is two clicks away, and its queued link
+    # /below.html moves from depth 4 to depth 3.
+    pages = {
+        "/": page("Handbook", ["Welcome."],
+                  [[("Event loop scheduling", "/a.html")], [("Scheduling", "/late.html")]]),
+        "/a.html": page("Event loop scheduling A", [TOPIC, "A."],
+                        [[("Event loop scheduling", "/b.html")]]),
+        "/b.html": page("Event loop scheduling B", [TOPIC, "B."],
+                        [[("Event loop scheduling deep", "/deep.html")]]),
+        "/deep.html": page("Event loop scheduling deep", [TOPIC], [[("Below", "/below.html")]]),
+        "/late.html": page("Later", [FILLER], [[("Deep", "/deep.html")]]),
+        "/below.html": page("Below", [FILLER]),
+    }
+    records = {urlsplit(r.url).path: r for r in crawl(pages, QUERY, limit=10)}
+    assert records["/deep.html"].depth == 3  # the depth it was fetched at
+    assert records["/late.html"].step > records["/deep.html"].step
+    assert records["/below.html"].step > records["/late.html"].step
+    assert records["/below.html"].depth == 3
+
+
+def test_an_hreflang_copy_is_not_fetched_as_a_second_page() -> None:
+    alternates = ('<link rel="alternate" hreflang="de" href="/de/guide.html">'
+                  '<link rel="alternate" hreflang="fr" href="/fr/guide.html">')
+    pages = {
+        "/": page("Handbook", ["Welcome."],
+                  [[("Event loop scheduling", "/en/guide.html"), ("Deutsch", "/de/guide.html"),
+                    ("Français", "/fr/guide.html"), ("Colophon", "/colophon.html")]]),
+        "/en/guide.html": page("Event loop scheduling", [TOPIC], head=alternates),
+        "/de/guide.html": page("Ereignisschleife", ["Die Ereignisschleife plant Aufgaben."],
+                               lang="de"),
+        "/fr/guide.html": page("Boucle", ["La boucle planifie les tâches."], lang="fr"),
+        "/colophon.html": page("Colophon", [FILLER]),
+    }
+    records = crawl(pages, QUERY, limit=10)
+    order = fetched(records)
+    assert "/de/guide.html" not in order and "/fr/guide.html" not in order
+    assert order == ["/", "/en/guide.html", "/colophon.html"]
+    copies = records[1].links["skipped_by_reason"]
+    assert copies == {"another language's copy of a fetched page": 2}
+
+
+def test_a_canonical_copy_and_a_near_duplicate_count_once() -> None:
+    notes = " ".join(f"Release {n} fixes the event loop scheduling of timer number {n} and "
+                     f"improves callback order for task group {n}." for n in range(40))
+    pages = {
+        "/": page("Handbook", ["Welcome."],
+                  [[("Event loop scheduling notes", "/notes/1.html"),
+                    ("Event loop scheduling notes again", "/notes/2.html"),
+                    ("Printable event loop scheduling", "/print.html"),
+                    ("Guide", "/guide.html")]]),
+        "/notes/1.html": page("Release notes 1", [notes]),
+        # the same notes with one sentence changed: a near-duplicate
+        "/notes/2.html": page("Release notes 2", [notes.replace("Release 7 ", "Version 7 ")]),
+        "/print.html": page("Guide", [TOPIC],
+                            head='<link rel="canonical" href="http://docs.example/guide.html">'),
+        "/guide.html": page("Guide", [TOPIC]),
+    }
+    records = crawl(pages, QUERY, limit=10)
+    by_path = {urlsplit(r.url).path: r for r in records}
+    assert by_path["/notes/2.html"].outcome is StepOutcome.DUPLICATE
+    assert by_path["/notes/2.html"].duplicate_of.endswith("/notes/1.html")
+    # the printable page stands for the guide, which is then not fetched again
+    assert "/guide.html" not in by_path
+    assert by_path["/print.html"].outcome is StepOutcome.FETCHED
+    assert records[-1].pages_scheduled == 3  # seed, notes 1, print: the duplicate is refunded
