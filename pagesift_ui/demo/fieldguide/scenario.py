@@ -32,9 +32,9 @@ DESCRIPTION = (
 WATCH = (
     f"Watch the page counter against the limit (this lesson sets it to {LIMIT}) and the "
     "Fresh column: the species pages bring new nesting and habitat notes, so Stale stays far "
-    "below the patience and no stop rule fires; the page budget is what ends the crawl (limit_reached), with "
-    "most of the 48 answers still queued. Raise the limit and it reads on until a stop rule "
-    "ends it."
+    "below the patience and no stop rule fires; the page budget is what ends the crawl "
+    "(limit_reached), with most of the 48 answers still queued. Raise the limit and it reads "
+    "on until a stop rule ends it."
 )
 
 
