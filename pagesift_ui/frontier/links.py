@@ -54,6 +54,7 @@ __all__ = [
     "DEPTH_DECAY",
     "FURNITURE_FACTOR",
     "FURNITURE_WORDS",
+    "SCORE_TERM_NAMES",
     "HUB_FACTOR",
     "LANGUAGE_PORTAL_SCORE",
     "OTHER_LANGUAGE_FACTOR",
@@ -211,6 +212,10 @@ def link_signal(
 
 # --------------------------------------------------------------------------- scoring
 
+#: The names of a link explanation's terms: the link model's features, then the two that are
+#: not learned (``siblings.py``).
+SCORE_TERM_NAMES = (*FEATURE_NAMES, "siblings", "popularity")
+
 
 class ShapeRule(enum.StrEnum):
     """The shape steps of the score, in the order they apply (docs/DESIGN.md §8)."""
@@ -353,10 +358,10 @@ def explain(
         for name, value, weight in zip(FEATURE_NAMES, x, weights, strict=True)
     )
     if signal.group >= 0:
-        parts += (FeatureContribution("siblings", credit, SIBLING_WEIGHT,
+        parts += (FeatureContribution(SCORE_TERM_NAMES[5], credit, SIBLING_WEIGHT,
                                       SIBLING_WEIGHT * credit),)
     if signal.target >= 0:
-        parts += (FeatureContribution("popularity", share, POPULARITY_WEIGHT,
+        parts += (FeatureContribution(SCORE_TERM_NAMES[6], share, POPULARITY_WEIGHT,
                                       POPULARITY_WEIGHT * share),)
     raw = _raw(x, weights, credit, share)
     steps = tuple(_shape(signal, raw, portal_open, english_query))

@@ -22,6 +22,7 @@ from typing import Any
 
 from pagesift_ui.errors import BundleError, PagesiftError
 from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.frontier.links import SCORE_TERM_NAMES
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session.record import OverrideKind, StepOutcome, SubtreeState, VerdictFate
 
@@ -275,7 +276,7 @@ _REASON = choice(*(r.value for r in StopReason))
 _STATE = choice(*(s.value for s in SubtreeState))
 _FEATURE_VALUES = items(_FINITE, size=len(FEATURE_NAMES))
 
-_FEATURE = record({"name": choice(*FEATURE_NAMES), "value": _FINITE, "weight": _FINITE,
+_FEATURE = record({"name": choice(*SCORE_TERM_NAMES), "value": _FINITE, "weight": _FINITE,
                    "contribution": _FINITE})
 _SHAPE_STEP = record({"rule": text(), "factor": _FINITE, "score": _FINITE})
 #: A link's score explanation (``LinkExplanation.to_dict``).
@@ -294,7 +295,7 @@ LINKS = record(
     {"found": _COUNT},
     {"queued": _COUNT, "requeued": _COUNT, "evicted": items(_URL), "evicted_count": _COUNT,
      "rejected": items(_EXAMPLE), "rejected_count": _COUNT, "skipped": items(_EXAMPLE),
-     "skipped_by_reason": mapping(_COUNT), "not_considered": _COUNT},
+     "skipped_by_reason": mapping(_COUNT), "not_considered": _COUNT, "page_cut": text()},
 )
 
 #: Every field of a step record (``StepRecord``), by name.
@@ -323,7 +324,7 @@ STEP_FIELDS: dict[str, Check] = {
 #: Step fields added after version 1 was first written: a bundle may lack them.
 STEP_OPTIONAL: dict[str, Check] = {
     "predicted": nullable(_SHARE), "prior_predicted": nullable(_SHARE),
-    "lead_pending": nullable(boolean), "politeness_note": text(),
+    "lead_pending": nullable(boolean), "politeness_note": text(), "lead_why": text(),
 }
 _STEP = record(STEP_FIELDS, STEP_OPTIONAL)
 
