@@ -441,7 +441,7 @@ def test_a_page_with_150k_links_considers_at_most_max_links_per_page() -> None:
         return True
 
     started = time.monotonic()
-    tally = enqueue_links(state, config, page, links, 0, 0.5, 99, robots_allows)
+    tally = enqueue_links(state, config, page, links, 0, 0.5, robots_allows)
     assert len(asked) == config.max_links_per_page == 2000
     assert tally.found == 150_000 and tally.not_considered == 148_000
     assert tally.to_dict()["not_considered"] == 148_000
