@@ -211,11 +211,11 @@ def enqueue_links(
 def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
     """The page's hreflang alternates are copies of it: never fetched as pages of their own,
     and dropped from the queue if they are in it (issue 11, mechanism 7). Except the English
-    copy while the language portal is open: that is the page an English query wants
-    (docs/DESIGN.md §8)."""
-    focus = state.focus
+    copies under an English query: those are the pages it wants, whatever language the page
+    that names them is in (a German home's English alternate; docs/DESIGN.md §8.3)."""
+    english_query = state.focus.english_query
     for lang, href in page.alternates:
-        if focus.portal_open and lang.lower().startswith("en"):
+        if english_query and lang.lower().startswith("en"):
             continue
         try:
             url = clean(href)
