@@ -168,8 +168,8 @@ class Focus:
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
-            self.siblings.credits(),
-            self.popularity.shares(),
+            self.siblings,
+            self.popularity,
         )
 
     def score_batch(
@@ -200,8 +200,8 @@ class Focus:
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
-            self.siblings.credits(),
-            self.popularity.shares(),
+            self.siblings,
+            self.popularity,
         )
 
     def predict(self, link_signal: LinkSignal) -> tuple[float, float]:

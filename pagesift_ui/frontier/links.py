@@ -27,7 +27,7 @@ import enum
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -281,9 +281,19 @@ def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, 
     )
 
 
-#: Per-id numbers of a crawl: sibling credits by group (``SiblingCredit.credits``) or
-#: popularity by target (``Popularity.shares``); None: none.
-Credits = npt.NDArray[np.float64] | None
+class ById(Protocol):
+    """Numbers by id that can be read one at a time (``SiblingCredit``, ``Popularity``)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> float: ...
+
+
+#: Per-id numbers of a crawl: sibling credits by group or popularity by target, as an array
+#: (``SiblingCredit.credits``, ``Popularity.shares``: what a batch needs) or read one at a
+#: time (the objects themselves: what one link's score needs, without building the array);
+#: None: none.
+Credits = npt.NDArray[np.float64] | ById | None
 
 
 def _lookup(index: int, values: Credits) -> float:
@@ -483,6 +493,7 @@ def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArra
     """Each link's number by id, as ``sibling_credit``/``popularity`` give it (0 for none)."""
     if credits is None or len(credits) == 0:
         return np.zeros(len(group), dtype=np.float64)
+    credits = np.asarray(credits, dtype=np.float64)
     known = (group >= 0) & (group < len(credits))
     column: npt.NDArray[np.float64] = np.where(
         known, credits[np.clip(group, 0, len(credits) - 1)], 0.0

@@ -118,6 +118,9 @@ class SiblingCredit:
             return 0.0
         return self._sums[group] / (self._counts[group] + 1)
 
+    def __getitem__(self, group: int) -> float:
+        return self.credit(group)
+
     def fetched(self, group: int) -> int:
         """How many of the group's targets were fetched."""
         return 0 if group < 0 else self._counts[group]
@@ -185,6 +188,9 @@ class Popularity:
         if target < 0:
             return 0.0
         return self._counts[target] / (self.pages + 1)
+
+    def __getitem__(self, target: int) -> float:
+        return self.share(target)
 
     def shares(self) -> npt.NDArray[np.float64]:
         """Every target's share, by id (the numbers ``share`` gives)."""

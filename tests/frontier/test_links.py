@@ -390,3 +390,25 @@ def test_score_batch_on_100k_packed_signals_is_shaped_and_non_negative() -> None
     columns = LinkColumns.from_signals(signals)
     scores = score_batch(columns, PRIOR_WEIGHTS, [0.5] * 12, True, True)
     assert scores.shape == (100_000,) and np.all(scores >= 0)
+
+
+def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> None:
+    from pagesift_ui.frontier.siblings import Popularity, SiblingCredit
+
+    siblings, popularity = SiblingCredit(), Popularity()
+    popularity.page_read()
+    signals = []
+    for n in range(6):
+        group = siblings.group("p", n % 2, f"k{n}")
+        target = popularity.linked("p", f"k{n}")
+        signals.append(LinkSignal(f"{U}/x{n}", depth=1, parent_relevance=0.3, group=group,
+                                  target=target, anchor_mask=n % 3))
+    siblings.observe("k0", 0.7)
+    popularity.page_read()
+    popularity.linked("q", "k1")
+    one = [score(s, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings, popularity)
+           for s in signals]
+    batch = score_batch(signals, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings.credits(),
+                        popularity.shares())
+    assert batch.tolist() == one  # the very same floats
+    assert siblings[0] == pytest.approx(0.35) and popularity[1] == pytest.approx(2 / 3)
