@@ -201,8 +201,12 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:
             out.append(f"Forgiven: {record.forgiven_why}.")
+            if record.forgiven_why != record.lead_why and record.lead_why:
+                # recorded past (--no-stop): what the pending-lead check said, with numbers
+                out.append(f"It stood: {record.lead_why}.")
         elif record.stopped:
-            out.append("The crawl stopped here.")
+            stood = f" It stood: {record.lead_why}." if record.lead_why else ""
+            out.append(f"The crawl stopped here.{stood}")
     return out
 
 

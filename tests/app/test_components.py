@@ -56,6 +56,7 @@ from pagesift_ui.session import (
     SubtreeState,
     VerdictFate,
 )
+from pagesift_ui.session.rules import NO_STOP_WHY
 from pagesift_ui.session.whatif import Found, ReplayedVerdict, RuleResult, WhatIf, WhatIfPoint
 
 SEED = "http://www.uni.localhost:8000/"
@@ -158,6 +159,19 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
     # the counter when the rule fired, not the 0 it was reset to
     assert "and 3 pages in a row brought nothing new (ceil(patience/2) = 3)" in text
     assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
+
+
+def test_explain_step_says_why_a_verdict_stood_with_the_lead_checks_numbers() -> None:
+    why = ("the best queued link scores 0.12 (http://e.edu/x), below 0.36, the lowest score "
+           "of the 9 links that led to relevant pages")
+    stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
+                          verdict_fate=VerdictFate.STOPPED, verdict_stale=5, lead_why=why)
+    assert explain_step(stopped, CONFIG).endswith(f"The crawl stopped here. It stood: {why}.")
+    recorded = make_record(9, verdict=StopReason.SATURATED, stale=0, forgiven=True,
+                           forgiven_why=NO_STOP_WHY, verdict_fate=VerdictFate.NO_STOP,
+                           verdict_stale=5, lead_why=why)
+    assert explain_step(recorded, CONFIG).endswith(
+        f"Forgiven: {NO_STOP_WHY}. It stood: {why}.")
 
 
 def test_explain_verdict_for_every_stop_reason() -> None:
