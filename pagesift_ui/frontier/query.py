@@ -41,6 +41,10 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Snowball English stem of a case-folded word, so "refunds" matches "refund"."""
+    if word.isascii() and word.isdigit():
+        # Snowball leaves a run of ASCII digits as it is (no vowel, no suffix of its rules;
+        # tests/frontier/test_query_tokens.py checks it), and pages are full of numbers
+        return word
     return str(_STEMMER.stemWord(word))
 
 

@@ -29,6 +29,11 @@ _CJK_RANGES = (
 )
 
 
+# The same ranges as one character class, so a count runs in the regex engine rather than
+# character by character in Python (issue 15: the loop was 53 ms of a 95 ms step on one page).
+_CJK_CHAR = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _CJK_RANGES) + "]")
+
+
 def is_cjk_char(char: str) -> bool:
     """True for a CJK ideograph, Kana or Hangul character."""
     code = ord(char)
@@ -45,17 +50,14 @@ def estimate_tokens(text: str) -> int:
     >>> estimate_tokens("退款政策")
     4
     """
-    cjk = 0
-    other = 0
-    for char in text:
-        if char.isspace():
-            continue
-        if is_cjk_char(char):
-            cjk += 1
-        else:
-            other += 1
-    if cjk == 0 and other == 0:
+    # str.split() splits on exactly the characters str.isspace() accepts, and no CJK range
+    # holds one (U+3000, the ideographic space, lies between them), so the non-space count
+    # less the CJK count is the old loop's "other"
+    non_space = sum(map(len, text.split()))
+    if non_space == 0:
         return 0
+    cjk = 0 if text.isascii() else len(_CJK_CHAR.findall(text))
+    other = non_space - cjk
     return max(1, cjk + math.ceil(other / 4))
 
 

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from pagesift_ui.frontier.query import MAX_TERMS, Query
-from pagesift_ui.frontier.tokens import block_hash, blocks, estimate_tokens
+import math
+
+import snowballstemmer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pagesift_ui.frontier.query import MAX_TERMS, Query, stem
+from pagesift_ui.frontier.tokens import (
+    _CJK_RANGES,
+    block_hash,
+    blocks,
+    estimate_tokens,
+    is_cjk_char,
+)
 
 
 def test_refund_policy_has_two_terms() -> None:
@@ -58,3 +70,62 @@ def test_block_identity_ignores_whitespace_and_is_stable() -> None:
     assert block_hash("a b") != block_hash("a c")
     # stable across processes (blake2b, not the salted hash())
     assert block_hash("refund policy") == 0xE7A92378754216E1
+
+
+# ----------------------------------------------------------------- the regex token estimate
+
+
+def _estimate_tokens_by_characters(text: str) -> int:
+    """The character-by-character estimate that tokens.estimate_tokens replaced (issue 15)."""
+    cjk = other = 0
+    for char in text:
+        if char.isspace():
+            continue
+        if is_cjk_char(char):
+            cjk += 1
+        else:
+            other += 1
+    if cjk == 0 and other == 0:
+        return 0
+    return max(1, cjk + math.ceil(other / 4))
+
+
+# whitespace, the edges of every CJK range and their neighbours, and anything else
+_EDGES = [chr(c) for lo, hi in _CJK_RANGES for c in (lo - 1, lo, hi, hi + 1)]
+_TEXT = st.text(
+    alphabet=st.one_of(st.sampled_from([" ", "\t", "\n", "\u3000", "\xa0", "\u2028", *_EDGES]),
+                       st.characters()),
+    max_size=200,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXT)
+def test_the_regex_estimate_equals_the_character_loop(text: str) -> None:
+    assert estimate_tokens(text) == _estimate_tokens_by_characters(text)
+
+
+def test_the_regex_estimate_agrees_on_every_code_point() -> None:
+    # one character at a time: whitespace and CJK are classified alike for every code point
+    for start in range(0, 0x110000, 0x800):
+        chunk = [chr(c) for c in range(start, start + 0x800)]
+        assert [estimate_tokens(c) for c in chunk] == [
+            _estimate_tokens_by_characters(c) for c in chunk]
+    text = "".join(chr(c) for c in range(0x110000))
+    assert estimate_tokens(text) == _estimate_tokens_by_characters(text)
+
+
+def test_snowball_leaves_ascii_digit_runs_unchanged() -> None:
+    # why stem() may return them without asking Snowball
+    stemmer = snowballstemmer.stemmer("english")
+    numbers = [str(n) for n in range(100_000)]
+    numbers += ["0" * k + str(n) for k in range(1, 4) for n in range(0, 1000, 7)]
+    numbers += [str(7**k) for k in range(1, 80)]
+    for number in numbers:
+        assert stemmer.stemWord(number) == number == stem(number)
+
+
+def test_stem_still_stems_words_with_digits_and_other_digits() -> None:
+    stemmer = snowballstemmer.stemmer("english")
+    for word in ("2024s", "covid19s", "mp3s", "²³", "١٢٣", "12ly"):
+        assert stem(word) == stemmer.stemWord(word)
