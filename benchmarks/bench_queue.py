@@ -1,9 +1,18 @@
 """Per-operation cost of the frontier queue at 1k, 10k and 100k entries.
 
-Run: ``python3 benchmarks/bench_queue.py`` (about 10 s). Prints one table: µs per offer/pop,
-ms per rescore/top(20), and the growth ratio cost@100k / cost@1k. Links are spread over
-50 hosts × 20 sections (1,000 clusters), scores are uniform in [0, 1) with a seeded RNG, and
-two clusters are "proven" so that every dispersion rule of ``pop_diverse`` is exercised.
+Run: ``python3 benchmarks/bench_queue.py`` (about 30 s). Prints two tables.
+
+The first: µs per offer/pop, ms per rescore/top(20), and the growth ratio cost@100k / cost@1k.
+Links are spread over 50 hosts × 20 sections (1,000 clusters), scores are uniform in [0, 1)
+with a seeded RNG, and two clusters are "proven" so that every dispersion rule of
+``pop_diverse`` is exercised.
+
+The second: the queue work of one realistic crawl step (issue 15) on a full queue of real
+``LinkSignal``s in a session's ``FrontierState``: 50 new links offered (the queue is full, so
+each evicts or is rejected), a ``pop_diverse``, the pending-lead check, ``has_fetchable`` and
+three rescores (after learning, after sibling credit, after popularity counting; see
+``session/crawl.py``), with the sibling credits and popularity shares growing as in a crawl.
+Target: the step at 100k ≤ 2× the step at 1k.
 """
 
 from __future__ import annotations
@@ -20,7 +29,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from pagesift_ui.frontier.links import LinkSignal  # noqa: E402
 from pagesift_ui.frontier.queue import BestFirst, cluster_key  # noqa: E402
+from pagesift_ui.session.config import CrawlConfig  # noqa: E402
+from pagesift_ui.session.state import FrontierState  # noqa: E402
+from pagesift_ui.session.stepping import has_fetchable, pending_lead  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -110,9 +123,79 @@ def _measure(size: int) -> dict[str, float]:
     return results
 
 
-def main() -> None:
-    started = time.perf_counter()
-    by_size = {size: _measure(size) for size in SIZES}
+STEP_LINKS = 50  # new links a step offers (issue 15: "a site with 50 new links per page")
+STEPS = 40  # steps timed per size; the median is reported
+SEED_HOST = "h0.example"
+
+
+def _signal(i: int, rng: np.random.Generator, state: FrontierState) -> LinkSignal:
+    """A link of page ``i // 50``: random term masks of the two-term query, a sibling group
+    per page and a popularity target per link, as enqueue_links gives them."""
+    parent = f"page-{i // STEP_LINKS}"
+    key = _url(i)
+    masks = rng.integers(0, 4, size=3).tolist()
+    return LinkSignal(
+        url=key, anchor_mask=masks[0] if rng.random() < 0.3 else 0,
+        locator_mask=masks[1] if rng.random() < 0.3 else 0,
+        context_mask=masks[2] if rng.random() < 0.5 else 0, depth=int(rng.integers(1, 6)),
+        parent_relevance=float(rng.random()), parent_is_hub=bool(rng.random() < 0.2),
+        group=state.focus.siblings.group(parent, 0, key),
+        target=state.focus.popularity.linked(parent, key),
+    )
+
+
+def _offer(state: FrontierState, i: int, rng: np.random.Generator, room: int) -> None:
+    signal = _signal(i, rng, state)
+    state.queue.offer(signal.url, signal.url, signal.depth, state.link_score(signal), signal,
+                      room)
+
+
+def _step(state: FrontierState, first: int, rng: np.random.Generator, room: int) -> None:
+    """The queue work of one step, in session/crawl.py's order."""
+    entry = state.queue.pop_diverse(
+        state.scheduled_by_cluster, state.dispersion_cap(), state.clusters.is_proven,
+        demoted_templates=state.demoted_templates(),
+    )
+    assert entry is not None
+    state.scheduled_by_cluster[cluster_key(entry.url)] += 1
+    relevance = float(rng.random())
+    if isinstance(entry.signal, LinkSignal):
+        state.focus.learn(entry.signal, relevance >= 0.5)
+    _rescore_if_stale(state)  # after learning
+    state.focus.siblings.observe(entry.key, relevance)
+    _rescore_if_stale(state)  # after sibling credit
+    pending_lead(state, SEED_HOST)
+    state.focus.popularity.page_read()
+    for i in range(first, first + STEP_LINKS):
+        _offer(state, i, rng, room)
+    _rescore_if_stale(state)  # after popularity counting
+    has_fetchable(state, SEED_HOST)
+
+
+def _rescore_if_stale(state: FrontierState) -> None:
+    if state.focus.needs_rescore():
+        state.rescore()
+
+
+def _step_cost(size: int) -> float:
+    """Median ms of one step's queue work on a full queue of ``size`` links."""
+    rng = np.random.default_rng(size)
+    config = CrawlConfig(seed_url=f"https://{SEED_HOST}/", query="refund policy", limit=10_000,
+                         max_queued_links=size)
+    state = FrontierState.from_config(config)
+    for i in range(size):
+        _offer(state, i, rng, size)
+    state.leads.found_relevant(0.3)  # a bar, so the check compares the head with it
+    runs, first = [], size
+    for _ in range(STEPS):
+        started = time.perf_counter()
+        _step(state, first, rng, size)
+        runs.append(time.perf_counter() - started)
+        first += STEP_LINKS
+    return statistics.median(runs) * 1e3
+
+
+def _table(by_size: dict[int, dict[str, float]]) -> list[str]:
     rows = list(by_size[SIZES[0]])
     header = ["operation", *(f"{size:,}" for size in SIZES), "100k/1k"]
     lines = [f"{header[0]:<34}" + "".join(f"{cell:>12}" for cell in header[1:])]
@@ -120,6 +203,13 @@ def main() -> None:
         costs = [by_size[size][row] for size in SIZES]
         cells = "".join(f"{cost:>12.3f}" for cost in costs)
         lines.append(f"{row:<34}{cells}{costs[-1] / costs[0]:>11.1f}×")
+    return lines
+
+
+def main() -> None:
+    started = time.perf_counter()
+    lines = _table({size: _measure(size) for size in SIZES})
+    lines += ["", *_table({size: {"step's queue work (ms)": _step_cost(size)} for size in SIZES})]
     lines.append(f"(total {time.perf_counter() - started:.1f} s, numpy {np.__version__})")
     sys.stdout.write("\n".join(lines) + "\n")
 
