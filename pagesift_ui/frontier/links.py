@@ -61,6 +61,7 @@ __all__ = [
     "POPULARITY_WEIGHT",
     "SIBLING_WEIGHT",
     "FeatureContribution",
+    "LINK_ROW_DTYPE",
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
@@ -76,6 +77,7 @@ __all__ = [
     "link_signal",
     "locator_text",
     "other_language",
+    "pack_row",
     "score",
     "score_batch",
 ]
@@ -398,10 +400,20 @@ def score(
 # Flag bits of a packed row, in LinkColumns.flags column order; the depth sits above them.
 _FLAG_NAMES = ("phrase", "furniture", "dated", "section", "portal", "other_language")
 _DEPTH_SHIFT = 8
-_ROW_DTYPE = np.dtype(
+#: The numpy record of one packed signal (``pack_row``): a queue keeps one per link, so a
+#: rescore reads columns instead of packing every signal again (issue 15).
+LINK_ROW_DTYPE = np.dtype(
     [("anchor", np.int64), ("locator", np.int64), ("context", np.int64),
      ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64)]
 )
+_ROW_DTYPE = LINK_ROW_DTYPE
+
+
+def pack_row(signal: object) -> tuple[int, int, int, int, float, int, int]:
+    """The ``LINK_ROW_DTYPE`` record of a ``LinkSignal`` (packed once, when it was made)."""
+    if not isinstance(signal, LinkSignal):
+        raise TypeError(f"not a link signal: {type(signal).__name__}")
+    return signal._row
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -436,6 +448,11 @@ class LinkColumns:
         rows = np.fromiter(
             (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
+        return cls.from_rows(rows)
+
+    @classmethod
+    def from_rows(cls, rows: npt.NDArray[np.void]) -> LinkColumns:
+        """The columns of ``LINK_ROW_DTYPE`` records (``pack_row``), in their order."""
         code = rows["code"]
         bits = np.arange(len(_FLAG_NAMES), dtype=np.int64)
         return cls(

@@ -17,9 +17,11 @@ it starts (issue 11, mechanism 2).
 
 from __future__ import annotations
 
+import bisect
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,6 +47,7 @@ __all__ = [
     "BestFirst",
     "Entry",
     "Offer",
+    "Packing",
     "cluster_key",
     "default_cap",
 ]
@@ -60,8 +63,22 @@ _COMPACT_MIN_SLOTS = 1024
 # argmax over the slot arrays never picks a dead slot.
 _DEAD = -1.0
 
+# The eviction order's lowest entries kept sorted between full scans (see _LowEnd).
+_LOW_END_SIZE = 256
+
 BoolArray = npt.NDArray[np.bool_]
 ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
+RowScoreFn = Callable[[npt.NDArray[np.void]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
+
+
+@dataclass(frozen=True, slots=True)
+class Packing:
+    """How a queue keeps each signal as a numpy record (``dtype``), made by ``row(signal)``
+    when the signal is queued, so ``rescore_rows`` scores stored columns without touching
+    the signal objects (issue 15: repacking 100k signals was most of a rescore)."""
+
+    dtype: np.dtype[Any]
+    row: Callable[[object], tuple[Any, ...]]
 
 
 class BestFirst:
@@ -73,7 +90,10 @@ class BestFirst:
     matches the crawl is breadth-first.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, packing: Packing | None = None) -> None:
+        self._packing = packing
+        # the lowest unpinned entries in eviction order, or None until the next full scan
+        self._low: _LowEnd | None = None
         self._slot_of: dict[str, int] = {}
         self._keys: list[str | None] = []
         self._urls: list[str | None] = []
@@ -96,18 +116,22 @@ class BestFirst:
         self._cluster_ids = np.zeros(capacity, dtype=np.int64)
         self._template_ids = np.zeros(capacity, dtype=np.int64)
         self._signals = np.empty(capacity, dtype=object)
+        dtype = np.dtype([]) if self._packing is None else self._packing.dtype
+        self._rows = np.zeros(capacity if self._packing else 0, dtype=dtype)
         self._keys = [None] * capacity
         self._urls = [None] * capacity
 
     def _columns(self) -> list[npt.NDArray[Any]]:
-        return [
+        columns = [
             self._scores, self._seqs, self._depths, self._live, self._has_signal,
             self._cluster_ids, self._template_ids, self._signals,
         ]  # fmt: skip
+        return columns + [self._rows] if self._packing else columns
 
     def _rebuild(self, slots: npt.NDArray[np.intp], capacity: int) -> None:
         """Move the given slots to 0..len(slots)-1 of fresh arrays of ``capacity``."""
         old_columns, keys, urls = self._columns(), self._keys, self._urls
+        self._low = None  # its slots move
         self._allocate(capacity)
         for new, old in zip(self._columns(), old_columns, strict=True):
             new[: len(slots)] = old[slots]
@@ -128,6 +152,8 @@ class BestFirst:
 
     def _remove(self, slot: int) -> Entry:
         entry = self._entry(slot)
+        if self._low is not None:
+            self._low.discard(slot, entry.score, entry.seq)
         del self._slot_of[entry.key]
         self._pins.pop(entry.key, None)
         self._live[slot] = self._has_signal[slot] = False
@@ -188,8 +214,7 @@ class BestFirst:
         slot = self._slot_of.get(key)
         if slot is not None:
             if value > self._scores[slot]:
-                self._scores[slot], self._depths[slot] = value, depth
-                self._signals[slot], self._has_signal[slot] = signal, signal is not None
+                self._set(slot, depth, value, signal)
             return Offer.ALREADY_QUEUED, None
         shape, cluster = template(url), cluster_key(url)  # validate before any change
         if room <= 0:
@@ -212,9 +237,23 @@ class BestFirst:
         slot = self._slot_of.get(key)
         if slot is None:
             return False
-        self._scores[slot], self._depths[slot] = as_score(score), depth
-        self._signals[slot], self._has_signal[slot] = signal, signal is not None
+        self._set(slot, depth, as_score(score), signal)
         return True
+
+    def _set(self, slot: int, depth: int, score: float, signal: object | None) -> None:
+        """A live entry's new depth, score and signal; its place in the eviction order moves."""
+        seq = int(self._seqs[slot])
+        if self._low is not None:
+            self._low.discard(slot, float(self._scores[slot]), seq)
+        self._scores[slot], self._depths[slot] = score, depth
+        self._store_signal(slot, signal)
+        if self._low is not None and self._keys[slot] not in self._pins:
+            self._low.add(slot, score, seq)
+
+    def _store_signal(self, slot: int, signal: object | None) -> None:
+        self._signals[slot], self._has_signal[slot] = signal, signal is not None
+        if self._packing is not None and signal is not None:
+            self._rows[slot] = self._packing.row(signal)
 
     def _insert(
         self, key: str, url: str, depth: int, score: float, signal: object | None,
@@ -223,22 +262,37 @@ class BestFirst:
         slot = self._take_slot()
         self._slot_of[key], self._keys[slot], self._urls[slot] = slot, key, url
         self._scores[slot], self._seqs[slot], self._depths[slot] = score, self._next_seq, depth
-        self._live[slot], self._has_signal[slot] = True, signal is not None
-        self._signals[slot] = signal
+        self._live[slot] = True
+        self._store_signal(slot, signal)
+        if self._low is not None:
+            self._low.add(slot, score, self._next_seq)
         self._cluster_ids[slot] = intern(self._cluster_index, self._cluster_names, cluster)
         self._template_ids[slot] = intern(self._template_index, self._template_names, shape)
         self._next_seq += 1
 
     def _worst_evictable(self) -> int | None:
-        """Lowest score among unpinned entries; ties: the latest discovered."""
+        """Lowest score among unpinned entries; ties: the latest discovered.
+
+        From the kept low end of the eviction order; a full scan refills it only when it is
+        empty or a rescore or pin invalidated it, so offers to a full queue do not scan it
+        one by one (issue 15)."""
+        if self._low is None or not self._low:
+            self._low = self._scan_low_end()
+        return self._low.worst()
+
+    def _scan_low_end(self) -> _LowEnd:
+        """The first ``_LOW_END_SIZE`` unpinned entries by (score asc, seq desc)."""
         evictable = self._live[: self._size].copy()
         for key in self._pins:
             evictable[self._slot_of[key]] = False
-        if not evictable.any():
-            return None
-        scores = np.where(evictable, self._scores[: self._size], np.inf)
-        tied = np.flatnonzero(evictable & (scores == scores.min()))
-        return int(tied[np.argmax(self._seqs[tied])])
+        slots = np.flatnonzero(evictable)
+        scores = self._scores[slots]
+        if len(slots) > _LOW_END_SIZE:
+            cut = np.partition(scores, _LOW_END_SIZE - 1)[_LOW_END_SIZE - 1]
+            slots, scores = slots[scores <= cut], scores[scores <= cut]
+        seqs = self._seqs[slots]
+        order = np.lexsort((-seqs, scores))[:_LOW_END_SIZE]
+        return _LowEnd(scores[order].tolist(), (-seqs[order]).tolist(), slots[order].tolist())
 
     def _best(self, candidates: BoolArray | None = None) -> int | None:
         """Highest score among candidates (all live if None; a subset of the live slots);
@@ -351,6 +405,7 @@ class BestFirst:
         if key not in self._slot_of:
             return False
         self._pins.setdefault(key, None)
+        self._low = None  # a pinned entry is never evicted
         return True
 
     def drop(self, key: str) -> Entry | None:
@@ -375,10 +430,32 @@ class BestFirst:
         slots = np.flatnonzero(self._live[: self._size] & self._has_signal[: self._size])
         if len(slots) == 0:
             return
-        scores = np.asarray(score_fn(self._signals[slots].tolist()), dtype=np.float64)
+        self._rescored(slots, score_fn(self._signals[slots].tolist()))
+
+    def rescore_rows(self, score_fn: RowScoreFn) -> None:
+        """``rescore`` from the stored records (``Packing``): ``score_fn`` receives the
+        records of every entry with a signal, a structured array of ``Packing.dtype``.
+
+        Raises
+        ------
+        ValueError
+            Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores.
+        """
+        if self._packing is None:
+            raise ValueError("rescore_rows needs a queue made with a Packing")
+        slots = np.flatnonzero(self._live[: self._size] & self._has_signal[: self._size])
+        if len(slots) == 0:
+            return
+        self._rescored(slots, score_fn(self._rows[slots]))
+
+    def _rescored(
+        self, slots: npt.NDArray[np.intp], new: Sequence[float] | npt.NDArray[np.floating[Any]]
+    ) -> None:
+        scores = np.asarray(new, dtype=np.float64)
         if scores.shape != (len(slots),):
             raise ValueError(f"score_fn returned {scores.shape} scores for {len(slots)} signals")
         self._scores[slots] = as_scores(scores)
+        self._low = None  # every score may have moved
 
     def peek_score(self) -> float | None:
         """The highest score queued (pins, demotion and dispersion ignored), or None."""
@@ -423,3 +500,34 @@ class BestFirst:
     def entries(self, demoted_templates: AbstractSet[str] = frozenset()) -> list[Entry]:
         """Every entry in pop order (as ``top``), e.g. to save a session and restore it."""
         return [self._entry(slot) for slot in self._pop_order(None, demoted_templates)]
+
+
+class _LowEnd:
+    """The lowest entries of the eviction order (score asc, seq desc), sorted; every
+    unpinned entry left out of it comes later in that order than its last one, so its first
+    is the worst evictable entry while it is not empty. An entry added below its last one is
+    inserted; an entry removed or moved is taken out (docs/DESIGN.md §9: eviction)."""
+
+    __slots__ = ("_order", "_slots")
+
+    def __init__(self, scores: list[float], negated_seqs: list[int], slots: list[int]) -> None:
+        self._order: list[tuple[float, int, int]] = list(zip(scores, negated_seqs, slots,
+                                                             strict=True))
+        self._slots = set(slots)
+
+    def __bool__(self) -> bool:
+        return bool(self._order)
+
+    def worst(self) -> int | None:
+        return self._order[0][2] if self._order else None
+
+    def add(self, slot: int, score: float, seq: int) -> None:
+        item = (score, -seq, slot)
+        if self._order and item < self._order[-1]:
+            bisect.insort(self._order, item)
+            self._slots.add(slot)
+
+    def discard(self, slot: int, score: float, seq: int) -> None:
+        if slot in self._slots:
+            self._slots.discard(slot)
+            self._order.remove((score, -seq, slot))

@@ -156,7 +156,9 @@ class Popularity:
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
-        self._counts: list[int] = []
+        # by id, grown by doubling: shares() runs at every rescore, and converting a list of
+        # 100k counts each time was a third of a rescore (issue 15)
+        self._counts = np.zeros(64, dtype=np.int64)
         self._linked_from: dict[int, str] = {}  # target id → the last page counted for it
         #: Fetched pages whose links were counted.
         self.pages = 0
@@ -176,8 +178,9 @@ class Popularity:
         page. Returns the target's id."""
         target = self._ids.get(target_key)
         if target is None:
-            target = self._ids[target_key] = len(self._counts)
-            self._counts.append(0)
+            target = self._ids[target_key] = len(self._ids)
+            if target == len(self._counts):
+                self._counts = np.concatenate([self._counts, np.zeros_like(self._counts)])
         if self._linked_from.get(target) != parent_key:
             self._linked_from[target] = parent_key
             self._counts[target] += 1
@@ -187,11 +190,13 @@ class Popularity:
         """The target's share of the fetched pages, ``count / (pages + 1)``; 0 for -1."""
         if target < 0:
             return 0.0
-        return self._counts[target] / (self.pages + 1)
+        return int(self._counts[target]) / (self.pages + 1)
 
     def __getitem__(self, target: int) -> float:
         return self.share(target)
 
     def shares(self) -> npt.NDArray[np.float64]:
         """Every target's share, by id (the numbers ``share`` gives)."""
-        return np.asarray(self._counts, dtype=np.float64) / float(self.pages + 1)
+        counts = self._counts[: len(self._ids)].astype(np.float64)  # exact below 2**53
+        shares: npt.NDArray[np.float64] = counts / float(self.pages + 1)
+        return shares

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -15,10 +14,16 @@ from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.leads import LeadBar
-from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
+from pagesift_ui.frontier.links import (
+    LINK_ROW_DTYPE,
+    LinkColumns,
+    LinkExplanation,
+    LinkSignal,
+    pack_row,
+)
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.queue import BestFirst, Entry, default_cap
+from pagesift_ui.frontier.queue import BestFirst, Entry, Packing, default_cap
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.thompson import PosteriorSampler
 from pagesift_ui.frontier.urls import TemplateStats
@@ -100,7 +105,8 @@ class FrontierState:
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),
-            queue=BestFirst(),
+            # signals kept as records too, so a rescore reads columns (issue 15)
+            queue=BestFirst(Packing(LINK_ROW_DTYPE, pack_row)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
             sampler=PosteriorSampler(config.sampling_seed)
@@ -132,7 +138,7 @@ class FrontierState:
         """Rescore every queued link under the current weights (not when breadth-first)."""
         if self.breadth_first:
             return False
-        self.queue.rescore(self._score_signals)
+        self.queue.rescore_rows(self._score_rows)
         return True
 
     def resample(self) -> None:
@@ -141,16 +147,16 @@ class FrontierState:
         if self.sampler is None:
             return
         self.ranking_weights = self.sampler.draw(self.focus.model)
-        self.queue.rescore(self._score_signals)
+        self.queue.rescore_rows(self._score_rows)
 
     def explain(self, signal: LinkSignal) -> LinkExplanation:
         """A link's score explanation under the weights the queue is ranked with now."""
         return self.focus.explain(signal, self.ranking_weights)
 
-    def _score_signals(self, signals: list[object]) -> npt.NDArray[np.float64]:
-        # the session offers only LinkSignals (or None, which rescore never passes); the
-        # thompson strategy ranks with its latest draw, until the model's next rescore
-        return self.focus.score_batch(cast(list[LinkSignal], signals), self.ranking_weights)
+    def _score_rows(self, rows: npt.NDArray[np.void]) -> npt.NDArray[np.float64]:
+        # the records of the LinkSignals the session offered (pack_row); the thompson
+        # strategy ranks with its latest draw, until the model's next rescore
+        return self.focus.score_batch(LinkColumns.from_rows(rows), self.ranking_weights)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap
