@@ -162,15 +162,7 @@ class Focus:
 
     def score(self, link_signal: LinkSignal) -> float:
         """The link's score under the current model and term weights."""
-        return links.score(
-            link_signal,
-            self.model.weights,
-            self.term_weights.weights,
-            self.portal_open,
-            self.english_query,
-            self.siblings,
-            self.popularity,
-        )
+        return self.explain(link_signal).score
 
     def score_batch(
         self,
@@ -194,14 +186,17 @@ class Focus:
     ) -> LinkExplanation:
         """Every step of the link's score now (under ``weights`` instead of the model's
         weights in use, when given)."""
-        return links.explain(
+        # the link's own credit and share: the arrays of every group and target cost
+        # O(queue) per link offered (issue 15); Popularity.share and SiblingCredit.credit
+        # give the floats credits() and shares() hold
+        return links.explain_with(
             link_signal,
             self.model.weights if weights is None else weights,
             self.term_weights.weights,
             self.portal_open,
             self.english_query,
-            self.siblings,
-            self.popularity,
+            self.siblings.credit(link_signal.group),
+            self.popularity.share(link_signal.target),
         )
 
     def predict(self, link_signal: LinkSignal) -> tuple[float, float]:

@@ -61,13 +61,14 @@ __all__ = [
     "POPULARITY_WEIGHT",
     "SIBLING_WEIGHT",
     "FeatureContribution",
-    "LINK_ROW_DTYPE",
+    "LINK_COLUMNS",
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
     "ShapeRule",
     "ShapeStep",
     "explain",
+    "explain_with",
     "features",
     "is_dated",
     "is_furniture",
@@ -77,7 +78,7 @@ __all__ = [
     "link_signal",
     "locator_text",
     "other_language",
-    "pack_row",
+    "column_row",
     "score",
     "score_batch",
 ]
@@ -361,10 +362,23 @@ def explain(
     sibling group and its popularity when it has a target id (neither is learned: their
     weights are ``SIBLING_WEIGHT`` and ``POPULARITY_WEIGHT``).
     """
+    return explain_with(signal, link_weights, term_weights, portal_open, english_query,
+                        sibling_credit(signal, credits), popularity(signal, shares))
+
+
+def explain_with(
+    signal: LinkSignal,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+    credit: float,
+    share: float,
+) -> LinkExplanation:
+    """``explain`` given the link's own sibling credit and popularity share, so one link is
+    explained without building the arrays of every group and target (issue 15)."""
     weights = as_features(link_weights, "link_weights")
     x = features(signal, term_weights)
-    credit = sibling_credit(signal, credits)
-    share = popularity(signal, shares)
     parts = tuple(
         FeatureContribution(name, value, weight, weight * value)
         for name, value, weight in zip(FEATURE_NAMES, x, weights, strict=True)
@@ -400,20 +414,27 @@ def score(
 # Flag bits of a packed row, in LinkColumns.flags column order; the depth sits above them.
 _FLAG_NAMES = ("phrase", "furniture", "dated", "section", "portal", "other_language")
 _DEPTH_SHIFT = 8
-#: The numpy record of one packed signal (``pack_row``): a queue keeps one per link, so a
-#: rescore reads columns instead of packing every signal again (issue 15).
-LINK_ROW_DTYPE = np.dtype(
+_ROW_DTYPE = np.dtype(
     [("anchor", np.int64), ("locator", np.int64), ("context", np.int64),
      ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64)]
 )
-_ROW_DTYPE = LINK_ROW_DTYPE
+
+#: ``LinkColumns``' fields as (name, numpy dtype, width; 0: one number): a queue keeps them
+#: per link (``queue.Packing``, filled by ``column_row``), so a rescore reads columns
+#: instead of packing every signal again (issue 15).
+LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("masks", "int64", 3), ("depth", "int64", 0), ("parent", "float64", 0),
+    ("flags", "bool", len(_FLAG_NAMES)), ("group", "int64", 0), ("target", "int64", 0),
+)
 
 
-def pack_row(signal: object) -> tuple[int, int, int, int, float, int, int]:
-    """The ``LINK_ROW_DTYPE`` record of a ``LinkSignal`` (packed once, when it was made)."""
+def column_row(signal: object) -> tuple[Any, ...]:
+    """A ``LinkSignal``'s values in ``LINK_COLUMNS`` order, the ones ``from_signals`` packs."""
     if not isinstance(signal, LinkSignal):
         raise TypeError(f"not a link signal: {type(signal).__name__}")
-    return signal._row
+    anchor, locator, context, code, parent, group, target = signal._row
+    flags = tuple(bool((code >> bit) & 1) for bit in range(len(_FLAG_NAMES)))
+    return ((anchor, locator, context), code >> _DEPTH_SHIFT, parent, flags, group, target)
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -448,11 +469,6 @@ class LinkColumns:
         rows = np.fromiter(
             (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
-        return cls.from_rows(rows)
-
-    @classmethod
-    def from_rows(cls, rows: npt.NDArray[np.void]) -> LinkColumns:
-        """The columns of ``LINK_ROW_DTYPE`` records (``pack_row``), in their order."""
         code = rows["code"]
         bits = np.arange(len(_FLAG_NAMES), dtype=np.int64)
         return cls(
@@ -463,6 +479,11 @@ class LinkColumns:
             group=rows["group"],
             target=rows["target"],
         )
+
+    @classmethod
+    def from_columns(cls, columns: Mapping[str, npt.NDArray[Any]]) -> LinkColumns:
+        """The columns a queue kept by ``LINK_COLUMNS`` (views, not copies)."""
+        return cls(**{name: columns[name] for name, _, _ in LINK_COLUMNS})
 
     def __len__(self) -> int:
         return int(self.depth.shape[0])

@@ -68,16 +68,23 @@ _LOW_END_SIZE = 256
 
 BoolArray = npt.NDArray[np.bool_]
 ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
-RowScoreFn = Callable[[npt.NDArray[np.void]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
+ColumnScoreFn = Callable[
+    [Mapping[str, npt.NDArray[Any]]], "Sequence[float] | npt.NDArray[np.floating[Any]]"
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Packing:
-    """How a queue keeps each signal as a numpy record (``dtype``), made by ``row(signal)``
-    when the signal is queued, so ``rescore_rows`` scores stored columns without touching
-    the signal objects (issue 15: repacking 100k signals was most of a rescore)."""
+    """How a queue keeps the numbers of each signal in numpy columns, so ``rescore_columns``
+    scores the stored columns without touching a signal object (issue 15: repacking 100k
+    signals was most of a rescore).
 
-    dtype: np.dtype[Any]
+    ``columns``: (name, numpy dtype, width) per column, width 0 for one number per entry;
+    ``row(signal)``: the signal's values in that order (a sequence of ``width`` for a wide
+    column), computed once, when the signal is queued.
+    """
+
+    columns: tuple[tuple[str, str, int], ...]
     row: Callable[[object], tuple[Any, ...]]
 
 
@@ -116,8 +123,11 @@ class BestFirst:
         self._cluster_ids = np.zeros(capacity, dtype=np.int64)
         self._template_ids = np.zeros(capacity, dtype=np.int64)
         self._signals = np.empty(capacity, dtype=object)
-        dtype = np.dtype([]) if self._packing is None else self._packing.dtype
-        self._rows = np.zeros(capacity if self._packing else 0, dtype=dtype)
+        columns = () if self._packing is None else self._packing.columns
+        self._packed = {
+            name: np.zeros((capacity, width) if width else capacity, dtype=dtype)
+            for name, dtype, width in columns
+        }
         self._keys = [None] * capacity
         self._urls = [None] * capacity
 
@@ -126,7 +136,7 @@ class BestFirst:
             self._scores, self._seqs, self._depths, self._live, self._has_signal,
             self._cluster_ids, self._template_ids, self._signals,
         ]  # fmt: skip
-        return columns + [self._rows] if self._packing else columns
+        return columns + list(self._packed.values())
 
     def _rebuild(self, slots: npt.NDArray[np.intp], capacity: int) -> None:
         """Move the given slots to 0..len(slots)-1 of fresh arrays of ``capacity``."""
@@ -253,7 +263,9 @@ class BestFirst:
     def _store_signal(self, slot: int, signal: object | None) -> None:
         self._signals[slot], self._has_signal[slot] = signal, signal is not None
         if self._packing is not None and signal is not None:
-            self._rows[slot] = self._packing.row(signal)
+            for column, value in zip(self._packed.values(), self._packing.row(signal),
+                                     strict=True):
+                column[slot] = value
 
     def _insert(
         self, key: str, url: str, depth: int, score: float, signal: object | None,
@@ -432,9 +444,11 @@ class BestFirst:
             return
         self._rescored(slots, score_fn(self._signals[slots].tolist()))
 
-    def rescore_rows(self, score_fn: RowScoreFn) -> None:
-        """``rescore`` from the stored records (``Packing``): ``score_fn`` receives the
-        records of every entry with a signal, a structured array of ``Packing.dtype``.
+    def rescore_columns(self, score_fn: ColumnScoreFn) -> None:
+        """``rescore`` from the stored columns (``Packing``): ``score_fn`` receives each
+        column by name, one row per slot, and returns one score per row. Rows of free slots
+        and of entries without a signal hold stale numbers or zeros, and their scores are
+        thrown away: scoring them costs less than gathering the live rows.
 
         Raises
         ------
@@ -442,11 +456,17 @@ class BestFirst:
             Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores.
         """
         if self._packing is None:
-            raise ValueError("rescore_rows needs a queue made with a Packing")
-        slots = np.flatnonzero(self._live[: self._size] & self._has_signal[: self._size])
-        if len(slots) == 0:
+            raise ValueError("rescore_columns needs a queue made with a Packing")
+        scored = self._live[: self._size] & self._has_signal[: self._size]
+        if not scored.any():
             return
-        self._rescored(slots, score_fn(self._rows[slots]))
+        columns = {name: column[: self._size] for name, column in self._packed.items()}
+        scores = np.asarray(score_fn(columns), dtype=np.float64)
+        if scores.shape != (self._size,):
+            raise ValueError(f"score_fn returned {scores.shape} scores for {self._size} rows")
+        self._scores[: self._size] = np.where(
+            scored, as_scores(scores), self._scores[: self._size])
+        self._low = None  # every score may have moved
 
     def _rescored(
         self, slots: npt.NDArray[np.intp], new: Sequence[float] | npt.NDArray[np.floating[Any]]

@@ -126,8 +126,14 @@ def mask_coverage_array(
     total = _masked_sum((1 << n_terms) - 1, weights)
     if n_terms == 0 or total <= 0.0:
         return np.zeros(masks.shape, dtype=np.float64)
+    tables = _chunk_tables(weights)
+    if len(tables) == 1:
+        # one gather (a queue rescores up to 100k links a step, issue 15): the same floats,
+        # as 0.0 + x == x for the non-negative sums and each division is done once per value
+        covered_once: npt.NDArray[np.float64] = (tables[0] / total)[masks]
+        return covered_once
     covered = np.zeros(masks.shape, dtype=np.float64)
-    for index, table in enumerate(_chunk_tables(weights)):
+    for index, table in enumerate(tables):
         covered = covered + table[(masks >> (index * _CHUNK_BITS)) & _CHUNK_MASK]
     return covered / total
 

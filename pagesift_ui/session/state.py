@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,11 +16,11 @@ from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.links import (
-    LINK_ROW_DTYPE,
+    LINK_COLUMNS,
     LinkColumns,
     LinkExplanation,
     LinkSignal,
-    pack_row,
+    column_row,
 )
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
@@ -106,7 +107,7 @@ class FrontierState:
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),
             # signals kept as records too, so a rescore reads columns (issue 15)
-            queue=BestFirst(Packing(LINK_ROW_DTYPE, pack_row)),
+            queue=BestFirst(Packing(LINK_COLUMNS, column_row)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
             sampler=PosteriorSampler(config.sampling_seed)
@@ -138,7 +139,7 @@ class FrontierState:
         """Rescore every queued link under the current weights (not when breadth-first)."""
         if self.breadth_first:
             return False
-        self.queue.rescore_rows(self._score_rows)
+        self.queue.rescore_columns(self._score_columns)
         return True
 
     def resample(self) -> None:
@@ -147,16 +148,18 @@ class FrontierState:
         if self.sampler is None:
             return
         self.ranking_weights = self.sampler.draw(self.focus.model)
-        self.queue.rescore_rows(self._score_rows)
+        self.queue.rescore_columns(self._score_columns)
 
     def explain(self, signal: LinkSignal) -> LinkExplanation:
         """A link's score explanation under the weights the queue is ranked with now."""
         return self.focus.explain(signal, self.ranking_weights)
 
-    def _score_rows(self, rows: npt.NDArray[np.void]) -> npt.NDArray[np.float64]:
-        # the records of the LinkSignals the session offered (pack_row); the thompson
+    def _score_columns(
+        self, columns: Mapping[str, npt.NDArray[Any]]
+    ) -> npt.NDArray[np.float64]:
+        # the columns of the LinkSignals the session offered (column_row); the thompson
         # strategy ranks with its latest draw, until the model's next rescore
-        return self.focus.score_batch(LinkColumns.from_rows(rows), self.ranking_weights)
+        return self.focus.score_batch(LinkColumns.from_columns(columns), self.ranking_weights)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap
