@@ -10,8 +10,9 @@ with a seeded RNG, and two clusters are "proven" so that every dispersion rule o
 The second: the queue work of one realistic crawl step (issue 15) on a full queue of real
 ``LinkSignal``s in a session's ``FrontierState``: 50 new links offered (the queue is full, so
 each evicts or is rejected), a ``pop_diverse``, the pending-lead check, ``has_fetchable`` and
-three rescores (after learning, after sibling credit, after popularity counting; see
-``session/crawl.py``), with the sibling credits and popularity shares growing as in a crawl.
+the session's rescores (after learning and sibling credit, merged into one; after popularity
+counting; see ``session/crawl.py``), with the sibling credits and popularity shares growing as
+in a crawl. The 50 ``LinkSignal``s are made inside the timed step, as enqueue_links does.
 Target: the step at 100k ≤ 2× the step at 1k.
 """
 
@@ -161,9 +162,8 @@ def _step(state: FrontierState, first: int, rng: np.random.Generator, room: int)
     relevance = float(rng.random())
     if isinstance(entry.signal, LinkSignal):
         state.focus.learn(entry.signal, relevance >= 0.5)
-    _rescore_if_stale(state)  # after learning
     state.focus.siblings.observe(entry.key, relevance)
-    _rescore_if_stale(state)  # after sibling credit
+    _rescore_if_stale(state)  # after learning and sibling credit, one rescore for both
     pending_lead(state, SEED_HOST)
     state.focus.popularity.page_read()
     for i in range(first, first + STEP_LINKS):

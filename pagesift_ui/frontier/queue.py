@@ -483,9 +483,13 @@ class BestFirst:
 
     def _ranked(self, candidates: BoolArray, limit: int | None) -> list[int]:
         """Slots of the candidates by (score desc, seq asc), the first ``limit`` (or all)."""
-        slots = np.flatnonzero(candidates)
         if limit == 0:
             return []
+        if limit == 1:
+            # top(1) after every step (has_fetchable): a masked argmax, no partition or sort
+            head = self._best(candidates)
+            return [] if head is None else [head]
+        slots = np.flatnonzero(candidates)
         if limit is not None and limit < len(slots):
             scores = self._scores[slots]
             cut = len(slots) - limit

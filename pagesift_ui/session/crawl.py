@@ -290,10 +290,12 @@ class CrawlSession:
         link_signal = signal_of(facts.entry)
         relevance = facts.relevance if facts.relevance is not None else 0.0
         # the page's relevance is evidence for the rest of every list it was listed in
-        # (frontier/siblings.py); rescored now so this step's pending-lead check sees it
+        # (frontier/siblings.py); one rescore for it and for what the page taught
+        # (observe_page), now so this step's pending-lead check sees both.
+        # needs_rescore() covers every change and resets its flags: call it every time
         self.state.focus.siblings.observe(facts.entry.key, relevance)
         if self.state.focus.needs_rescore():
-            facts.rescored = self.state.rescore() or facts.rescored
+            facts.rescored = self.state.rescore()
         if link_signal is not None:
             # the features learn() took: term weights do not move between it and here
             x = features(link_signal, self.state.focus.term_weights.weights)

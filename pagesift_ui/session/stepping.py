@@ -73,8 +73,9 @@ def observe_page(
     state: FrontierState, seed_host: str, facts: StepFacts, page: Page
 ) -> tuple[PageSignal, StopReason | None]:
     """§11.6-11.9 for an HTML page that is not a duplicate: relevance, the adaptive
-    observation, both harvests, the link model and rescoring; what they say goes into
-    ``facts``. Returns the page's signal and the stop verdict that fired, if any."""
+    observation, both harvests and the link model; what they say goes into ``facts``. The
+    queue is left to rescore (``focus.needs_rescore()``): the caller's next step. Returns the
+    page's signal and the stop verdict that fired, if any."""
     page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
     state.focus.observe_page(page_signal, lang=page.lang)
     relevance = state.focus.relevance(page_signal)
@@ -95,9 +96,9 @@ def observe_page(
         # prequential evaluation: the model's prediction for this link before it learns it
         facts.predicted, facts.prior_predicted = state.focus.predict(signal)
         facts.model_changed = state.focus.learn(signal, relevance >= MIN_RELEVANCE)
-    # needs_rescore() covers a model change too, and resets its flags: call it every time
-    if state.focus.needs_rescore():
-        facts.rescored = state.rescore()
+    # no rescore here: the caller credits the page's sibling groups next and rescores once
+    # for both (nothing reads a queued score in between; issue 15: a rescore is the
+    # costliest queue operation of a step)
     return page_signal, reason
 
 
