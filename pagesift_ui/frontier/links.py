@@ -424,8 +424,10 @@ _ROW_DTYPE = np.dtype(
 #: instead of packing every signal again (issue 15).
 LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("masks", "int64", 3), ("depth", "int64", 0), ("parent", "float64", 0),
-    ("flags", "bool", len(_FLAG_NAMES)), ("group", "int64", 0), ("target", "int64", 0),
+    ("flags", "bool", len(_FLAG_NAMES)), ("flag_code", "int64", 0), ("group", "int64", 0),
+    ("target", "int64", 0),
 )
+_FLAG_MASK = (1 << len(_FLAG_NAMES)) - 1
 
 
 def column_row(signal: object) -> tuple[Any, ...]:
@@ -434,7 +436,8 @@ def column_row(signal: object) -> tuple[Any, ...]:
         raise TypeError(f"not a link signal: {type(signal).__name__}")
     anchor, locator, context, code, parent, group, target = signal._row
     flags = tuple(bool((code >> bit) & 1) for bit in range(len(_FLAG_NAMES)))
-    return ((anchor, locator, context), code >> _DEPTH_SHIFT, parent, flags, group, target)
+    return ((anchor, locator, context), code >> _DEPTH_SHIFT, parent, flags, code & _FLAG_MASK,
+            group, target)
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -461,6 +464,9 @@ class LinkColumns:
     depth: npt.NDArray[np.int64]
     parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
     flags: npt.NDArray[np.bool_]  # shape (n, 6): phrase, furniture, dated, section, portal, other
+    # the flags as bits (bit i: flags[:, i]), so score_batch reads its shape factors from
+    # tables indexed by it rather than from chains of np.where (issue 15)
+    flag_code: npt.NDArray[np.int64]
     group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
     target: npt.NDArray[np.int64]  # popularity target id, -1 for none
 
@@ -476,6 +482,7 @@ class LinkColumns:
             depth=code >> _DEPTH_SHIFT,
             parent=rows["parent"],
             flags=((code[:, None] >> bits) & 1).astype(np.bool_),
+            flag_code=code & _FLAG_MASK,
             group=rows["group"],
             target=rows["target"],
         )
@@ -503,7 +510,7 @@ def score_batch(
     cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
     if len(cols) == 0:
         return np.zeros(0, dtype=np.float64)
-    phrase, furniture, dated, _section, portal, other = cols.flags.T
+    phrase = cols.flags[:, 0]
     covered = mask_coverage_array(cols.masks, term_weights)  # (n, 3), one table build
     x = [covered[:, 0], covered[:, 1], covered[:, 2], cols.parent, phrase.astype(np.float64)]
     total = np.zeros(len(cols), dtype=np.float64)
@@ -511,20 +518,34 @@ def score_batch(
         total = total + weight * column
     total = total + SIBLING_WEIGHT * _credit_column(cols.group, credits)
     total = total + POPULARITY_WEIGHT * _credit_column(cols.target, shares)
+    # ≥ +0.0 (a sum that starts at +0.0 never rounds to -0.0), so × 1.0 and max(·, 0.0)
+    # below leave a value as it is: the same floats as _shape's steps
     value = np.maximum(total, 0.0)
-    furnished = np.where(furniture, value * FURNITURE_FACTOR, value)
-    value = np.where(dated, value * DATED_FACTOR, furnished)
+    factor, lowered, floor = _shape_tables(portal_open, english_query)
+    value = value * factor[cols.flag_code]
     if english_query:
-        lifted = np.maximum(value, LANGUAGE_PORTAL_SCORE)
-        lowered = value * OTHER_LANGUAGE_FACTOR
+        value = value * lowered[cols.flag_code]
         if portal_open:
-            value = np.where(portal, lifted, np.where(other, lowered, value))
-        else:
-            value = np.where(other, lowered, value)
+            value = np.maximum(value, floor[cols.flag_code])
     # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
     decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
     decayed: npt.NDArray[np.float64] = value * decay[cols.depth]
     return decayed
+
+
+def _shape_tables(
+    portal_open: bool, english_query: bool
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """By flag code: the dated/furniture factor, the other-language factor, the portal floor
+    (the factors 1.0 and the floor 0.0 where a rule does not apply), as ``_shape`` applies them."""
+    codes = np.arange(_FLAG_MASK + 1)
+    bit = {name: (codes >> i) & 1 == 1 for i, name in enumerate(_FLAG_NAMES)}
+    factor = np.where(bit["dated"], DATED_FACTOR,
+                      np.where(bit["furniture"], FURNITURE_FACTOR, 1.0))
+    portal = bit["portal"] & portal_open & english_query
+    lowered = np.where(bit["other_language"] & ~portal, OTHER_LANGUAGE_FACTOR, 1.0)
+    floor = np.where(portal, LANGUAGE_PORTAL_SCORE, 0.0)
+    return factor, lowered, floor
 
 
 def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArray[np.float64]:
@@ -532,6 +553,10 @@ def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArra
     if credits is None or len(credits) == 0:
         return np.zeros(len(group), dtype=np.float64)
     credits = np.asarray(credits, dtype=np.float64)
+    if len(group) and group.min() >= NO_GROUP and group.max() < len(credits):
+        # the ids a crawl hands out: -1 reads the 0.0 appended at the end, one gather
+        padded: npt.NDArray[np.float64] = np.append(credits, 0.0)[group]
+        return padded
     known = (group >= 0) & (group < len(credits))
     column: npt.NDArray[np.float64] = np.where(
         known, credits[np.clip(group, 0, len(credits) - 1)], 0.0
