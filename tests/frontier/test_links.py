@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import partial
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,11 +23,13 @@ from pagesift_ui.frontier.links import (
     FURNITURE_WORDS,
     HUB_FACTOR,
     LANGUAGE_PORTAL_SCORE,
+    LINK_COLUMNS,
     OTHER_LANGUAGE_FACTOR,
     SIBLING_WEIGHT,
     FeatureContribution,
     LinkColumns,
     LinkSignal,
+    column_row,
     explain,
     features,
     is_dated,
@@ -38,6 +45,7 @@ from pagesift_ui.frontier.links import (
 )
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.queue import BestFirst, Packing
 
 SEED = "www.uni.localhost"
 U = "https://www.uni.localhost"
@@ -412,3 +420,36 @@ def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> N
                         popularity.shares())
     assert batch.tolist() == one  # the very same floats
     assert siblings[0] == pytest.approx(0.35) and popularity[1] == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("n_terms", [2, 9])
+def test_score_batch_of_queued_columns_equals_score_exactly(n_terms: int) -> None:
+    # the columns a queue keeps (LINK_COLUMNS, column_row), every id known to the credits
+    # (score_batch's one-gather path) and negative weights (raw clipped at 0)
+    rng = random.Random(100 + n_terms)
+    signals = [replace(s, target=rng.randrange(-1, 4))
+               for s in _random_signals(rng, 2000, n_terms)]
+    term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
+    link_weights = [rng.uniform(-2.0, 3.0) for _ in range(5)]
+    credits = np.array([rng.random() for _ in range(6)])
+    shares = np.array([rng.random() for _ in range(4)])
+    queue = BestFirst(Packing(LINK_COLUMNS, column_row))
+    for i, signal in enumerate(signals):
+        queue.offer(f"k{i}", signal.url, signal.depth, 0.0, signal, len(signals))
+    for portal_open, english in [(p, e) for p in (False, True) for e in (False, True)]:
+        expected = [score(s, link_weights, term_weights, portal_open, english, credits,
+                          shares) for s in signals]
+        queue.rescore_columns(partial(_batch_of_columns, link_weights, term_weights,
+                                      portal_open, english, credits, shares))
+        got = [entry.score for entry in (queue.get(f"k{i}") for i in range(len(signals)))
+               if entry is not None]
+        assert got == expected  # the very same floats
+
+
+def _batch_of_columns(
+    link_weights: list[float], term_weights: list[float], portal_open: bool, english: bool,
+    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64],
+    columns: Mapping[str, npt.NDArray[Any]],
+) -> npt.NDArray[np.float64]:
+    return score_batch(LinkColumns.from_columns(columns), link_weights, term_weights,
+                       portal_open, english, credits, shares)
