@@ -13,6 +13,12 @@ C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 
 ~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The session offers every link with a room of
 ``CrawlConfig.max_queued_links`` (100k), so a link is kept until it is the best, however low
 it starts (issue 11, mechanism 2).
+
+Two things keep a crawl step's queue work nearly flat in the queue's size (issue 15,
+docs/DECISIONS.md): with a ``Packing`` the numbers of each signal are kept in columns when it
+is queued, so ``rescore_columns`` scores stored columns and never repacks a signal; and a full
+queue evicts from a kept low end of the eviction order (``_LowEnd``), refilled by one
+partition after a rescore, instead of scanning the queue for every offer.
 """
 
 from __future__ import annotations
