@@ -27,7 +27,7 @@ import enum
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -284,19 +284,10 @@ def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, 
     )
 
 
-class ById(Protocol):
-    """Numbers by id that can be read one at a time (``SiblingCredit``, ``Popularity``)."""
-
-    def __len__(self) -> int: ...
-
-    def __getitem__(self, index: int) -> float: ...
-
-
-#: Per-id numbers of a crawl: sibling credits by group or popularity by target, as an array
-#: (``SiblingCredit.credits``, ``Popularity.shares``: what a batch needs) or read one at a
-#: time (the objects themselves: what one link's score needs, without building the array);
-#: None: none.
-Credits = npt.NDArray[np.float64] | ById | None
+#: Per-id numbers of a crawl: sibling credits by group (``SiblingCredit.credits``) or
+#: popularity by target (``Popularity.shares``); None: none. One link's score is better
+#: served by ``explain_with`` and the link's own two floats (no array of every id).
+Credits = npt.NDArray[np.float64] | None
 
 
 def _lookup(index: int, values: Credits) -> float:
@@ -552,7 +543,6 @@ def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArra
     """Each link's number by id, as ``sibling_credit``/``popularity`` give it (0 for none)."""
     if credits is None or len(credits) == 0:
         return np.zeros(len(group), dtype=np.float64)
-    credits = np.asarray(credits, dtype=np.float64)
     if len(group) and group.min() >= NO_GROUP and group.max() < len(credits):
         # the ids a crawl hands out: -1 reads the 0.0 appended at the end, one gather
         padded: npt.NDArray[np.float64] = np.append(credits, 0.0)[group]

@@ -18,7 +18,6 @@ One pseudo-observation keeps a single lucky sibling from lifting a whole list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -118,20 +117,11 @@ class SiblingCredit:
             return 0.0
         return self._sums[group] / (self._counts[group] + 1)
 
-    def __getitem__(self, group: int) -> float:
-        return self.credit(group)
-
-    def fetched(self, group: int) -> int:
-        """How many of the group's targets were fetched."""
-        return 0 if group < 0 else self._counts[group]
-
     def credits(self) -> npt.NDArray[np.float64]:
         """Every group's credit, by id (the numbers ``credit`` gives)."""
         sums = np.asarray(self._sums, dtype=np.float64)
         return sums / (np.asarray(self._counts, dtype=np.float64) + 1.0)
 
-    def groups_of(self, member_key: str) -> Iterable[int]:
-        return tuple(self._members.get(member_key, ()))
 
 
 #: Weight of a link's popularity in its raw score: that of the parent feature's prior (0.5),
@@ -191,9 +181,6 @@ class Popularity:
         if target < 0:
             return 0.0
         return int(self._counts[target]) / (self.pages + 1)
-
-    def __getitem__(self, target: int) -> float:
-        return self.share(target)
 
     def shares(self) -> npt.NDArray[np.float64]:
         """Every target's share, by id (the numbers ``share`` gives)."""

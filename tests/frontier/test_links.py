@@ -31,6 +31,7 @@ from pagesift_ui.frontier.links import (
     LinkSignal,
     column_row,
     explain,
+    explain_with,
     features,
     is_dated,
     is_furniture,
@@ -414,12 +415,13 @@ def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> N
     siblings.observe("k0", 0.7)
     popularity.page_read()
     popularity.linked("q", "k1")
-    one = [score(s, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings, popularity)
-           for s in signals]
+    one = [explain_with(s, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings.credit(s.group),
+                        popularity.share(s.target)).score for s in signals]
     batch = score_batch(signals, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings.credits(),
                         popularity.shares())
     assert batch.tolist() == one  # the very same floats
-    assert siblings[0] == pytest.approx(0.35) and popularity[1] == pytest.approx(2 / 3)
+    assert siblings.credit(0) == pytest.approx(0.35)
+    assert popularity.share(1) == pytest.approx(2 / 3)
 
 
 @pytest.mark.parametrize("n_terms", [2, 9])
