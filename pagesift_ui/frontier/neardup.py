@@ -76,7 +76,9 @@ class NearDuplicates:
     __slots__ = ("_signatures", "_urls")
 
     def __init__(self) -> None:
-        self._signatures: list[npt.NDArray[np.uint64]] = []
+        # rows 0..len(urls)-1 are the pages' signatures; grown by doubling, so a check
+        # compares against one array instead of stacking every signature again
+        self._signatures = np.zeros((16, SIGNATURE_SIZE), dtype=np.uint64)
         self._urls: list[str] = []
 
     def __len__(self) -> int:
@@ -88,14 +90,16 @@ class NearDuplicates:
         signature = minhash(text)
         if signature is None:
             return "", 0.0
-        best, similarity = "", 0.0
-        if self._signatures:
-            shares = (np.stack(self._signatures) == signature).mean(axis=1)
+        similarity, seen = 0.0, len(self._urls)
+        if seen:
+            shares = (self._signatures[:seen] == signature).mean(axis=1)
             hits = np.flatnonzero(shares >= NEAR_DUPLICATE_JACCARD)
             if len(hits):
                 first = int(hits[0])
                 return self._urls[first], float(shares[first])
             similarity = float(shares.max())
-        self._signatures.append(signature)
+        if seen == len(self._signatures):
+            self._signatures = np.concatenate([self._signatures, np.zeros_like(self._signatures)])
+        self._signatures[seen] = signature
         self._urls.append(url)
-        return best, similarity
+        return "", similarity
