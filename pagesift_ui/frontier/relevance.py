@@ -35,7 +35,7 @@ import numpy as np
 
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
 from pagesift_ui.frontier.query import STOP_WORDS, Query, stem, words
-from pagesift_ui.frontier.stats import DELTA
+from pagesift_ui.frontier.stats import DELTA, bh_adjusted, poisson_upper_tail
 from pagesift_ui.frontier.tokens import is_cjk_char
 from pagesift_ui.frontier.weights import MIN_PAGES, idf
 
@@ -350,8 +350,6 @@ class FacetStats:
     def _test_collocations(self) -> tuple[Collocation, ...]:
         if not self._pairs:
             return ()
-        # scipy.stats takes ~0.7 s to import: load it on the first test, not with the core
-        from scipy import stats as scipy_stats
         observed: list[int] = []
         expected: list[float] = []
         p_values: list[float] = []
@@ -361,9 +359,9 @@ class FacetStats:
             e = self._counts[i] * self._counts[j] / total if total else 0.0
             observed.append(o)
             expected.append(e)
-            # P(Poisson(E) ≥ O) = sf(O − 1, E); with E = 0 no adjacency can occur (O = 0): p = 1
-            p_values.append(float(scipy_stats.poisson.sf(o - 1, e)) if e > 0 else 1.0)
-        adjusted = scipy_stats.false_discovery_control(np.asarray(p_values), method="bh")
+            # P(Poisson(E) ≥ O); with E = 0 no adjacency can occur (O = 0): p = 1
+            p_values.append(poisson_upper_tail(o, e))
+        adjusted = bh_adjusted(np.asarray(p_values))
         return tuple(
             Collocation(
                 pair=self._units[self._n_terms + k],
