@@ -60,7 +60,7 @@ class MemorySource:
 
     def fetch(self, url: str) -> FetchResult:
         body = self._pages.get(url, b"<html><body><p>an item</p></body></html>")
-        return FetchResult(url, url, 200, "text/html", "utf-8", body, "", (), 0.0, 0.0, ())
+        return FetchResult(url, url, 200, "text/html", "utf-8", body, (), 0.0, 0.0, ())
 
     def allowed_by_robots(self, url: str) -> bool:
         return True

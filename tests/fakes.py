@@ -192,7 +192,7 @@ class DictSource:
             visited.append(str(outcome))
             current = outcome
         status, media_type, charset, body, headers = outcome
-        encoding, text = decode_html(body, charset)
+        encoding, _ = decode_html(body, charset)
         return FetchResult(
             url=url,
             final_url=str(current),
@@ -200,7 +200,6 @@ class DictSource:
             content_type=media_type,
             encoding=encoding,
             body=body,
-            text=text,
             redirects=tuple(visited[:-1]),
             elapsed_s=0.0,
             fetched_at=self._now(),

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import functools
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -27,7 +29,14 @@ from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
 from pagesift_ui.session.views import start_failure
-from pagesift_ui.store import RecordingSink, SessionStore, StoreSink, resume, start_session
+from pagesift_ui.store import (
+    Recorded,
+    RecordingSink,
+    SessionStore,
+    StoreSink,
+    resume,
+    start_session,
+)
 from pagesift_ui.store.replay import merge_events, queue_empty_marks
 from pagesift_ui.warc import WarcSink
 
@@ -82,11 +91,13 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui crawl: cannot write the WARC file: {exc}\n")
         return 1
     interrupted = _crawl(session, args.quiet, err)
+    # the answers are asked for only if a bundle is written (a saved crawl reads them back)
+    responses: Callable[[], Sequence[Recorded]]
     if saved is not None:
-        responses, events = saved.recorded(), saved.events
+        responses, events = saved.recorded, saved.events
     else:
         # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
-        responses = tuple(memory.answers)
+        responses = functools.partial(tuple, memory.answers)
         events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
     failed = write_outputs(session, responses, events, args, err)
     if warc is not None:

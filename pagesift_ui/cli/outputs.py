@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -98,16 +98,18 @@ def _probe(path: Path) -> str:
 
 def write_outputs(
     session: CrawlSession,
-    responses: Sequence[Recorded],
+    responses: Callable[[], Sequence[Recorded]],
     events: Sequence[SessionEvent],
     args: argparse.Namespace,
     err: TextIO,
 ) -> list[FailedWrite]:
     """Write each file the options ask for, naming it on ``err``; return those that failed
-    (each failure is said on ``err`` too, without a traceback)."""
+    (each failure is said on ``err`` too, without a traceback). ``responses`` is called only
+    for a bundle (``--out``): a saved crawl's bodies are read back from the store then, and
+    never for a crawl that writes no bundle (issue 15)."""
     failed: list[FailedWrite] = []
     if args.out is not None:
-        bundle = bundle_with_responses(session, responses, events)
+        bundle = bundle_with_responses(session, responses(), events)
         failed += _write(args.out, "--out", "session bundle", bundle_json(bundle), err)
     if args.pages_csv is not None:
         failed += _write(args.pages_csv, "--pages-csv", "pages CSV", pages_csv(session), err)

@@ -126,7 +126,7 @@ def run_export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         try:
             saved = session.find_sink(StoreSink)
             assert saved is not None  # resume attaches it
-            failed = write_outputs(session, saved.recorded(), saved.events, args, err)
+            failed = write_outputs(session, saved.recorded, saved.events, args, err)
         finally:
             session.close()
     if failed:
@@ -157,7 +157,7 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])
     drive(session, events if same else (), strict=False)
-    failed = write_outputs(session, replayed.answers, replayed.events, args, err)
+    failed = write_outputs(session, lambda: replayed.answers, replayed.events, args, err)
     out.write(f"replayed {_count(len(session.steps), 'step')} offline from {args.recording}; "
               f"{_count(len(source.unavailable), 'URL')} unavailable (not in the recording)\n")
     if same and recorded_steps is not None:

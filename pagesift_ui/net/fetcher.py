@@ -88,7 +88,10 @@ class FetchResult:
     ``redirects`` lists every URL that answered with a redirect, in order, so
     ``redirects + (final_url,)`` is the whole path. ``body`` is the content-decoded body
     (gzip removed) while ``headers`` are exactly as received, so they may still say
-    ``Content-Encoding: gzip``. ``encoding`` is the Python codec that produced ``text``.
+    ``Content-Encoding: gzip``. ``encoding`` is the Python codec ``decode_html`` chose for
+    the body, and ``text`` the body decoded with it, on demand: the body is kept once, as
+    bytes (issue 15: a kept decoded copy took twice the body's memory, a str of a page with
+    one non-Latin-1 character being 2 bytes a character).
     ``politeness_note`` says which server-asked wait was cut to its cap while fetching it
     ("" when none); it describes the run, so recordings do not keep it.
     """
@@ -99,12 +102,16 @@ class FetchResult:
     content_type: str
     encoding: str
     body: bytes
-    text: str
     redirects: tuple[str, ...]
     elapsed_s: float
     fetched_at: float
     headers: tuple[tuple[str, str], ...]
     politeness_note: str = ""
+
+    @property
+    def text(self) -> str:
+        """The body decoded with ``encoding`` (what ``decode_html`` returned as the text)."""
+        return self.body.decode(self.encoding, "replace")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +241,7 @@ class Fetcher:
             self._check_scope(url, current, outcome)
             visited.append(str(outcome))
             current = outcome
-        encoding, text = decode_html(outcome.body, outcome.charset)
+        encoding, _ = decode_html(outcome.body, outcome.charset)  # the text is not kept
         return FetchResult(
             url=url,
             final_url=str(current),
@@ -242,7 +249,6 @@ class Fetcher:
             content_type=outcome.media_type,
             encoding=encoding,
             body=outcome.body,
-            text=text,
             redirects=tuple(visited[:-1]),
             elapsed_s=network_s,
             fetched_at=time.time(),

@@ -202,11 +202,7 @@ class SessionStore:
                 "SELECT after_step, override FROM overrides WHERE session_id = ? ORDER BY seq",
                 (session_id,),
             ).fetchall()
-            responses = db.execute(
-                f"SELECT {', '.join(RESPONSE_COLUMNS[3:])} FROM responses "
-                "WHERE session_id = ? ORDER BY seq",
-                (session_id,),
-            ).fetchall()
+            responses = _response_rows(db, session_id)
         try:
             return StoredSession(
                 info=info,
@@ -216,6 +212,17 @@ class SessionStore:
                 responses=tuple(recorded_from_row(row) for row in responses),
             )
         except (ConfigError, KeyError, TypeError, ValueError) as exc:
+            raise StoreError(f"session {session_id} in {self.path} is damaged: {exc}") from exc
+
+    def responses(self, session_id: str) -> tuple[Recorded, ...]:
+        """A session's saved page-source answers, in order, and nothing else of it (an
+        export needs them; its steps are in memory). Raises ``SessionNotFound``."""
+        with self._transaction(write=False) as db:
+            self.info(session_id)
+            rows = _response_rows(db, session_id)
+        try:
+            return tuple(recorded_from_row(row) for row in rows)
+        except (KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"session {session_id} in {self.path} is damaged: {exc}") from exc
 
     # -- writing a session's progress ----------------------------------------------------
@@ -311,6 +318,14 @@ def _connect(path: Path) -> sqlite3.Connection:
     if mode != "wal":
         logger.warning("%s: SQLite refused WAL mode (journal %s); saving still works", path, mode)
     return db
+
+
+def _response_rows(db: sqlite3.Connection, session_id: str) -> list[Any]:
+    return db.execute(
+        f"SELECT {', '.join(RESPONSE_COLUMNS[3:])} FROM responses "
+        "WHERE session_id = ? ORDER BY seq",
+        (session_id,),
+    ).fetchall()
 
 
 def _insert_events(

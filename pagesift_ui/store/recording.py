@@ -160,13 +160,13 @@ def fetch_result(
     fetched_at: float,
     headers: Iterable[tuple[str, str]],
 ) -> FetchResult:
-    """A ``FetchResult`` rebuilt from stored fields; ``text`` is decoded from ``body``.
+    """A ``FetchResult`` rebuilt from stored fields (its ``text`` is decoded from ``body``).
 
     ``decode_html`` always returns ``body.decode(encoding, "replace")`` as the text, so the
     text need not be stored. Raises ValueError for an encoding Python does not know.
     """
     try:
-        text = body.decode(encoding, "replace")
+        b"\x00".decode(encoding, "replace")  # unknown, or not a text codec (rot13): as text would
     except LookupError as exc:
         raise ValueError(f"unknown text encoding {encoding!r} for {url}") from exc
     return FetchResult(
@@ -176,7 +176,6 @@ def fetch_result(
         content_type=content_type,
         encoding=encoding,
         body=body,
-        text=text,
         redirects=tuple(redirects),
         elapsed_s=elapsed_s,
         fetched_at=fetched_at,

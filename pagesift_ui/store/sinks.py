@@ -81,8 +81,10 @@ class StoreSink:
         return tuple(self._events)
 
     def recorded(self) -> tuple[Recorded, ...]:
-        """Every saved page-source answer of the session (bodies included), in order."""
-        return self.store.load(self.session_id).responses
+        """Every saved page-source answer of the session (bodies included), in order: read
+        from the store on each call (a crawl's bodies are not kept in memory), so call it
+        only when they are needed, as the export does."""
+        return self.store.responses(self.session_id)
 
     def on_step(self, session: ReadableSession, record: StepRecord) -> None:
         self._save(session, record=record, responses=self._answers.take())

@@ -45,7 +45,6 @@ PAGE = FetchResult(
     content_type="text/html",
     encoding="windows-1252",
     body="<p>Café – 5 €</p>".encode("cp1252"),
-    text="<p>Café – 5 €</p>",
     redirects=("http://a.test/old",),
     elapsed_s=0.0123,
     fetched_at=1_790_000_000.25,
