@@ -1,9 +1,11 @@
 """One time-boxed tick of Run: step the session until the budget is spent or it should pause.
 
-No Streamlit here: the Run fragment calls :func:`advance` with plain values, so the whole
-mutation happens between two ``st.*`` calls (docs/DESIGN.md §14.2) and the logic is
-testable. The tick steps through the session's one loop, ``iter_steps``; the session's sinks
-(the store) are told of each step there.
+No Streamlit here: the Run fragment calls :func:`advance` with plain values, so each step
+happens between two ``st.*`` calls (docs/DESIGN.md §14.2) and the logic is testable. The tick
+steps through the session's one loop, ``iter_steps``; the session's sinks (the store) are told
+of each step there. Between two steps — never inside one — the tick calls its
+``yield_point``: the app's is a read of Streamlit's session state, where a pending click
+(Pause) ends the tick at once, so a tick can use most of its interval (§14.3).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def advance(
     *,
     pause_on_forgiven: bool = False,
     until: Callable[[StepRecord], bool] | None = None,
+    yield_point: Callable[[], object] | None = None,
 ) -> TickResult:
     """Step ``session`` for at most about ``budget_s`` seconds (at least one step).
 
@@ -85,8 +88,11 @@ def advance(
     verdicts", off by default), after one the crawler forgave itself; TO_STOP never pauses.
     ``until``: end the tick (``REACHED``) after the first step it holds for, whatever the
     mode — ``Lesson.reached`` for Run to the lesson. The budget is checked after each step,
-    so a tick lasts the budget plus one step at most. Errors of a step (``SessionBroken``, a
-    sink's ``StoreError``) propagate.
+    so a tick lasts the budget plus one step at most. ``yield_point`` is called after each
+    step the tick goes on from, before the next one, with the session between two whole
+    steps; whatever it raises ends the tick and propagates (the app's raises Streamlit's
+    rerun on a pending click: the steps taken so far stay taken, like a whole tick's).
+    Errors of a step (``SessionBroken``, a sink's ``StoreError``) propagate.
     """
     started = clock()
     steps = 0
@@ -101,6 +107,8 @@ def advance(
                               record)
         if clock() - started >= budget_s:
             return TickResult(steps, TickEnd.BUDGET)
+        if yield_point is not None:
+            yield_point()
     last = session.steps[-1] if session.steps else None
     return TickResult(steps, TickEnd.STOPPED, f"the crawl stopped: {session.stop_reason}", last)
 

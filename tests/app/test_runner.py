@@ -79,3 +79,35 @@ def test_until_ends_a_tick_before_the_crawl_stops(university: CrawlSession) -> N
     result = advance(university, RunMode.TO_STOP, budget_s=60, until=lambda r: r.step == 4)
     assert (result.end, len(university.steps), university.done) == (TickEnd.REACHED, 4, False)
     assert result.message == "step 4 reached"
+
+
+class _Clicked(Exception):
+    """Stands for Streamlit's rerun, raised at a yield point when a click is pending."""
+
+
+def test_a_pending_click_ends_the_tick_between_two_steps(university: CrawlSession) -> None:
+    calls: list[int] = []
+
+    def yield_point() -> None:
+        calls.append(len(university.steps))
+        if len(calls) == 3:
+            raise _Clicked
+
+    with pytest.raises(_Clicked):
+        advance(university, RunMode.TO_STOP, budget_s=60, yield_point=yield_point)
+    assert calls == [1, 2, 3]  # after each whole step, never inside one
+    assert [r.step for r in university.steps] == [1, 2, 3]
+    # the session goes on from there, as after a whole tick
+    assert advance(university, RunMode.TO_STOP, budget_s=0).steps == 1
+    assert [r.step for r in university.steps] == [1, 2, 3, 4]
+
+
+def test_the_yield_point_is_not_called_after_the_ticks_last_step(
+    university: CrawlSession,
+) -> None:
+    ticks = iter([0.0, 0.1, 0.2, 5.0])  # the budget of 1 s is spent at the third step
+    calls: list[int] = []
+    result = advance(university, RunMode.TO_STOP, budget_s=1.0, clock=lambda: next(ticks),
+                     yield_point=lambda: calls.append(len(university.steps)))
+    assert result.end is TickEnd.BUDGET and result.steps == 3
+    assert calls == [1, 2]
