@@ -145,7 +145,8 @@ def run_section(app_root: Path, window_s: float) -> None:
     print(f"Pause: {run.steps_after_pause()} step(s) fetched after the click, the last "
           f"{late * 1000:.0f} ms after it ({'meets' if late <= 0.5 else 'MISSES'} 0.5 s); "
           f"the page showed Step enabled {run.ui_paused_s:.2f} s after the click "
-          f"(the click itself took {run.click_s:.2f} s to land)")
+          f"(the click itself took {run.click_s:.2f} s to land; steps fetched after it "
+          f"landed: {run.steps_after_pause(landed=True)})")
 
 
 def rerun_section() -> None:

@@ -71,8 +71,11 @@ class AppRun:
         times = [r.fetched_at for r in self.steps if first.step <= r.step <= last.step]
         return [b - a for a, b in zip(times, times[1:], strict=False) if b - a > threshold_s]
 
-    def steps_after_pause(self) -> int:
-        return sum(1 for r in self.steps if r.fetched_at > self.pause_clicked)
+    def steps_after_pause(self, *, landed: bool = False) -> int:
+        """Steps fetched after Playwright began the Pause click (``landed``: after it
+        returned, the click delivered)."""
+        since = self.pause_clicked + (self.click_s if landed else 0.0)
+        return sum(1 for r in self.steps if r.fetched_at > since)
 
 
 def _free_port() -> int:
