@@ -117,6 +117,15 @@ def test_load_gives_back_everything_saved(store: SessionStore, crawled: CrawlSes
     assert any(isinstance(r, RecordedRobots) for r in saved.responses)
 
 
+def test_the_answers_alone_are_read_back_for_an_export(
+    store: SessionStore, crawled: CrawlSession
+) -> None:
+    session_id = saving(crawled).session_id
+    assert store.responses(session_id) == store.load(session_id).responses
+    with pytest.raises(SessionNotFound):
+        store.responses("no-such-session")
+
+
 def test_bodies_are_stored_zlib_compressed(store: SessionStore, crawled: CrawlSession) -> None:
     saved = store.load(saving(crawled).session_id)
     pages = [r.result for r in saved.responses if isinstance(r, RecordedFetch) and r.result]
