@@ -46,7 +46,7 @@ from pagesift_ui.frontier.linkrules import (
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
-from pagesift_ui.frontier.weights import mask_coverage, mask_coverage_array
+from pagesift_ui.frontier.weights import coverage_table, mask_coverage, mask_coverage_array
 
 __all__ = [
     "CONTEXT_BYTES",
@@ -412,11 +412,12 @@ _ROW_DTYPE = np.dtype(
 
 #: ``LinkColumns``' fields as (name, numpy dtype, width; 0: one number): a queue keeps them
 #: per link (``queue.Packing``, filled by ``column_row``), so a rescore reads columns
-#: instead of packing every signal again (issue 15).
+#: instead of packing every signal again (issue 15). One contiguous column per number: a
+#: gather indexed by a column of a 2-D block is ~2× slower.
 LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("masks", "int64", 3), ("depth", "int64", 0), ("parent", "float64", 0),
-    ("flags", "bool", len(_FLAG_NAMES)), ("flag_code", "int64", 0), ("group", "int64", 0),
-    ("target", "int64", 0),
+    ("anchor", "int64", 0), ("locator", "int64", 0), ("context", "int64", 0),
+    ("depth", "int64", 0), ("parent", "float64", 0), ("flag_code", "int64", 0),
+    ("group", "int64", 0), ("target", "int64", 0),
 )
 _FLAG_MASK = (1 << len(_FLAG_NAMES)) - 1
 
@@ -426,9 +427,7 @@ def column_row(signal: object) -> tuple[Any, ...]:
     if not isinstance(signal, LinkSignal):
         raise TypeError(f"not a link signal: {type(signal).__name__}")
     anchor, locator, context, code, parent, group, target = signal._row
-    flags = tuple(bool((code >> bit) & 1) for bit in range(len(_FLAG_NAMES)))
-    return ((anchor, locator, context), code >> _DEPTH_SHIFT, parent, flags, code & _FLAG_MASK,
-            group, target)
+    return anchor, locator, context, code >> _DEPTH_SHIFT, parent, code & _FLAG_MASK, group, target
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -451,12 +450,14 @@ class LinkColumns:
     signals and packs it on every call (the packing, not the scoring, is then the cost).
     """
 
-    masks: npt.NDArray[np.int64]  # shape (n, 3): anchor, locator, context
+    anchor: npt.NDArray[np.int64]  # term bit masks
+    locator: npt.NDArray[np.int64]
+    context: npt.NDArray[np.int64]
     depth: npt.NDArray[np.int64]
     parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
-    flags: npt.NDArray[np.bool_]  # shape (n, 6): phrase, furniture, dated, section, portal, other
-    # the flags as bits (bit i: flags[:, i]), so score_batch reads its shape factors from
-    # tables indexed by it rather than from chains of np.where (issue 15)
+    # the flags as bits (bit i: _FLAG_NAMES[i]: phrase, furniture, dated, section, portal,
+    # other language), so score_batch reads its phrase feature and shape factors from tables
+    # indexed by it rather than from chains of np.where (issue 15)
     flag_code: npt.NDArray[np.int64]
     group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
     target: npt.NDArray[np.int64]  # popularity target id, -1 for none
@@ -467,15 +468,11 @@ class LinkColumns:
             (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
         code = rows["code"]
-        bits = np.arange(len(_FLAG_NAMES), dtype=np.int64)
         return cls(
-            masks=np.stack([rows["anchor"], rows["locator"], rows["context"]], axis=1),
-            depth=code >> _DEPTH_SHIFT,
-            parent=rows["parent"],
-            flags=((code[:, None] >> bits) & 1).astype(np.bool_),
-            flag_code=code & _FLAG_MASK,
-            group=rows["group"],
-            target=rows["target"],
+            anchor=rows["anchor"].copy(), locator=rows["locator"].copy(),
+            context=rows["context"].copy(), depth=code >> _DEPTH_SHIFT,
+            parent=rows["parent"].copy(), flag_code=code & _FLAG_MASK,
+            group=rows["group"].copy(), target=rows["target"].copy(),
         )
 
     @classmethod
@@ -487,6 +484,10 @@ class LinkColumns:
         return int(self.depth.shape[0])
 
 
+# The phrase feature by flag code (bit 0): 1.0 or 0.0.
+_PHRASE = np.where(np.arange(_FLAG_MASK + 1) & 1 == 1, 1.0, 0.0)
+
+
 def score_batch(
     signals: Sequence[LinkSignal] | LinkColumns,
     link_weights: Sequence[float],
@@ -496,32 +497,72 @@ def score_batch(
     credits: Credits = None,
     shares: Credits = None,
 ) -> npt.NDArray[np.float64]:
-    """``score`` of many links at once, as a float64 array with the very same numbers."""
+    """``score`` of many links at once, as a float64 array with the very same numbers.
+
+    Every per-link operation of ``score`` is one numpy pass, in the same order, so each
+    float is rounded as ``score`` rounds it. A factor that depends on a small id (a mask,
+    a flag code, a group, a target) is applied to the small table first and then gathered:
+    elementwise, the same floats, with one pass over the links instead of two; the passes
+    write into two buffers (a queue of 100k links is rescored twice a step, issue 15).
+    """
     weights = as_features(link_weights, "link_weights")
     cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
-    if len(cols) == 0:
+    n = len(cols)
+    if n == 0:
         return np.zeros(0, dtype=np.float64)
-    phrase = cols.flags[:, 0]
-    covered = mask_coverage_array(cols.masks, term_weights)  # (n, 3), one table build
-    x = [covered[:, 0], covered[:, 1], covered[:, 2], cols.parent, phrase.astype(np.float64)]
-    total = np.zeros(len(cols), dtype=np.float64)
-    for weight, column in zip(weights, x, strict=True):
-        total = total + weight * column
-    total = total + SIBLING_WEIGHT * _credit_column(cols.group, credits)
-    total = total + POPULARITY_WEIGHT * _credit_column(cols.target, shares)
-    # ≥ +0.0 (a sum that starts at +0.0 never rounds to -0.0), so × 1.0 and max(·, 0.0)
-    # below leave a value as it is: the same floats as _shape's steps
-    value = np.maximum(total, 0.0)
+    total, part = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
+    # the left-to-right sum of _raw: 0.0 + w₀x₀ + … + w₄x₄ + credit + share. 0.0 + y is
+    # done on the first table (it turns -0.0 into +0.0); the sum is never -0.0 after it
+    masks = (cols.anchor, cols.locator, cols.context)
+    table = coverage_table(term_weights)
+    if table is None:
+        for k, mask in enumerate(masks):
+            scaled = weights[k] * mask_coverage_array(mask, term_weights)
+            total[:] = 0.0 + scaled if k == 0 else total + scaled
+    else:
+        if not all(_in_range(mask, 0, len(table)) for mask in masks):
+            raise ValueError(f"masks must be non-negative with bits only in the "
+                             f"{len(term_weights)} terms")
+        _gather(0.0 + weights[0] * table, cols.anchor, total)
+        total += _gather(weights[1] * table, cols.locator, part)
+        total += _gather(weights[2] * table, cols.context, part)
+    total += np.multiply(cols.parent, weights[3], out=part)
+    if not _in_range(cols.flag_code, 0, _FLAG_MASK + 1):
+        raise ValueError("flag codes must be in [0, 63]")
+    total += _gather(weights[4] * _PHRASE, cols.flag_code, part)
+    for ids, values, weight in ((cols.group, credits, SIBLING_WEIGHT),
+                                (cols.target, shares, POPULARITY_WEIGHT)):
+        if values is not None and len(values):
+            # without any: + 0.0 would leave a sum that is not -0.0 as it is
+            total += _credit_column(ids, weight * np.asarray(values, dtype=np.float64), part)
+    # ≥ +0.0, so × 1.0 and max(·, 0.0) below leave a value as it is: the same floats as
+    # _shape's steps
+    value = np.maximum(total, 0.0, out=total)
     factor, lowered, floor = _shape_tables(portal_open, english_query)
-    value = value * factor[cols.flag_code]
+    value *= _gather(factor, cols.flag_code, part)
     if english_query:
-        value = value * lowered[cols.flag_code]
+        value *= _gather(lowered, cols.flag_code, part)
         if portal_open:
-            value = np.maximum(value, floor[cols.flag_code])
+            np.maximum(value, _gather(floor, cols.flag_code, part), out=value)
     # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
-    decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
-    decayed: npt.NDArray[np.float64] = value * decay[cols.depth]
-    return decayed
+    deepest = int(cols.depth.max())
+    if cols.depth.min() < 0:
+        raise ValueError("depths must be ≥ 0")
+    value *= _gather(np.array([DEPTH_DECAY**d for d in range(deepest + 1)]), cols.depth, part)
+    return value
+
+
+def _in_range(ids: npt.NDArray[np.int64], low: int, high: int) -> bool:
+    return not len(ids) or (int(ids.min()) >= low and int(ids.max()) < high)
+
+
+def _gather(
+    table: npt.NDArray[np.float64], ids: npt.NDArray[np.int64], out: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """``table[ids]`` into ``out``, for ids in [-len(table), len(table)) (checked by the
+    caller): -1 is the last entry, as in indexing. ``take`` with ``out`` buffers everything
+    in its default mode (~5× slower); ``wrap`` does not, and leaves these ids as they are."""
+    return np.take(table, ids, out=out, mode="wrap")
 
 
 def _shape_tables(
@@ -539,16 +580,15 @@ def _shape_tables(
     return factor, lowered, floor
 
 
-def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArray[np.float64]:
-    """Each link's number by id, as ``sibling_credit``/``popularity`` give it (0 for none)."""
-    if credits is None or len(credits) == 0:
-        return np.zeros(len(group), dtype=np.float64)
-    if len(group) and group.min() >= NO_GROUP and group.max() < len(credits):
+def _credit_column(
+    group: npt.NDArray[np.int64], credits: npt.NDArray[np.float64],
+    out: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """Each link's number by id into ``out``, as ``sibling_credit``/``popularity`` give it
+    (0 for none); ``credits`` is not empty."""
+    if _in_range(group, NO_GROUP, len(credits)):
         # the ids a crawl hands out: -1 reads the 0.0 appended at the end, one gather
-        padded: npt.NDArray[np.float64] = np.append(credits, 0.0)[group]
-        return padded
+        return _gather(np.append(credits, 0.0), group, out)
     known = (group >= 0) & (group < len(credits))
-    column: npt.NDArray[np.float64] = np.where(
-        known, credits[np.clip(group, 0, len(credits) - 1)], 0.0
-    )
-    return column
+    out[:] = np.where(known, credits[np.clip(group, 0, len(credits) - 1)], 0.0)
+    return out

@@ -304,7 +304,7 @@ class CrawlSession:
             self._relevant_urls.add(facts.url)
             if link_signal is not None:
                 self.state.leads.found_relevant(facts.entry.score)
-        lead = pending_lead(self.state, self.config.seed_host)
+        lead = pending_lead(self.state)
         facts.lead_pending, facts.lead_why = lead.pending, lead.why
         if reason is not None:
             verdict = judge(self.state, self.config, facts, reason, lead)
@@ -461,7 +461,7 @@ class CrawlSession:
 
     def _reopen_if_fetchable(self) -> None:
         if (self.done and self.stop_reason is StopReason.EXHAUSTED
-                and has_fetchable(self.state, self.config.seed_host)):
+                and has_fetchable(self.state)):
             self.done, self.stop_reason = False, None
 
     def _record(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ import numpy.typing as npt
 from pagesift_ui.frontier.adaptive import Adaptive
 from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
-from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.links import (
     LINK_COLUMNS,
@@ -106,8 +107,10 @@ class FrontierState:
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),
-            # signals kept as records too, so a rescore reads columns (issue 15)
-            queue=BestFirst(Packing(LINK_COLUMNS, column_row)),
+            # signals kept as columns too, so a rescore reads columns, and each link's
+            # subtree, so the best link outside dry subtrees is one masked argmax (issue 15)
+            queue=BestFirst(Packing(LINK_COLUMNS, column_row),
+                            part_of=functools.partial(subtree, config.seed_host)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
             sampler=PosteriorSampler(config.sampling_seed)

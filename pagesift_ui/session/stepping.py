@@ -6,7 +6,7 @@ none of them knows the session, its page source or its sinks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
@@ -138,44 +138,24 @@ def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> S
     """§11.1: the budget's or the queue's end after a step, or None to go on."""
     if pages_scheduled >= config.limit:
         return StopReason.LIMIT_REACHED
-    if not has_fetchable(state, config.seed_host):
+    if not has_fetchable(state):
         return StopReason.EXHAUSTED
     return None
 
 
-def pending_lead(state: FrontierState, seed_host: str) -> Lead:
+def pending_lead(state: FrontierState) -> Lead:
     """§11.10: is the best queued link outside dry subtrees a lead (``frontier/leads.py``)?
     The answer says why, with numbers, whichever way it goes."""
-    head = next(
-        (e for e in _pop_order(state) if not state.is_dry(subtree(seed_host, e.url))), None
-    )
+    head = state.queue.first_outside(state.is_dry)
     if head is None:
         return state.leads.judge(None, "")
     return state.leads.judge(head.score, head.url)
 
 
-def _pop_order(state: FrontierState) -> Iterator[Entry]:
-    """The queue's entries in pop order, taken in growing batches: ``pending_lead`` runs at
-    every step and usually stops within the first few, so listing a queue of thousands
-    each time would dominate the step. ``top(n)`` is a prefix of the full order."""
-    taken, batch = 0, 16
-    while True:
-        entries = state.queue.top(batch)
-        yield from entries[taken:]
-        if len(entries) < batch:
-            return
-        taken, batch = len(entries), batch * 4
-
-
-def has_fetchable(state: FrontierState, seed_host: str) -> bool:
-    """§11.1: some queued link is outside a dry subtree. Runs after every step, so it looks
-    at the head first and lists the whole queue only when the head is dry."""
-    head = state.queue.top(1)
-    if not head:
-        return False
-    if not state.is_dry(subtree(seed_host, head[0].url)):
-        return True
-    return any(not state.is_dry(subtree(seed_host, e.url)) for e in state.queue.entries())
+def has_fetchable(state: FrontierState) -> bool:
+    """§11.1: some queued link is outside a dry subtree (the queue's parts are the
+    subtrees, ``FrontierState.from_config``)."""
+    return state.queue.first_outside(state.is_dry) is not None
 
 
 def relevant_count(relevant_urls: set[str], labels: Mapping[str, bool]) -> int:
