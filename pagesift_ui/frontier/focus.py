@@ -181,6 +181,23 @@ class Focus:
             self.popularity.shares(),
         )
 
+    def score_queued(
+        self, columns: LinkColumns, sums: links.PartialSums,
+        weights: Sequence[float] | None = None,
+    ) -> npt.NDArray[np.float64]:
+        """``score_batch`` of a queue's columns, reusing their partial sums where ``sums``
+        allows (``links.score_queued``)."""
+        return links.score_queued(
+            columns,
+            sums,
+            self.model.weights if weights is None else weights,
+            self.term_weights.weights,
+            self.portal_open,
+            self.english_query,
+            self.siblings.credits(),
+            self.popularity.shares(),
+        )
+
     def explain(
         self, link_signal: LinkSignal, weights: Sequence[float] | None = None
     ) -> LinkExplanation:

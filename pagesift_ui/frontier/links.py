@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple
@@ -65,6 +66,7 @@ __all__ = [
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
+    "PartialSums",
     "ShapeRule",
     "ShapeStep",
     "explain",
@@ -81,6 +83,7 @@ __all__ = [
     "column_row",
     "score",
     "score_batch",
+    "score_queued",
 ]
 
 logger = logging.getLogger(__name__)
@@ -416,8 +419,9 @@ _ROW_DTYPE = np.dtype(
 #: gather indexed by a column of a 2-D block is ~2× slower.
 LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("anchor", "int64", 0), ("locator", "int64", 0), ("context", "int64", 0),
-    ("depth", "int64", 0), ("parent", "float64", 0), ("flag_code", "int64", 0),
-    ("group", "int64", 0), ("target", "int64", 0),
+    ("depth", "int64", 0), ("decay", "float64", 0), ("parent", "float64", 0),
+    ("flag_code", "int64", 0), ("group", "int64", 0), ("target", "int64", 0),
+    ("partial", "float64", 0),
 )
 _FLAG_MASK = (1 << len(_FLAG_NAMES)) - 1
 
@@ -427,7 +431,9 @@ def column_row(signal: object) -> tuple[Any, ...]:
     if not isinstance(signal, LinkSignal):
         raise TypeError(f"not a link signal: {type(signal).__name__}")
     anchor, locator, context, code, parent, group, target = signal._row
-    return anchor, locator, context, code >> _DEPTH_SHIFT, parent, code & _FLAG_MASK, group, target
+    depth = code >> _DEPTH_SHIFT
+    return (anchor, locator, context, depth, DEPTH_DECAY**depth, parent, code & _FLAG_MASK,
+            group, target, math.nan)
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -454,6 +460,9 @@ class LinkColumns:
     locator: npt.NDArray[np.int64]
     context: npt.NDArray[np.int64]
     depth: npt.NDArray[np.int64]
+    # DEPTH_DECAY ** depth, the Python float score multiplies by: kept with the link, so a
+    # rescore does not look it up by depth (issue 15)
+    decay: npt.NDArray[np.float64]
     parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
     # the flags as bits (bit i: _FLAG_NAMES[i]: phrase, furniture, dated, section, portal,
     # other language), so score_batch reads its phrase feature and shape factors from tables
@@ -461,6 +470,9 @@ class LinkColumns:
     flag_code: npt.NDArray[np.int64]
     group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
     target: npt.NDArray[np.int64]  # popularity target id, -1 for none
+    # the raw sum before its popularity term, as score_queued last computed it; NaN: not
+    # yet (a link queued or changed since). Written by score_queued only.
+    partial: npt.NDArray[np.float64]
 
     @classmethod
     def from_signals(cls, signals: Sequence[LinkSignal]) -> LinkColumns:
@@ -468,11 +480,15 @@ class LinkColumns:
             (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
         code = rows["code"]
+        depth = code >> _DEPTH_SHIFT
+        deepest = int(depth.max()) if len(depth) else 0
+        decay = np.array([DEPTH_DECAY**d for d in range(deepest + 1)])[depth]
         return cls(
             anchor=rows["anchor"].copy(), locator=rows["locator"].copy(),
-            context=rows["context"].copy(), depth=code >> _DEPTH_SHIFT,
+            context=rows["context"].copy(), depth=depth, decay=decay,
             parent=rows["parent"].copy(), flag_code=code & _FLAG_MASK,
             group=rows["group"].copy(), target=rows["target"].copy(),
+            partial=np.full(len(signals), np.nan),
         )
 
     @classmethod
@@ -482,6 +498,10 @@ class LinkColumns:
 
     def __len__(self) -> int:
         return int(self.depth.shape[0])
+
+    def rows(self, index: npt.NDArray[np.intp]) -> LinkColumns:
+        """These rows only (copies)."""
+        return LinkColumns(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
 
 
 # The phrase feature by flag code (bit 0): 1.0 or 0.0.
@@ -511,8 +531,75 @@ def score_batch(
     if n == 0:
         return np.zeros(0, dtype=np.float64)
     total, part = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
-    # the left-to-right sum of _raw: 0.0 + w₀x₀ + … + w₄x₄ + credit + share. 0.0 + y is
-    # done on the first table (it turns -0.0 into +0.0); the sum is never -0.0 after it
+    _sum_before_popularity(cols, weights, term_weights, credits, total, part)
+    return _finish(cols, total, part, portal_open, english_query, shares)
+
+
+class PartialSums:
+    """The inputs under which ``score_queued`` last computed a queue's ``partial`` column:
+    link weights, term weights and sibling credits. A rescore under the same ones (the
+    one after popularity counting, issue 15) reads the sums back."""
+
+    __slots__ = ("_credits", "_term_weights", "_weights")
+
+    def __init__(self) -> None:
+        self._weights: tuple[float, ...] | None = None
+        self._term_weights: tuple[float, ...] = ()
+        self._credits = np.zeros(0, dtype=np.float64)
+
+    def unchanged(
+        self, weights: tuple[float, ...], term_weights: Sequence[float], credits: Credits
+    ) -> bool:
+        """Were the sums computed under these inputs? Records them either way. Credits
+        may have grown: new groups are read only by links queued since (NaN rows)."""
+        now = np.zeros(0) if credits is None else np.asarray(credits, dtype=np.float64)
+        same = (weights == self._weights and tuple(term_weights) == self._term_weights
+                and len(now) >= len(self._credits)
+                and np.array_equal(now[: len(self._credits)], self._credits))
+        self._weights, self._term_weights = weights, tuple(term_weights)
+        self._credits = now.copy()
+        return same
+
+
+def score_queued(
+    cols: LinkColumns,
+    sums: PartialSums,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+    credits: Credits = None,
+    shares: Credits = None,
+) -> npt.NDArray[np.float64]:
+    """``score_batch`` of a queue's columns (the same floats), keeping each link's raw sum
+    before its popularity term in ``cols.partial``. When ``sums`` says the link weights,
+    term weights and credits are those of the last call, only the rows queued since (NaN)
+    are summed again: the rescore after popularity counting is half the passes (issue 15).
+    The sum is left to right, so the partial sum is exactly the one a full sum passes."""
+    weights = as_features(link_weights, "link_weights")
+    n = len(cols)
+    if n == 0:
+        return np.zeros(0, dtype=np.float64)
+    part = np.empty(n, dtype=np.float64)
+    if sums.unchanged(weights, term_weights, credits):
+        stale = np.flatnonzero(np.isnan(cols.partial))
+        if len(stale):
+            some = cols.rows(stale)
+            _sum_before_popularity(some, weights, term_weights, credits, some.partial,
+                                   np.empty(len(stale), dtype=np.float64))
+            cols.partial[stale] = some.partial
+    else:
+        _sum_before_popularity(cols, weights, term_weights, credits, cols.partial, part)
+    return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares)
+
+
+def _sum_before_popularity(
+    cols: LinkColumns, weights: tuple[float, ...], term_weights: Sequence[float],
+    credits: Credits, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
+) -> None:
+    """Into ``total``: 0.0 + w₀x₀ + … + w₄x₄ + SIBLING_WEIGHT × credit, left to right as
+    ``_raw`` sums. 0.0 + y is done on the first table (it turns -0.0 into +0.0); the sum is
+    never -0.0 after it. ``part`` is a buffer of the same length."""
     masks = (cols.anchor, cols.locator, cols.context)
     table = coverage_table(term_weights)
     if table is None:
@@ -520,21 +607,30 @@ def score_batch(
             scaled = weights[k] * mask_coverage_array(mask, term_weights)
             total[:] = 0.0 + scaled if k == 0 else total + scaled
     else:
-        if not all(_in_range(mask, 0, len(table)) for mask in masks):
+        if not _bits_within(masks, len(table)):
             raise ValueError(f"masks must be non-negative with bits only in the "
                              f"{len(term_weights)} terms")
         _gather(0.0 + weights[0] * table, cols.anchor, total)
         total += _gather(weights[1] * table, cols.locator, part)
         total += _gather(weights[2] * table, cols.context, part)
     total += np.multiply(cols.parent, weights[3], out=part)
-    if not _in_range(cols.flag_code, 0, _FLAG_MASK + 1):
+    if not _bits_within((cols.flag_code,), _FLAG_MASK + 1):
         raise ValueError("flag codes must be in [0, 63]")
     total += _gather(weights[4] * _PHRASE, cols.flag_code, part)
-    for ids, values, weight in ((cols.group, credits, SIBLING_WEIGHT),
-                                (cols.target, shares, POPULARITY_WEIGHT)):
-        if values is not None and len(values):
-            # without any: + 0.0 would leave a sum that is not -0.0 as it is
-            total += _credit_column(ids, weight * np.asarray(values, dtype=np.float64), part)
+    if credits is not None and len(credits):
+        # without any: + 0.0 would leave a sum that is not -0.0 as it is
+        total += _credit_column(cols.group, np.asarray(credits, dtype=np.float64),
+                                SIBLING_WEIGHT, part)
+
+
+def _finish(
+    cols: LinkColumns, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
+    portal_open: bool, english_query: bool, shares: Credits,
+) -> npt.NDArray[np.float64]:
+    """The popularity term, max(·, 0), the shape steps and the depth decay, in place."""
+    if shares is not None and len(shares):
+        total += _credit_column(cols.target, np.asarray(shares, dtype=np.float64),
+                                POPULARITY_WEIGHT, part)
     # ≥ +0.0, so × 1.0 and max(·, 0.0) below leave a value as it is: the same floats as
     # _shape's steps
     value = np.maximum(total, 0.0, out=total)
@@ -544,16 +640,23 @@ def score_batch(
         value *= _gather(lowered, cols.flag_code, part)
         if portal_open:
             np.maximum(value, _gather(floor, cols.flag_code, part), out=value)
-    # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
-    deepest = int(cols.depth.max())
-    if cols.depth.min() < 0:
-        raise ValueError("depths must be ≥ 0")
-    value *= _gather(np.array([DEPTH_DECAY**d for d in range(deepest + 1)]), cols.depth, part)
+    # the same Python floats as score's DEPTH_DECAY ** depth, kept per link
+    value *= cols.decay
     return value
 
 
 def _in_range(ids: npt.NDArray[np.int64], low: int, high: int) -> bool:
     return not len(ids) or (int(ids.min()) >= low and int(ids.max()) < high)
+
+
+def _bits_within(columns: Sequence[npt.NDArray[np.int64]], size: int) -> bool:
+    """Every value of the columns is in [0, size), ``size`` a power of two: one OR per
+    column (a negative value sets the sign bit), not a min and a max."""
+    bits = 0
+    for column in columns:
+        if len(column):
+            bits |= int(np.bitwise_or.reduce(column))
+    return 0 <= bits < size
 
 
 def _gather(
@@ -581,14 +684,18 @@ def _shape_tables(
 
 
 def _credit_column(
-    group: npt.NDArray[np.int64], credits: npt.NDArray[np.float64],
+    group: npt.NDArray[np.int64], credits: npt.NDArray[np.float64], weight: float,
     out: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.float64]:
-    """Each link's number by id into ``out``, as ``sibling_credit``/``popularity`` give it
-    (0 for none); ``credits`` is not empty."""
+    """``weight`` × each link's number by id, into ``out``, as ``sibling_credit`` /
+    ``popularity`` give it (0 for none); ``credits`` is not empty."""
     if _in_range(group, NO_GROUP, len(credits)):
-        # the ids a crawl hands out: -1 reads the 0.0 appended at the end, one gather
-        return _gather(np.append(credits, 0.0), group, out)
+        # the ids a crawl hands out: -1 reads a 0.0 after the last, one gather; the
+        # table is scaled and padded in one pass (it is as long as the queue, issue 15)
+        table = np.empty(len(credits) + 1, dtype=np.float64)
+        np.multiply(credits, weight, out=table[:-1])
+        table[-1] = 0.0
+        return _gather(table, group, out)
     known = (group >= 0) & (group < len(credits))
-    out[:] = np.where(known, credits[np.clip(group, 0, len(credits) - 1)], 0.0)
+    out[:] = np.where(known, weight * credits[np.clip(group, 0, len(credits) - 1)], 0.0)
     return out

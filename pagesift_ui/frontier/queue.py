@@ -526,7 +526,7 @@ class BestFirst:
         if limit == 0:
             return []
         if limit == 1:
-            # top(1) after every step (has_fetchable): a masked argmax, no partition or sort
+            # top(1): a masked argmax, no partition or sort
             head = self._best(candidates)
             return [] if head is None else [head]
         slots = np.flatnonzero(candidates)
@@ -568,15 +568,14 @@ class BestFirst:
             return answers[part]
 
         for key in self._pins:
-            slot = self._slot_of[key]
-            if not out(int(self._part_ids[slot])):
-                return self._entry(slot)
+            pinned = self._slot_of[key]
+            if not out(int(self._part_ids[pinned])):
+                return self._entry(pinned)
         # every pin's part is excluded: the rest of the pop order is the unpinned entries
         candidates = None if not answers else self._outside(answers)
-        while (slot := self._best(candidates)) is not None:
-            part = int(self._part_ids[slot])
-            if not out(part):
-                return self._entry(slot)
+        while (best := self._best(candidates)) is not None:
+            if not out(int(self._part_ids[best])):
+                return self._entry(best)
             candidates = self._outside(answers)
         return None
 

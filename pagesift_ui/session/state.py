@@ -21,6 +21,7 @@ from pagesift_ui.frontier.links import (
     LinkColumns,
     LinkExplanation,
     LinkSignal,
+    PartialSums,
     column_row,
 )
 from pagesift_ui.frontier.neardup import NearDuplicates
@@ -96,6 +97,8 @@ class FrontierState:
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None
+    # what the queue's partial sums were computed under (links.score_queued)
+    partial_sums: PartialSums = field(default_factory=PartialSums)
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
@@ -162,7 +165,8 @@ class FrontierState:
     ) -> npt.NDArray[np.float64]:
         # the columns of the LinkSignals the session offered (column_row); the thompson
         # strategy ranks with its latest draw, until the model's next rescore
-        return self.focus.score_batch(LinkColumns.from_columns(columns), self.ranking_weights)
+        return self.focus.score_queued(LinkColumns.from_columns(columns), self.partial_sums,
+                                       self.ranking_weights)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap
