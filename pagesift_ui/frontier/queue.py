@@ -1,24 +1,27 @@
 """The best-first frontier queue with cluster dispersion (docs/DESIGN.md §9) and template demotion
 (§10).
 
-Storage is columnar: score, discovery order, flags and interned cluster/template ids live in
-numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object array
-aligned with them. A removed entry frees its slot (a free list reuses it) and the arrays are
-compacted once three quarters of the slots are dead, so every array operation is O(live).
+Storage is columnar: score, discovery order, flags and interned cluster/template/part ids
+live in numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object
+array aligned with them. A removed entry frees its slot (a free list reuses it) and the arrays
+are compacted once three quarters of the slots are dead, so every array operation is O(live).
 
 Why no heap: ``rescore`` replaces every score at once (a heap would be rebuilt), and
 ``pop_diverse`` asks for "the best link whose cluster is proven / not this cluster", which a
 heap cannot answer without scanning. A masked, vectorised argmax is O(n) per pop but runs at
-C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 10k entries and
-~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The session offers every link with a room of
-``CrawlConfig.max_queued_links`` (100k), so a link is kept until it is the best, however low
-it starts (issue 11, mechanism 2).
+C speed, a few passes over the score column (``benchmarks/bench_queue.py``). The session
+offers every link with a room of ``CrawlConfig.max_queued_links`` (100k), so a link is kept
+until it is the best, however low it starts (issue 11, mechanism 2).
 
-Two things keep a crawl step's queue work nearly flat in the queue's size (issue 15,
+What keeps a crawl step's queue work nearly flat in the queue's size (issue 15,
 docs/DECISIONS.md): with a ``Packing`` the numbers of each signal are kept in columns when it
-is queued, so ``rescore_columns`` scores stored columns and never repacks a signal; and a full
-queue evicts from a kept low end of the eviction order (``_LowEnd``), refilled by one
-partition after a rescore, instead of scanning the queue for every offer.
+is queued, so ``rescore_columns`` scores stored columns and never repacks a signal (and a
+packed column may hold what the score function computed for the row last time, reset when
+the row is written); a full queue evicts from a kept low end of the eviction order
+(``_LowEnd``), refilled by one partition after a rescore, instead of scanning the queue for
+every offer; ``pop_diverse`` gathers the slots above its threshold once and reads nothing
+else; and ``first_outside`` finds the best entry outside some parts of the site (the
+session: dry subtrees) with one masked argmax per part met, never listing the queue.
 """
 
 from __future__ import annotations
@@ -87,7 +90,10 @@ class Packing:
 
     ``columns``: (name, numpy dtype, width) per column, width 0 for one number per entry;
     ``row(signal)``: the signal's values in that order (a sequence of ``width`` for a wide
-    column), computed once, when the signal is queued.
+    column), computed once, when the signal is queued. The columns move with their rows;
+    ``score_fn`` of ``rescore_columns`` may write into one (a cache of the row's last
+    computation: the row's value from ``row`` says "none", and is written again whenever
+    the entry's signal is stored: ``links.score_queued``).
     """
 
     columns: tuple[tuple[str, str, int], ...]
@@ -484,7 +490,8 @@ class BestFirst:
         """``rescore`` from the stored columns (``Packing``): ``score_fn`` receives each
         column by name, one row per slot, and returns one score per row. Rows of free slots
         and of entries without a signal hold stale numbers or zeros, and their scores are
-        thrown away: scoring them costs less than gathering the live rows.
+        thrown away: scoring them costs less than gathering the live rows. The columns
+        are views of the queue's own: what ``score_fn`` writes into them stays with the rows.
 
         Raises
         ------
