@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -507,12 +508,13 @@ class BestFirst:
         scores = np.asarray(score_fn(columns), dtype=np.float64)
         if scores.shape != (self._size,):
             raise ValueError(f"score_fn returned {scores.shape} scores for {self._size} rows")
-        clean = as_scores(scores)
-        if scored.all():
-            # the usual case at capacity (freed slots are taken again at once): no mask
-            self._scores[: self._size] = clean
+        if scored.all() and math.isfinite(float(scores.sum())):
+            # the usual case at capacity (freed slots are taken again at once): no mask,
+            # and as_scores of finite scores is max(·, 0), written in place
+            np.maximum(scores, 0.0, out=self._scores[: self._size])
         else:
-            self._scores[: self._size] = np.where(scored, clean, self._scores[: self._size])
+            self._scores[: self._size] = np.where(
+                scored, as_scores(scores), self._scores[: self._size])
         self._low = None  # every score may have moved
 
     def _rescored(
