@@ -18,7 +18,8 @@ siblings' proven relevance and its share of the fetched pages that link to it
 (``siblings.py``) say, and nothing else (docs/DESIGN.md §8).
 
 ``score`` explains nothing and ``explain`` returns every step; ``score_batch`` gives the same
-floats for a whole queue with numpy (see ``LinkColumns``).
+floats for a whole queue with numpy (see ``LinkColumns``), and ``score_queued`` for a queue's
+columns, reading back the sums before popularity when nothing else moved (``PartialSums``).
 """
 
 from __future__ import annotations
