@@ -24,6 +24,7 @@ from pagesift_ui.frontier.stats import DELTA
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 
 __all__ = [
+    "MAX_CONCURRENCY",
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
@@ -35,6 +36,9 @@ __all__ = [
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
+#: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
+#: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.13).
+MAX_CONCURRENCY = 32
 
 
 class Scope(enum.StrEnum):
@@ -70,7 +74,11 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). The ranges of the numbers are ``SETTINGS``'.
+    for good, truth pages among them). ``concurrency`` is how many fetches may be in flight
+    at once, to different hosts (one request at a time per host, its delays unchanged);
+    the pages are still taken into the crawl one at a time in pop order, so for a given
+    site and ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one
+    fetch at a time (docs/DESIGN.md §11.13). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -97,6 +105,7 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    concurrency: int = 1
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -175,6 +184,7 @@ class CrawlConfig:
             seed_url=self.seed_url,
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
+            concurrency=self.concurrency,
         )
 
     @property
@@ -278,6 +288,9 @@ SETTINGS: tuple[Setting, ...] = (
             "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
     Setting("max_queued_links", int, "links the queue keeps; beyond it a new link replaces "
             "the worst queued one only if it scores higher", "--max-queued", 1, 10_000_000),
+    Setting("concurrency", int, "fetches in flight at once, to different hosts (one request "
+            "at a time per host); pages are still taken in pop order, so a crawl repeats",
+            "--concurrency", 1, MAX_CONCURRENCY),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
