@@ -54,7 +54,7 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict")
+                 "delta", "dispersion_cap", "stop_on_verdict", "concurrency")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -71,7 +71,8 @@ def form_defaults() -> dict[str, Any]:
         "query": "",
         "scope": Scope(fields["scope"]).value,
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
-                                         "dispersion_cap", "stop_on_verdict", "allow_private")},
+                                         "dispersion_cap", "stop_on_verdict", "allow_private",
+                                         "concurrency")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -202,11 +203,13 @@ FIELD_LABELS = {
     "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+    "concurrency": "Fetches in flight",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope",
+                             "concurrency"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -308,6 +311,10 @@ def _advanced_inputs() -> None:
                         placeholder="auto", help="pages per cluster before the crawl spreads "
                         "out; empty = max(3, ⌈limit/4⌉)")
         st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
+        st.number_input("Fetches in flight", key="concurrency", step=1,
+                        help="pages fetched at once, from different hosts (one request at a "
+                             "time per host); they are still read in the crawl's order, so "
+                             "a crawl repeats")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")

@@ -23,8 +23,8 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from html import escape
+from http.server import BaseHTTPRequestHandler
 
 from pagesift_ui.net.loopback import LOOPBACK, BackgroundServer, LoopbackHTTPServer
 

@@ -17,7 +17,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from components.sidebar import FORM_SETTINGS, config_mapping, form_defaults
 from pagesift_ui.bench.slowsite import QUERY, SlowServer, SlowSite
+from pagesift_ui.cli import build_parser
+from pagesift_ui.cli.options import config_from_args
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.queue import cluster_key
@@ -323,3 +326,12 @@ def test_concurrency_is_a_setting_from_1_to_32_default_1() -> None:
     assert config.to_dict()["concurrency"] == 4
     assert CrawlConfig.from_mapping(config.to_dict()) == config
     assert config.fetch_policy().concurrency == 4
+
+
+def test_the_cli_flag_and_the_sidebar_set_concurrency() -> None:
+    seed = f"http://{SITE.seed_host}:{MEMORY_PORT}/"
+    args = build_parser().parse_args(["crawl", seed, "--query", QUERY, "--concurrency", "4"])
+    assert config_from_args(args).concurrency == 4
+    assert "concurrency" in FORM_SETTINGS and form_defaults()["concurrency"] == 1
+    values = {**form_defaults(), "query": QUERY, "concurrency": 8}
+    assert CrawlConfig.from_mapping(config_mapping(values, seed)).concurrency == 8
