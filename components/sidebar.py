@@ -54,7 +54,8 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict", "use_sitemaps", "max_sitemap_urls")
+                 "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
+                 "max_sitemap_urls")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -72,7 +73,8 @@ def form_defaults() -> dict[str, Any]:
         "scope": Scope(fields["scope"]).value,
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private",
-                                         "use_sitemaps", "max_sitemap_urls")},
+                                         "user_agent", "use_sitemaps",
+                                         "max_sitemap_urls")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -203,11 +205,12 @@ FIELD_LABELS = {
     "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+    "user_agent": "User-Agent",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope",
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
                              "max_sitemap_urls"})
 
 
@@ -316,6 +319,9 @@ def _advanced_inputs() -> None:
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
+        st.text_input("User-Agent", key="user_agent",
+                      help="sent with every request; its product token (before the first '/') "
+                           "picks the robots.txt group")
         st.number_input("Sitemap URLs at most", key="max_sitemap_urls", step=100,
                         help="page URLs taken from the sitemaps; the rest are counted")
 

@@ -304,7 +304,8 @@ SETTINGS: tuple[Setting, ...] = (
             high=100_000_000),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
-    Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
+    Setting("user_agent", str, "the User-Agent header; its product token (before the first "
+            "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
