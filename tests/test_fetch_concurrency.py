@@ -1,4 +1,4 @@
-"""The fetcher with fetches in flight (``Fetcher.prefetch``, docs/DESIGN.md §11.13): what
+"""The fetcher with fetches in flight (``Fetcher.prefetch``, docs/DESIGN.md §11.14): what
 the fetches share is safe, and a host never gets two requests at once.
 
 Live tests use ``pagesift_ui/bench/slowsite.py``'s loopback site (every answer 100 ms after

@@ -1,5 +1,5 @@
 """A loopback site spread over several host names whose server waits before every answer:
-what fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md §11.13) are measured and
+what fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md §11.14) are measured and
 tested on.
 
 Every host is a ``*.localhost`` name on one port, so each is 127.0.0.1 without DNS (RFC 6761

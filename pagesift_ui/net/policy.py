@@ -70,7 +70,7 @@ class FetchPolicy:
     a dripping server do. A ``Crawl-delay`` or ``Retry-After`` longer than
     ``max_crawl_delay_s`` / ``max_retry_after_s`` is waited only that long. ``concurrency``
     is the most fetches the fetcher runs at once (its prefetch threads; never two requests
-    to one host at a time, docs/DESIGN.md §11.13). The checks here
+    to one host at a time, docs/DESIGN.md §11.14). The checks here
     are what the fetcher needs to work at all; ``CrawlConfig`` narrows them to the ranges a
     user may choose.
     """

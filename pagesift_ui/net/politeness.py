@@ -14,7 +14,7 @@ stalled a crawl silently), so a longer wait is cut to its cap, and each cut is r
 fetcher hands it its clock and sleep.
 
 A crawl may have several fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md
-§11.13), but never two requests to one host at once: ``turn`` holds the host's lock from
+§11.14), but never two requests to one host at once: ``turn`` holds the host's lock from
 the wait through the whole exchange, so the gaps above are measured exactly as with one
 fetch at a time. A thread holds at most one host's turn (a redirect to another host takes
 its turn on the next hop, after this one's is given back), so turns cannot deadlock.

@@ -159,7 +159,7 @@ class RobotsCache:
 
     ``load`` is called with ``scheme://host[:port]/robots.txt`` on a miss; ``clock`` is a
     monotonic clock in seconds used for expiry. Safe to share between threads (the fetcher's
-    fetches in flight, docs/DESIGN.md §11.13): a robots.txt is loaded once however many
+    fetches in flight, docs/DESIGN.md §11.14): a robots.txt is loaded once however many
     threads ask for it at the same time, the later ones waiting for the first one's answer.
     """
 

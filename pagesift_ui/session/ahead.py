@@ -1,5 +1,5 @@
 """Fetches in flight: the links a session has popped ahead of the page it takes next
-(docs/DESIGN.md §11.13).
+(docs/DESIGN.md §11.14).
 
 With ``CrawlConfig.concurrency`` N > 1 a session keeps up to N popped links whose pages are
 being fetched while it takes the oldest one into the crawl. A link is popped only at the

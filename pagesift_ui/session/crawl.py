@@ -35,6 +35,7 @@ from pagesift_ui.session.record import (
     VerdictFate,
 )
 from pagesift_ui.session.relabel import Sample, account, apply_labels, label_state
+from pagesift_ui.session.seeding import offer_sitemap_links
 from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
 from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
@@ -81,7 +82,7 @@ class CrawlSession:
     With ``config.concurrency`` N > 1 up to N popped links are in flight (``in_flight``):
     each step first pops up to N (never past the budget) and asks the source to prefetch
     them, then takes the oldest one's page into the crawl exactly as with one fetch at a
-    time (docs/DESIGN.md §11.13). When the crawl stops with links in flight, they go back to
+    time (docs/DESIGN.md §11.14). When the crawl stops with links in flight, they go back to
     the queue unfetched (``session/ahead.py``).
     """
 
@@ -114,7 +115,7 @@ class CrawlSession:
         self._labelled_fresh: dict[int, bool] = {}  # step → freshness under the labels
         self._closed = False
         self._interrupted = ""  # why a step broke off half-way; never healed
-        self._ahead: deque[Popped] = deque()  # popped links in flight, oldest first (§11.13)
+        self._ahead: deque[Popped] = deque()  # popped links in flight, oldest first (§11.14)
         self._carried: list[str] = []  # dropped by pops whose link is not in a step yet
         seed = clean(config.seed_url)
         self.state.queue.offer(dedupe_key(seed), seed, 0, SEED_SCORE, None, config.limit)
@@ -193,7 +194,7 @@ class CrawlSession:
         """Take pages from ``source`` from the next step on (a resumed session goes live).
 
         Returns the previous source, which the caller closes; the session's state is untouched.
-        The links in flight are asked of ``source`` (§11.13): a resumed session fetches live
+        The links in flight are asked of ``source`` (§11.14): a resumed session fetches live
         the pages its rebuild had popped ahead.
         """
         previous, self._source = self._source, source
@@ -202,7 +203,7 @@ class CrawlSession:
 
     @property
     def in_flight(self) -> tuple[str, ...]:
-        """The URLs of the links popped ahead and being fetched, oldest first (§11.13)."""
+        """The URLs of the links popped ahead and being fetched, oldest first (§11.14)."""
         return tuple(link.entry.url for link in self._ahead)
 
     def close(self) -> None:
@@ -237,7 +238,7 @@ class CrawlSession:
     # -- one step -------------------------------------------------------------------------
 
     def _take_step(self, started: float) -> StepRecord | None:
-        """§11.2-11.13; None when the pop found the queue empty and nothing is in flight
+        """§11.2-11.14; None when the pop found the queue empty and nothing is in flight
         (the crawl is exhausted)."""
         self._top_up()
         if not self._ahead:
@@ -245,12 +246,20 @@ class CrawlSession:
             self._end(StopReason.EXHAUSTED, len(self.steps))
             return None
         facts = self._run_entry(self._ahead.popleft())
+        if facts.step == 1 and self.config.use_sitemaps:
+            # §11.13: after the seed page, so the seed is fetched first and its robots.txt
+            # (which names the sitemaps) is read; before the budget check, so a seed that
+            # failed or had no links does not end the crawl before its sitemap links
+            facts.sitemap = offer_sitemap_links(
+                self.state, self.config, self._source.sitemaps(self.config.sitemap_limits()),
+                self._source.allowed_by_robots,
+            )
         record = self._finish(facts, started)
         self.steps.append(record)
         return record
 
     def _top_up(self) -> None:
-        """§11.13: pop until ``concurrency`` links are in flight or the budget has none left
+        """§11.14: pop until ``concurrency`` links are in flight or the budget has none left
         (a link in flight counts against the limit), then have the source prefetch them."""
         room = min(self.config.concurrency, self.config.limit - self.pages_scheduled)
         while len(self._ahead) < room:
@@ -262,12 +271,12 @@ class CrawlSession:
         self._prefetch()
 
     def _prefetch(self) -> None:
-        # one fetch at a time asks nothing of the source: no thread runs (§11.13)
+        # one fetch at a time asks nothing of the source: no thread runs (§11.14)
         if self.config.concurrency > 1:
             self._source.prefetch(self.in_flight)
 
     def _put_back(self) -> None:
-        """§11.13: the crawl stopped; its links in flight go back to the queue unfetched,
+        """§11.14: the crawl stopped; its links in flight go back to the queue unfetched,
         and the links their pops dropped are reported by the next step that is taken."""
         if not self._ahead:
             return

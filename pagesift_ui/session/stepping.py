@@ -139,7 +139,7 @@ def ending(
     state: FrontierState, config: CrawlConfig, pages_scheduled: int, in_flight: int = 0
 ) -> StopReason | None:
     """§11.1: the budget's or the queue's end after a step, or None to go on. A queue that
-    is empty while ``in_flight`` pages are being fetched (§11.13) has not ended."""
+    is empty while ``in_flight`` pages are being fetched (§11.14) has not ended."""
     if pages_scheduled >= config.limit:
         return StopReason.LIMIT_REACHED
     if not in_flight and not has_fetchable(state, config.seed_host):
@@ -150,7 +150,7 @@ def ending(
 def pending_lead(state: FrontierState, seed_host: str, ahead: Sequence[Entry] = ()) -> Lead:
     """§11.10: is the best queued link outside dry subtrees a lead (``frontier/leads.py``)?
     The answer says why, with numbers, whichever way it goes. ``ahead`` are the links
-    popped and in flight (§11.13), oldest first: the crawl takes them before the queue's."""
+    popped and in flight (§11.14), oldest first: the crawl takes them before the queue's."""
     head = next(
         (e for e in itertools.chain(ahead, _pop_order(state))
          if not state.is_dry(subtree(seed_host, e.url))),

@@ -1,4 +1,4 @@
-"""Fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md §11.13).
+"""Fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md §11.14).
 
 The live tests crawl ``pagesift_ui/bench/slowsite.py``'s site: four ``*.localhost`` host
 names on one loopback server that answers every request 100 ms after it came and counts the
