@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
@@ -57,6 +58,7 @@ logger = logging.getLogger(__name__)
 
 #: Score given to the seed link: it has no features and teaches the model nothing (§3).
 SEED_SCORE = 1.0
+LOOKAHEAD_PER_SLOT = 4
 #: The stop verdicts a user (or ``run(until_stop=False)``) may continue past.
 FORGIVABLE = frozenset(
     {StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES}
@@ -263,12 +265,42 @@ class CrawlSession:
         (a link in flight counts against the limit), then have the source prefetch them."""
         room = min(self.config.concurrency, self.config.limit - self.pages_scheduled)
         while len(self._ahead) < room:
+            link = self._pop_for_an_idle_host()
+            if link is None:
+                break
+            self._ahead.append(link)
+        self._prefetch()
+
+    def _pop_for_an_idle_host(self) -> Popped | None:
+        """§11.14: the best of the next ``concurrency`` pops whose host has no link in
+        flight, else the best of them; the others go back to the queue (``put_back``).
+
+        One request at a time per host means two links in flight on one host are fetched
+        one after the other, however many threads wait; per-host queues are how parallel
+        crawlers keep every connection busy (Mercator's back queues, Heydon & Najork 1999).
+        Which host is busy is read off the links in flight, never off the network, so the
+        choice repeats run after run; with nothing in flight (always, with one fetch at a
+        time) the best link is taken, as before.
+        """
+        busy = {urlsplit(link.entry.url).hostname for link in self._ahead}
+        passed: list[Popped] = []
+        chosen: Popped | None = None
+        for _ in range(LOOKAHEAD_PER_SLOT * self.config.concurrency):
             entry = next_entry(self.state, self.config.seed_host, self._carried)
             if entry is None:
                 break
-            self._ahead.append(popped(self.state, entry, self._carried))
+            link = popped(self.state, entry, self._carried)
             self._carried = []
-        self._prefetch()
+            if urlsplit(entry.url).hostname not in busy:
+                chosen = link
+                break
+            passed.append(link)
+        if chosen is None and passed:
+            chosen = passed.pop(0)
+        for link in passed:
+            put_back(self.state, link, self.config.max_queued_links)
+            self._carried.extend(link.dropped)
+        return chosen
 
     def _prefetch(self) -> None:
         # one fetch at a time asks nothing of the source: no thread runs (§11.14)

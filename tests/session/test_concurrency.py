@@ -176,6 +176,49 @@ def test_each_step_prefetches_the_links_in_flight_oldest_first() -> None:
     assert source.prefetched[-1][:3] == hint[1:]
 
 
+def clustered_site() -> dict[str, Reply]:
+    """A home page whose six best links are on its own host and three weaker ones on three
+    other hosts: best-first alone would put four links in flight on one host."""
+    hosts = list(SITE.host_names)
+
+    def html(title: str, body: str) -> Reply:
+        return Reply(200, "text/html; charset=utf-8",
+                     f"<html><head><title>{title}</title></head><body>{body}</body></html>")
+
+    home = hosts[0]
+    best = "".join(f'<p><a href="http://{home}:{MEMORY_PORT}/best/{i}">sediment transport '
+                   f"in rivers, part {i}</a></p>" for i in range(6))
+    weak = "".join(f'<p><a href="http://{host}:{MEMORY_PORT}/other">sediment notes</a></p>'
+                   for host in hosts[1:])
+    pages = {f"http://{home}:{MEMORY_PORT}/": html("Rivers", best + weak)}
+    for i in range(6):
+        pages[f"http://{home}:{MEMORY_PORT}/best/{i}"] = html(
+            f"Sediment transport {i}", f"<p>Sediment transport, {i}: bed load and rivers.</p>")
+    for host in hosts[1:]:
+        pages[f"http://{host}:{MEMORY_PORT}/other"] = html(
+            "Sediment notes", "<p>Sediment in lakes and rivers.</p>")
+    return pages
+
+
+def test_links_in_flight_go_to_hosts_with_nothing_in_flight_first() -> None:
+    config = CrawlConfig.from_mapping({
+        "seed_url": f"http://{SITE.seed_host}:{MEMORY_PORT}/", "query": QUERY, "limit": 20,
+        "delay_s": 0.0, "stop_on_verdict": False, "concurrency": 4})
+    session = CrawlSession(config, DictSource(clustered_site(), policy=policy_for(config),
+                                              now=lambda: 0.0))
+    session.step()  # the home page; its links are queued
+    best_first = [row.url for row in session.frontier(4)]
+    assert {urlsplit(url).hostname for url in best_first} == {SITE.seed_host}
+    session.step()  # tops up to four in flight, then takes the oldest
+    taken = session.steps[-1].url
+    hosts = [urlsplit(url).hostname for url in (taken, *session.in_flight)]
+    assert sorted(hosts) == sorted(SITE.host_names)
+    assert taken == best_first[0]  # the best link is still taken first
+    # every link is still taken once: the passed-over links went back to the queue
+    rest = [record.url for record in session.run()]
+    assert sorted([session.steps[0].url, taken, *rest]) == sorted(clustered_site())
+
+
 def test_links_in_flight_count_against_the_limit() -> None:
     session, source = memory_session(concurrency=4, limit=6)
     records = session.run()
