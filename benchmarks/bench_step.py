@@ -51,8 +51,8 @@ from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
-QUERIES = ("asyncio", "text", "internet")  # benchmarks/pydocs/*.truth
-LIMIT = 120  # pages per crawl
+QUERIES = ("asyncio", "text")  # benchmarks/pydocs/*.truth
+LIMIT = 60  # pages per crawl
 REPEATS = 3
 #: (label, upper bound in bytes): the size buckets.
 BUCKETS = (("< 20 KB", 20_000), ("20-100 KB", 100_000), ("> 100 KB", float("inf")))

@@ -458,24 +458,27 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) ->
     saved: list[tuple[bool, bool] | None] = []
     preserve = 0
     not_walked = -1
+    start, end, text = collector.start, collector.end, collector.text
     walker = etree.iterwalk(body, events=("start", "end", "comment", "pi"))
+    skip_subtree = walker.skip_subtree
     for event, element in walker:
         if event == "start":
             name = element.tag
             if collector.full:
                 not_walked = max(not_walked, 0) + sum(1 for _ in element.iter("a"))
-                walker.skip_subtree()
+                skip_subtree()
                 saved.append(None)
                 continue
             if name in _SKIPPED:
-                walker.skip_subtree()
+                skip_subtree()
                 saved.append(None)
                 continue
             saved.append((in_root, boiler))
-            is_root = main_roots is not None and element in main_roots
-            in_root = in_root or is_root
-            boiler = False if is_root else boiler or _is_boilerplate(name, element, whole_body)
-            collector.start(name, element, in_root and not boiler)
+            if main_roots is not None and element in main_roots:
+                in_root, boiler = True, False
+            elif not boiler:
+                boiler = _is_boilerplate_element(name, element, whole_body)
+            start(name, element, in_root and not boiler)
             if name in _PRESERVE_WHITESPACE:
                 preserve += 1
             value = element.text
@@ -483,7 +486,7 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) ->
             state = saved.pop()
             if state is not None:
                 name = element.tag
-                collector.end(name, element, in_root and not boiler)
+                end(name, element, in_root and not boiler)
                 in_root, boiler = state
                 if name in _PRESERVE_WHITESPACE:
                     preserve -= 1
@@ -501,8 +504,34 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) ->
             continue
         if not preserve and not value.strip(_ASCII_SPACES):
             value = "\n" if "\n" in value else " "
-        collector.text(value, in_root and not boiler)
+        text(value, in_root and not boiler)
     return not_walked
+
+
+def _is_boilerplate_element(name: str, element: Any, whole_body: bool) -> bool:
+    """``_is_boilerplate`` for an lxml element, reading its attributes once."""
+    if name in _BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    for key, value in element.items():
+        if key == "class":
+            if _boilerplate_classes(value):
+                return True
+        elif key == "id":
+            if value.lower() in _BOILERPLATE_TOKENS:
+                return True
+        elif key == "hidden" or (key == "aria-hidden" and value == "true"):
+            return True
+        elif key == "role":
+            role = value.strip().lower()
+            if role in _BOILERPLATE_ROLES or (whole_body and role == "banner"):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _boilerplate_classes(classes: str) -> bool:
+    # a site's pages use a few hundred class attributes, over and over
+    return not _BOILERPLATE_TOKENS.isdisjoint(token.lower() for token in classes.split())
 
 
 # ----------------------------------------------------- bs4: documents lxml gives no body
@@ -666,7 +695,8 @@ class _Collector:
 
     def flush(self, *, end: bool) -> None:
         """Emit the pending block; an empty one keeps its prefix unless the element ended."""
-        markdown = _normalise("".join(self._markdown))
+        # (_plain only ever grows with _markdown: nothing pending, nothing to emit)
+        markdown = _normalise("".join(self._markdown)) if self._markdown else ""
         if markdown:
             self.markdown_blocks.append(self._prefix + markdown)
             self.plain_blocks.append(_normalise("".join(self._plain)))
