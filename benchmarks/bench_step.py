@@ -130,8 +130,9 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
             order.append(result.final_url)
             entry = times.setdefault(result.final_url, PageTimes(
                 result.final_url, len(result.body), [], [], []))
-            parses = [("bs4", lambda: BeautifulSoup(result.text, "lxml")),
-                      ("lxml", lambda: lxml.html.fromstring(result.text))]
+            text = result.text
+            parses = [("bs4", lambda: BeautifulSoup(text, "lxml")),  # noqa: B023 (run here)
+                      ("lxml", lambda: lxml.html.fromstring(text))]  # noqa: B023
             if len(order) % 2:
                 parses.reverse()
             entry.step.append(step)

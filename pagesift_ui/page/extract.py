@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -291,7 +291,7 @@ class _Document:
     base_href: str | None
     robots: frozenset[str]
     head_links: tuple[tuple[object, str, object], ...]
-    walk: Any  # Callable[[_Collector], int]
+    walk: Callable[[_Collector], int]
 
 
 def _robots(contents: Iterable[object]) -> frozenset[str]:
