@@ -4,7 +4,8 @@ Main content is the first ``<main>`` or ``[role=main]``, else the top-level ``<a
 elements, else ``<body>`` without navigation, header, footer, aside and forms. Inside the
 main content, nested ``<nav>``/``<aside>``/``<footer>``/forms and menus are still left out.
 One iterative walk over the tree produces blocks, headings and links together, so deep or
-malformed documents cannot exhaust the recursion limit.
+malformed documents cannot exhaust the recursion limit. The tree is lxml's; bs4 reads only the
+documents lxml gives no whole body, to the same ``Page`` (docs/DESIGN.md §2, issue 15).
 
 Markdown blocks are trimmed and joined by exactly one blank line; the stop rules hash them,
 so the same HTML must always give the same string.
@@ -366,7 +367,7 @@ def _is_boilerplate(name: str, element: _Attrs, whole_body: bool) -> bool:
 
 
 # -------------------------------------------------------------- lxml: the ordinary path
-# docs/DESIGN.md §5: an lxml tree built in C, walked by ``etree.iterwalk``. bs4 builds the
+# docs/DESIGN.md §2: an lxml tree built in C, walked by ``etree.iterwalk``. bs4 builds the
 # same tree from the same libxml2 parse event by event in Python (its lxml builder), at
 # ~30 µs an element; tests/test_extract_paths.py holds both to the same Page.
 
@@ -383,6 +384,9 @@ _ONE_PASS = etree.XPath(
 _LXML_DEPTH_GUARD = 250
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 _PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
+#: The elements ``_Collector.start``/``end`` act on; for any other (span, code, em, …: most
+#: of a documentation page) both do nothing, so the tree walk does not call them.
+_COLLECTED = _BLOCKS | {"a", "img", "br", "td", "th", "pre"}
 
 
 def _read_tree(markup: str) -> _Document | None:
@@ -478,7 +482,8 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) ->
                 in_root, boiler = True, False
             elif not boiler:
                 boiler = _is_boilerplate_element(name, element, whole_body)
-            start(name, element, in_root and not boiler)
+            if name in _COLLECTED:
+                start(name, element, in_root and not boiler)
             if name in _PRESERVE_WHITESPACE:
                 preserve += 1
             value = element.text
@@ -486,7 +491,8 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) ->
             state = saved.pop()
             if state is not None:
                 name = element.tag
-                end(name, element, in_root and not boiler)
+                if name in _COLLECTED:
+                    end(name, element, in_root and not boiler)
                 in_root, boiler = state
                 if name in _PRESERVE_WHITESPACE:
                     preserve -= 1
