@@ -38,7 +38,7 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import settings_mapping
+from pagesift_ui.session.config import RenderMode, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
@@ -54,7 +54,7 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict")
+                 "delta", "dispersion_cap", "stop_on_verdict", "render", "render_deadline_s")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -70,6 +70,8 @@ def form_defaults() -> dict[str, Any]:
         "folder": "",
         "query": "",
         "scope": Scope(fields["scope"]).value,
+        "render": RenderMode(fields["render"]).value,
+        "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
@@ -202,11 +204,13 @@ FIELD_LABELS = {
     "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+    "render": "Render JavaScript", "render_deadline_s": "Render deadline",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "render",
+                             "render_deadline_s"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -311,6 +315,13 @@ def _advanced_inputs() -> None:
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
+        st.radio("Render JavaScript", [m.value for m in RenderMode], key="render",
+                 horizontal=True,
+                 help="render pages in headless Chromium before reading them (every request "
+                      "held to the same rules as a fetch): empty = only pages whose HTML has "
+                      "no text and no links")
+        st.number_input("Render deadline (s)", key="render_deadline_s", step=1.0,
+                        format="%.0f", help="most seconds one page's render may take")
 
 
 def render_setup() -> None:

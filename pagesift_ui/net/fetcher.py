@@ -56,6 +56,7 @@ from pagesift_ui.net.policy import (
     system_resolver,
 )
 from pagesift_ui.net.politeness import CappedWait, Politeness, retry_after_s
+from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.net.robots import RobotsCache, RobotsDownload, RobotsState, product_token
 from pagesift_ui.net.transport import Deadline, DeadlineTransport
 from pagesift_ui.page.charset import decode_html
@@ -90,7 +91,9 @@ class FetchResult:
     (gzip removed) while ``headers`` are exactly as received, so they may still say
     ``Content-Encoding: gzip``. ``encoding`` is the Python codec that produced ``text``.
     ``politeness_note`` says which server-asked wait was cut to its cap while fetching it
-    ("" when none); it describes the run, so recordings do not keep it.
+    ("" when none); it describes the run, so recordings do not keep it. ``render`` is set
+    when ``body`` is the page as the headless browser left it (``net/render.py``); it too
+    describes the run, so recordings keep the rendered body but not the report.
     """
 
     url: str
@@ -105,6 +108,7 @@ class FetchResult:
     fetched_at: float
     headers: tuple[tuple[str, str], ...]
     politeness_note: str = ""
+    render: RenderReport | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,11 +191,22 @@ class Fetcher:
         """
         self._notes = []
         try:
-            result = self._fetch(url)
+            result = self._fetch(url, html_only=True)
         except FetchError as exc:
             exc.politeness_note = "; ".join(self._notes)
             raise
         return dataclasses.replace(result, politeness_note="; ".join(self._notes))
+
+    def fetch_resource(self, url: str) -> FetchResult:
+        """Fetch a page's subresource (script, style, data, image …) under the same checks.
+
+        As ``fetch``, but any media type is accepted and the body is not decoded as text
+        (``text`` and ``encoding`` are empty): the headless browser asks for these
+        (``net/render.py``) and is answered with the body. Raises what ``fetch`` raises but
+        ``UnsupportedContentType``.
+        """
+        self._notes = []
+        return self._fetch(url, html_only=False)
 
     def allowed_by_robots(self, url: str) -> bool:
         """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
@@ -216,7 +231,7 @@ class Fetcher:
             return None
         return self._robots.crawl_delay(host.lower().rstrip("."), self._token)
 
-    def _fetch(self, url: str) -> FetchResult:
+    def _fetch(self, url: str, *, html_only: bool) -> FetchResult:
         current = _parse_url(url, url)
         visited = [str(current)]
         network_s = 0.0
@@ -226,7 +241,7 @@ class Fetcher:
             with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
                 url, current, target
             ) as response:
-                outcome = self._read_page(url, current, target.host, response)
+                outcome = self._read_page(url, current, target.host, response, html_only)
             network_s += self._clock() - hop_started
             if isinstance(outcome, _Received):
                 break
@@ -234,7 +249,7 @@ class Fetcher:
             self._check_scope(url, current, outcome)
             visited.append(str(outcome))
             current = outcome
-        encoding, text = decode_html(outcome.body, outcome.charset)
+        encoding, text = decode_html(outcome.body, outcome.charset) if html_only else ("", "")
         return FetchResult(
             url=url,
             final_url=str(current),
@@ -324,7 +339,8 @@ class Fetcher:
             self._note(self._politeness.hold_off(host, asked))
 
     def _read_page(
-        self, url: str, current: httpx.URL, host: str, response: httpx.Response
+        self, url: str, current: httpx.URL, host: str, response: httpx.Response,
+        html_only: bool,
     ) -> _Received | httpx.URL:
         """The next URL for a redirect, else the checked, size-capped page."""
         status = response.status_code
@@ -336,7 +352,7 @@ class Fetcher:
             reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase
             raise HTTPStatusError(url, f"{current} answered {status} {reason}".rstrip(), status)
         media_type, charset = parse_content_type(response.headers.get("content-type"))
-        if media_type not in HTML_MEDIA_TYPES:
+        if html_only and media_type not in HTML_MEDIA_TYPES:
             raise UnsupportedContentType(
                 url,
                 f"{current} is {media_type}, not HTML; skipped without downloading it",

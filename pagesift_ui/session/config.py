@@ -27,6 +27,7 @@ __all__ = [
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
+    "RenderMode",
     "Scope",
     "Setting",
     "Strategy",
@@ -55,6 +56,14 @@ class Strategy(enum.StrEnum):
     # ``sampling_seed``; the model learns exactly as in FOCUSED
 
 
+class RenderMode(enum.StrEnum):
+    """Which fetched pages are rendered in headless Chromium before extraction (§13.4)."""
+
+    OFF = "off"  # none: the fetched HTML is the page
+    EMPTY = "empty"  # pages whose fetched HTML has no text and no links (a script builds them)
+    ALWAYS = "always"  # every HTML page
+
+
 @dataclass(frozen=True, slots=True)
 class CrawlConfig:
     """Everything that decides how a crawl runs. Defaults live here and nowhere else.
@@ -70,7 +79,9 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). The ranges of the numbers are ``SETTINGS``'.
+    for good, truth pages among them). ``render`` asks for pages to be rendered in headless
+    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
+    page, §13.4). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -97,6 +108,8 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    render: RenderMode = RenderMode.OFF
+    render_deadline_s: float = 10.0
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -113,6 +126,8 @@ class CrawlConfig:
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
+        if not isinstance(self.render, RenderMode):
+            raise ConfigError("render", f"must be one of {[m.value for m in RenderMode]}")
         self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
 
     @classmethod
@@ -143,6 +158,13 @@ class CrawlConfig:
                 raise ConfigError(
                     "strategy", f"must be one of {[s.value for s in Strategy]}"
                 ) from exc
+        if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
+            try:
+                kwargs["render"] = RenderMode(kwargs["render"])
+            except ValueError as exc:
+                raise ConfigError(
+                    "render", f"must be one of {[m.value for m in RenderMode]}"
+                ) from exc
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -157,6 +179,7 @@ class CrawlConfig:
         out = asdict(self)
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
+        out["render"] = self.render.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 
@@ -283,6 +306,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("render", RenderMode, "render pages in headless Chromium before reading them: "
+            "off; empty: pages whose HTML has no text and no links; always: every page",
+            "--render"),
+    Setting("render_deadline_s", float, "most seconds one page's render may take; then the "
+            "page as it is (or the plain fetch) is read", "--render-deadline", 1.0, 120.0),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )
