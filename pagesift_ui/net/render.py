@@ -37,15 +37,18 @@ import logging
 import socket
 import time
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from pagesift_ui.errors import FetchError, OutOfScope, RenderFailed
+from pagesift_ui.errors import FetchError, HTTPStatusError, OutOfScope, RenderFailed
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.net.rendered import MAX_LISTED_REFUSALS, Refusal, RenderEnd, RenderReport
 
 __all__ = ["CHROMIUM", "Renderer"]
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: Debian's Chromium; Playwright drives it (never ``playwright install``: no browser download).
 CHROMIUM = "/usr/bin/chromium"
@@ -57,9 +60,12 @@ _ARGS = (
     # (<-loopback> sends loopback through the proxy too; Chromium bypasses it by default)
     "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-bypass-list=<-loopback>",
 )
-#: Time beyond the render deadline for stopping the scripts and reading the DOM; a render
-#: still unfinished then has a hung browser, which is given up (``RenderFailed``).
+#: Time beyond the render deadline for opening the tab, stopping the scripts and reading
+#: the DOM; a render still unfinished then has a hung browser, which is given up
+#: (``RenderFailed``).
 _GRACE_S = 15.0
+#: How long starting Chromium may take (1-3 s on the CI machine, more under load).
+_START_S = 60.0
 #: Response headers not handed to the browser: the body is already decoded and measured,
 #: and a crawl keeps no cookies.
 _DROPPED_HEADERS = frozenset(
@@ -67,10 +73,20 @@ _DROPPED_HEADERS = frozenset(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the browser is answered for one subresource."""
+
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+
 class _Tally:
     """The requests of one render: served, and refused with the first few named."""
 
-    def __init__(self) -> None:
+    def __init__(self, started: float) -> None:
+        self.started = started  # when the page began to load: its deadline counts from here
         self.served = 0
         self.refused = 0
         self.listed: list[Refusal] = []
@@ -121,17 +137,27 @@ class Renderer:
             self._worker = concurrent.futures.ThreadPoolExecutor(
                 max_workers=1, thread_name_prefix="pagesift-render"
             )
-        future = self._worker.submit(self._render_here, fetched)
+        if self._browser is None:
+            self._wait(self._worker.submit(self._start_here, fetched.url), _START_S, fetched,
+                       "starting for")
+        return self._wait(self._worker.submit(self._render_here, fetched),
+                          self._deadline_s + _GRACE_S, fetched, "rendering")
+
+    def _wait(
+        self, future: concurrent.futures.Future[_T], seconds: float, fetched: FetchResult,
+        doing: str,
+    ) -> _T:
+        """The worker's answer, or ``RenderFailed`` once it is ``seconds`` late."""
         try:
-            return future.result(timeout=self._deadline_s + _GRACE_S)
+            return future.result(timeout=seconds)
         except concurrent.futures.TimeoutError:
-            logger.error("render of %s hung past its deadline; the browser is given up",
-                         fetched.final_url)
+            logger.error("the browser hung %s %s; it is given up", doing, fetched.final_url)
             # the hung thread keeps its browser; a new worker starts a new one
-            self._worker.shutdown(wait=False, cancel_futures=True)
+            if self._worker is not None:
+                self._worker.shutdown(wait=False, cancel_futures=True)
             self._worker, self._browser = None, None
             raise RenderFailed(
-                fetched.url, f"the browser rendering {fetched.final_url} stopped answering"
+                fetched.url, f"the browser stopped answering while {doing} {fetched.final_url}"
             ) from None
 
     def close(self) -> None:
@@ -148,12 +174,15 @@ class Renderer:
 
     # -- on the worker thread -------------------------------------------------------------
 
+    def _start_here(self, url: str) -> None:
+        if self._browser is None:
+            self._browser = _Browser(self._executable, url)
+
     def _render_here(self, fetched: FetchResult) -> FetchResult:
-        started = self._clock()
         try:
-            if self._browser is None:
-                self._browser = _Browser(self._executable)
-            html, report = self._browser.render(self, fetched, started)
+            self._start_here(fetched.url)
+            assert self._browser is not None  # _start_here raises or sets it
+            html, report = self._browser.render(self, fetched)
         except RenderFailed:
             self._shutdown_here()
             raise
@@ -171,40 +200,46 @@ class Renderer:
 
     # -- asked by _Browser on the worker thread --------------------------------------------
 
+    def now(self) -> float:
+        return self._clock()
+
     def time_left(self, started: float) -> float:
         return started + self._deadline_s - self._clock()
 
-    def elapsed(self, started: float) -> float:
-        return self._clock() - started
+    def answer(self, url: str, method: str, tally: _Tally) -> _Answer | None:
+        """A subresource fetched under the crawl's rules, or None (refused, in ``tally``).
 
-    def answer(self, url: str, method: str, tally: _Tally, started: float) -> FetchResult | None:
-        """A subresource fetched under the crawl's rules, or None (refused, in ``tally``)."""
+        A 4xx/5xx is an answer, not a refusal: the browser gets the status (no body).
+        """
         if method != "GET":
             tally.refuse(url, "method")  # a render must not send forms or change state
             return None
-        if self.time_left(started) <= 0:
+        if self.time_left(tally.started) <= 0:
             tally.refuse(url, "deadline")
             return None
         try:
             if not self._in_scope(url):
                 raise OutOfScope(url, f"{url} is outside the crawl's scope")
             answer = self._fetcher.fetch_resource(url)
+        except HTTPStatusError as exc:
+            tally.served += 1
+            return _Answer(exc.status, b"", {})
         except FetchError as exc:
             tally.refuse(url, exc.kind)
             return None
         tally.served += 1
-        return answer
+        return _Answer(answer.status, answer.body, _headers(answer))
 
 
 class _Browser:
     """One Chromium on the worker thread, and the Playwright driving it."""
 
-    def __init__(self, executable: str) -> None:
+    def __init__(self, executable: str, url: str) -> None:
         try:
             # here, not at the top: a crawl without render never pays for the import
             from playwright.sync_api import Error, TimeoutError, sync_playwright
         except ImportError as exc:
-            raise RenderFailed("", f"render needs the playwright package: {exc}") from exc
+            raise RenderFailed(url, f"render needs the playwright package: {exc}") from exc
         self._error: type[Exception] = Error
         self._timeout: type[Exception] = TimeoutError
         # bound and never listened on: every connection to it is refused at once
@@ -218,30 +253,33 @@ class _Browser:
             )
         except Error as exc:
             self.close()
-            raise RenderFailed("", f"the browser {executable} could not be started: {exc}") from exc
+            raise RenderFailed(
+                url, f"the browser {executable} could not be started: {exc}"
+            ) from exc
 
-    def render(
-        self, renderer: Renderer, fetched: FetchResult, started: float
-    ) -> tuple[str | None, RenderReport]:
-        """The DOM (None: not readable in time) and the report of one page's render."""
-        tally = _Tally()
+    def render(self, renderer: Renderer, fetched: FetchResult) -> tuple[str | None, RenderReport]:
+        """The DOM (None: not readable in time) and the report of one page's render.
+
+        The deadline and ``elapsed_s`` count from the page's first request: starting the
+        browser and opening its tab are ours to pay, not the page's.
+        """
+        tally = _Tally(renderer.now())
         try:
             context = self._browser.new_context(
                 service_workers="block", accept_downloads=False, java_script_enabled=True
             )
             try:
-                html, end = self._load(context, renderer, fetched, tally, started)
+                html, end = self._load(context, renderer, fetched, tally)
             finally:
                 context.close()
         except self._error as exc:
             raise RenderFailed(
                 fetched.url, f"the browser failed rendering {fetched.final_url}: {exc}"
             ) from exc
-        return html, tally.report(end, renderer.elapsed(started))
+        return html, tally.report(end, renderer.now() - tally.started)
 
     def _load(
-        self, context: Any, renderer: Renderer, fetched: FetchResult, tally: _Tally,
-        started: float,
+        self, context: Any, renderer: Renderer, fetched: FetchResult, tally: _Tally
     ) -> tuple[str | None, RenderEnd]:
         document: list[Any] = []  # the main frame's one navigation, once it has come
 
@@ -256,11 +294,11 @@ class _Browser:
                 route.fulfill(status=fetched.status, body=fetched.body,
                               headers=_headers(fetched, document=True))
                 return
-            answer = renderer.answer(request.url, request.method, tally, started)
+            answer = renderer.answer(request.url, request.method, tally)
             if answer is None:
                 route.abort("blockedbyclient")
             else:
-                route.fulfill(status=answer.status, body=answer.body, headers=_headers(answer))
+                route.fulfill(status=answer.status, body=answer.body, headers=answer.headers)
 
         def websocket(ws: Any) -> None:
             tally.refuse(ws.url, "websocket")  # never connected to the server
@@ -277,9 +315,10 @@ class _Browser:
         cdp = context.new_cdp_session(page)
         cdp.send("Runtime.enable")  # terminateExecution needs it, while scripts can run
         end = RenderEnd.SETTLED
+        tally.started = renderer.now()
         try:
-            page.goto(fetched.final_url, wait_until="load", timeout=_ms(renderer, started))
-            page.wait_for_load_state("networkidle", timeout=_ms(renderer, started))
+            page.goto(fetched.final_url, wait_until="load", timeout=_ms(renderer, tally))
+            page.wait_for_load_state("networkidle", timeout=_ms(renderer, tally))
         except self._timeout:
             end = RenderEnd.DEADLINE
         if end is RenderEnd.DEADLINE:
@@ -313,9 +352,9 @@ def _stop_scripts(cdp: Any) -> None:
     cdp.send("Runtime.terminateExecution")  # one that started in between
 
 
-def _ms(renderer: Renderer, started: float) -> float:
+def _ms(renderer: Renderer, tally: _Tally) -> float:
     """What is left of the deadline in Playwright's milliseconds (at least 1: 0 is none)."""
-    return max(1.0, renderer.time_left(started) * 1000.0)
+    return max(1.0, renderer.time_left(tally.started) * 1000.0)
 
 
 def _headers(result: FetchResult, *, document: bool = False) -> dict[str, str]:
