@@ -1,6 +1,6 @@
 """Rendering a fetched page in headless Chromium, every request held to the fetch rules.
 
-docs/DESIGN.md §13.4. The page has already been fetched by the ``Fetcher`` (network policy,
+docs/DESIGN.md §11.3a. The page has already been fetched by the ``Fetcher`` (network policy,
 robots, scope, redirects, body cap). The browser loads it with every request intercepted
 (``BrowserContext.route("**/*")``):
 
@@ -16,7 +16,10 @@ process has bound and never listens on) and with DNS turned off, so a connection
 interception does not see (a ``preconnect`` hint) reaches nothing. Service workers and
 downloads are blocked.
 
-A render has a deadline for the whole page. When it passes, the page's scripts are stopped
+A render has a deadline for the whole page, counted from its first request (starting the
+browser and opening the tab are not the page's time). The page has settled when it has
+loaded and its network has been quiet for 500 ms (Playwright's ``networkidle``). When the
+deadline passes first, the page's scripts are stopped
 (CDP ``Runtime.terminateExecution``, then script execution is disabled) so that even a page
 spinning in ``while (true) {}`` gives up its DOM as it is then; if that DOM cannot be read,
 the plain fetch is used. The report says which happened.
@@ -85,8 +88,9 @@ class _Answer:
 class _Tally:
     """The requests of one render: served, and refused with the first few named."""
 
-    def __init__(self, started: float) -> None:
+    def __init__(self, started: float, worker: int) -> None:
         self.started = started  # when the page began to load: its deadline counts from here
+        self.worker = worker  # the Renderer's worker generation the render runs on
         self.served = 0
         self.refused = 0
         self.listed: list[Refusal] = []
@@ -126,6 +130,9 @@ class Renderer:
         self._clock = clock
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._browser: _Browser | None = None
+        # bumped when a hung worker is given up: its late requests then fetch nothing, so
+        # the fetcher is never used from two threads at once
+        self._generation = 0
 
     def render(self, fetched: FetchResult) -> FetchResult:
         """``fetched`` with its body replaced by the rendered DOM and ``render`` set.
@@ -156,6 +163,7 @@ class Renderer:
             if self._worker is not None:
                 self._worker.shutdown(wait=False, cancel_futures=True)
             self._worker, self._browser = None, None
+            self._generation += 1
             raise RenderFailed(
                 fetched.url, f"the browser stopped answering while {doing} {fetched.final_url}"
             ) from None
@@ -186,12 +194,17 @@ class Renderer:
         except RenderFailed:
             self._shutdown_here()
             raise
-        body = html.encode("utf-8") if html is not None else fetched.body
         if html is None:
             return dataclasses.replace(fetched, render=report)
-        return dataclasses.replace(
-            fetched, body=body, text=html, encoding="utf-8", render=report
+        # the body is now the DOM in UTF-8: its Content-Type says so, so that a WARC of it
+        # reads right in any tool (the other headers stay as received)
+        headers = tuple(
+            (name, f"{fetched.content_type}; charset=utf-8")
+            if name.lower() == "content-type" else (name, value)
+            for name, value in fetched.headers
         )
+        return dataclasses.replace(fetched, body=html.encode("utf-8"), text=html,
+                                   encoding="utf-8", headers=headers, render=report)
 
     def _shutdown_here(self) -> None:
         browser, self._browser = self._browser, None
@@ -203,6 +216,10 @@ class Renderer:
     def now(self) -> float:
         return self._clock()
 
+    @property
+    def generation(self) -> int:
+        return self._generation
+
     def time_left(self, started: float) -> float:
         return started + self._deadline_s - self._clock()
 
@@ -211,6 +228,9 @@ class Renderer:
 
         A 4xx/5xx is an answer, not a refusal: the browser gets the status (no body).
         """
+        if tally.worker != self._generation:
+            tally.refuse(url, "abandoned")  # a given-up render still running
+            return None
         if method != "GET":
             tally.refuse(url, "method")  # a render must not send forms or change state
             return None
@@ -263,7 +283,7 @@ class _Browser:
         The deadline and ``elapsed_s`` count from the page's first request: starting the
         browser and opening its tab are ours to pay, not the page's.
         """
-        tally = _Tally(renderer.now())
+        tally = _Tally(renderer.now(), renderer.generation)
         try:
             context = self._browser.new_context(
                 service_workers="block", accept_downloads=False, java_script_enabled=True

@@ -1,4 +1,4 @@
-"""What rendering one page in the headless browser did (docs/DESIGN.md §13.4).
+"""What rendering one page in the headless browser did (docs/DESIGN.md §11.3a).
 
 Plain values, free of Playwright: a ``FetchResult`` carries a ``RenderReport`` when its body
 is the rendered DOM, and the step record shows it, so a reader sees which requests the page's

@@ -57,7 +57,7 @@ class Strategy(enum.StrEnum):
 
 
 class RenderMode(enum.StrEnum):
-    """Which fetched pages are rendered in headless Chromium before extraction (§13.4)."""
+    """Which fetched pages are rendered in headless Chromium before extraction (§11.3a)."""
 
     OFF = "off"  # none: the fetched HTML is the page
     EMPTY = "empty"  # pages whose fetched HTML has no text and no links (a script builds them)
@@ -81,7 +81,7 @@ class CrawlConfig:
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
     for good, truth pages among them). ``render`` asks for pages to be rendered in headless
     Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
-    page, §13.4). The ranges of the numbers are ``SETTINGS``'.
+    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str

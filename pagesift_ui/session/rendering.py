@@ -1,6 +1,6 @@
 """The page source that renders: fetch with the ``Fetcher``, then render when the mode says.
 
-docs/DESIGN.md §13.4. The crawl itself (``session/crawl.py``) does not know about rendering:
+docs/DESIGN.md §11.3a. The crawl itself (``session/crawl.py``) does not know about rendering:
 it gets a ``FetchResult`` whose body is the rendered DOM, and extracts it as any other.
 """
 

@@ -34,7 +34,7 @@ def default_source(config: CrawlConfig) -> PageSource:
 
     It follows redirects only inside the crawl's scope, the same one links are held to.
     With ``render`` on, the fetcher sits behind a ``RenderingSource`` whose browser starts
-    on the first page it renders (§13.4); its subresources are held to the same scope.
+    on the first page it renders (§11.3a); its subresources are held to the same scope.
     """
     scope = functools.partial(in_scope, seed_host=config.seed_host, scope=config.scope)
     fetcher = Fetcher(config.fetch_policy(), in_scope=scope)
