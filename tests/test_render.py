@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +34,7 @@ from pagesift_ui.session.source import default_source
 from pagesift_ui.store.portable import recorded_from_dict, recorded_to_dict
 from pagesift_ui.store.recording import Recorded, RecordingSource, ReplaySource
 from pagesift_ui.store.replay import check_rebuilt
+from pagesift_ui.warc import WarcSource, write_warc
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: apt-get install -y chromium"
@@ -193,6 +195,8 @@ def test_a_private_address_is_refused_by_the_network_policy_even_in_scope() -> N
         ("http://10.0.0.1/x", "network_policy"), ("http://192.168.0.1/y", "network_policy"),
     }
     assert b'href="/one"' in rendered.body  # the rendered DOM, not the fetched HTML
+    assert (rendered.encoding, dict(rendered.headers)["Content-Type"]) == (
+        "utf-8", "text/html; charset=utf-8")
 
 
 def test_a_connection_the_interception_would_miss_reaches_nothing(counter: _Site) -> None:
@@ -260,15 +264,24 @@ def test_a_browser_that_cannot_start_is_an_error_of_that_page_not_of_the_session
     assert session.steps[0].error_kind == RenderFailed.kind
 
 
-def test_a_replay_of_a_saved_rendered_session_gives_the_same_steps() -> None:
+@pytest.mark.parametrize("saved_as", ["bundle", "warc"])
+def test_a_replay_of_a_saved_rendered_session_gives_the_same_steps(
+    saved_as: str, tmp_path: Path
+) -> None:
     answers: list[Recorded] = []
     with _site() as site:
         config = _config(site, RenderMode.EMPTY)
         with CrawlSession(config, RecordingSource(default_source(config), answers.append)) as live:
             live.run()
-    # through a bundle's answers, as saved: the body kept is the rendered DOM
-    saved = [recorded_from_dict(json.loads(json.dumps(recorded_to_dict(a)))) for a in answers]
-    with CrawlSession(config, ReplaySource(saved)) as replay:
+    # as saved: the body kept is the rendered DOM
+    source: ReplaySource
+    if saved_as == "bundle":
+        source = ReplaySource(
+            [recorded_from_dict(json.loads(json.dumps(recorded_to_dict(a)))) for a in answers])
+    else:
+        write_warc(tmp_path / "rendered.warc.gz", config, answers)
+        source = WarcSource(tmp_path / "rendered.warc.gz")
+    with CrawlSession(config, source) as replay:
         replay.run()
     check_rebuilt(live.steps, replay.steps)  # raises ReplayDiverged at a difference
     assert [r.final_url for r in replay.steps] == [site.url("/"), site.url("/one"),
