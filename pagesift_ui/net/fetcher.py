@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import TracebackType
+from urllib.parse import urljoin
 
 import httpx
 
@@ -58,11 +59,20 @@ from pagesift_ui.net.policy import (
 from pagesift_ui.net.politeness import CappedWait, Politeness, retry_after_s
 from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.net.robots import RobotsCache, RobotsDownload, RobotsState, product_token
+from pagesift_ui.net.sitemaps import (
+    GZIP_MAGIC,
+    SitemapFound,
+    SitemapHarvest,
+    SitemapLimits,
+    gunzip_capped,
+    harvest_sitemaps,
+)
 from pagesift_ui.net.transport import Deadline, DeadlineTransport
 from pagesift_ui.page.charset import decode_html
 
 __all__ = [
     "DEFAULT_USER_AGENT",
+    "SITEMAP_MEDIA_TYPES",
     "FetchPolicy",
     "FetchResult",
     "Fetcher",
@@ -80,6 +90,13 @@ _ROBOTS_MAX_BYTES = 512_000  # RFC 9309 §2.5: parse at least the first 500 KiB
 # Only codings net.decoding undoes in bounded memory (brotli and zstd would need their own).
 _ACCEPT_ENCODING = "gzip, deflate"
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
+#: What sitemaps come as: XML, or a .xml.gz file as gzip (servers often call that
+#: octet-stream, and some serve XML as text/plain); page/sitemap.py decides what it is.
+SITEMAP_MEDIA_TYPES = frozenset({
+    "application/xml", "text/xml", "application/gzip", "application/x-gzip",
+    "application/octet-stream", "text/plain",
+})
+_SITEMAP_ACCEPT = "application/xml,text/xml;q=0.9,application/gzip;q=0.8,*/*;q=0.1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +126,26 @@ class FetchResult:
     headers: tuple[tuple[str, str], ...]
     politeness_note: str = ""
     render: RenderReport | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """What one kind of fetch accepts: its Accept header, the media types it reads (what
+    it calls them in an error) and its body cap (None: the policy's ``max_body_bytes``)."""
+
+    accept: str
+    media_types: frozenset[str] | None  # None: any
+    what: str
+    limit: int | None = None
+
+    @classmethod
+    def sitemap(cls, limit: int) -> _Wanted:
+        return cls(_SITEMAP_ACCEPT, SITEMAP_MEDIA_TYPES, "a sitemap (XML or gzip)", limit)
+
+
+_PAGE = _Wanted(_ACCEPT, HTML_MEDIA_TYPES, "HTML")
+#: A page's subresource for the headless browser (``fetch_resource``): any type.
+_RESOURCE = _Wanted("*/*", None, "any type")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +228,7 @@ class Fetcher:
         """
         self._notes = []
         try:
-            result = self._fetch(url, html_only=True)
+            result = self._fetch(url)
         except FetchError as exc:
             exc.politeness_note = "; ".join(self._notes)
             raise
@@ -206,7 +243,13 @@ class Fetcher:
         ``UnsupportedContentType``.
         """
         self._notes = []
-        return self._fetch(url, html_only=False)
+        final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _RESOURCE)
+        return FetchResult(
+            url=url, final_url=str(final), status=outcome.status,
+            content_type=outcome.media_type, encoding="", body=outcome.body, text="",
+            redirects=tuple(visited[:-1]), elapsed_s=network_s, fetched_at=time.time(),
+            headers=outcome.headers,
+        )
 
     def allowed_by_robots(self, url: str) -> bool:
         """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
@@ -231,28 +274,49 @@ class Fetcher:
             return None
         return self._robots.crawl_delay(host.lower().rstrip("."), self._token)
 
-    def _fetch(self, url: str, *, html_only: bool) -> FetchResult:
+    def fetch_sitemap(self, url: str, limit: int) -> tuple[str, bytes]:
+        """Fetch one sitemap as a page is fetched (scope, network policy, robots.txt,
+        politeness, deadline), its body capped at ``limit`` bytes, and un-gzip it within the
+        same cap when it is gzip content (a ``.xml.gz`` file). Returns ``(final URL, XML
+        bytes)``; raises what ``fetch`` raises (``OutOfScope`` also for ``url`` itself,
+        ``UnsupportedContentType`` for a type no sitemap has)."""
         current = _parse_url(url, url)
-        visited = [str(current)]
-        network_s = 0.0
-        while True:
-            target = self._prepare_hop(url, current)
-            hop_started = self._clock()
-            with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
-                url, current, target
-            ) as response:
-                outcome = self._read_page(url, current, target.host, response, html_only)
-            network_s += self._clock() - hop_started
-            if isinstance(outcome, _Received):
-                break
-            _check_redirect(url, visited, outcome, self._policy.max_redirects)
-            self._check_scope(url, current, outcome)
-            visited.append(str(outcome))
-            current = outcome
-        encoding, text = decode_html(outcome.body, outcome.charset) if html_only else ("", "")
+        if self._in_scope is not None and not self._in_scope(str(current)):
+            raise OutOfScope(url, f"{current} is outside the crawl's scope; not fetched")
+        final, received, _, _ = self._follow(url, current, _Wanted.sitemap(limit))
+        body = received.body
+        if body.startswith(GZIP_MAGIC):
+            body = gunzip_capped(url, body, limit)
+        return str(final), body
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        """Read the seed site's sitemaps (``net/sitemaps.py``): never raises for what a
+        server sent, every file's fate is noted in the harvest."""
+        seed = self._policy.seed_url
+        if seed is None:
+            return SitemapHarvest((), ())
+        return harvest_sitemaps(self._sitemap_locations(seed), self.fetch_sitemap, limits)
+
+    def _sitemap_locations(self, seed_url: str) -> list[tuple[str, SitemapFound]]:
+        """The seed origin's robots.txt ``Sitemap:`` lines (resolved against it; RFC 9309
+        §2.2.4), else its ``/sitemap.xml``. robots.txt is not read when robots are ignored."""
+        seed = _parse_url(seed_url, seed_url)
+        robots_url = _robots_url(seed)
+        if self._policy.respect_robots:
+            host = seed.raw_host.decode("ascii").lower().rstrip(".")
+            rules = self._robots.rules_for(robots_url, host)
+            if rules.parser is not None:
+                lines = [urljoin(robots_url, line.strip()) for line in rules.parser.sitemaps]
+                if lines:
+                    return [(line, SitemapFound.ROBOTS) for line in lines]
+        return [(urljoin(robots_url, "/sitemap.xml"), SitemapFound.DEFAULT)]
+
+    def _fetch(self, url: str) -> FetchResult:
+        final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _PAGE)
+        encoding, text = decode_html(outcome.body, outcome.charset)
         return FetchResult(
             url=url,
-            final_url=str(current),
+            final_url=str(final),
             status=outcome.status,
             content_type=outcome.media_type,
             encoding=encoding,
@@ -263,6 +327,29 @@ class Fetcher:
             fetched_at=time.time(),
             headers=outcome.headers,
         )
+
+    def _follow(
+        self, url: str, current: httpx.URL, wanted: _Wanted
+    ) -> tuple[httpx.URL, _Received, list[str], float]:
+        """Every hop from ``current`` to the answer that is not a redirect: its final URL,
+        the answer, the URLs visited (the final one last) and the seconds spent on the
+        network."""
+        visited = [str(current)]
+        network_s = 0.0
+        while True:
+            target = self._prepare_hop(url, current)
+            hop_started = self._clock()
+            with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
+                url, current, target, wanted.accept
+            ) as response:
+                outcome = self._read_page(url, current, target.host, response, wanted)
+            network_s += self._clock() - hop_started
+            if isinstance(outcome, _Received):
+                return current, outcome, visited, network_s
+            _check_redirect(url, visited, outcome, self._policy.max_redirects)
+            self._check_scope(url, current, outcome)
+            visited.append(str(outcome))
+            current = outcome
 
     def _check_scope(self, url: str, current: httpx.URL, target: httpx.URL) -> None:
         if self._in_scope is not None and not self._in_scope(str(target)):
@@ -320,11 +407,11 @@ class Fetcher:
             self._notes.append(capped.text)
 
     def _exchange(
-        self, url: str, current: httpx.URL, target: CheckedAddress
+        self, url: str, current: httpx.URL, target: CheckedAddress, accept: str = _ACCEPT
     ) -> contextlib.AbstractContextManager[httpx.Response]:
         return exchange(
             self._client, url, current, target, user_agent=self._policy.user_agent,
-            accept=_ACCEPT, accept_encoding=_ACCEPT_ENCODING, timeout=self._timeout,
+            accept=accept, accept_encoding=_ACCEPT_ENCODING, timeout=self._timeout,
             policy=self._policy, deadline=self._deadline,
         )
 
@@ -340,9 +427,9 @@ class Fetcher:
 
     def _read_page(
         self, url: str, current: httpx.URL, host: str, response: httpx.Response,
-        html_only: bool,
+        wanted: _Wanted,
     ) -> _Received | httpx.URL:
-        """The next URL for a redirect, else the checked, size-capped page."""
+        """The next URL for a redirect, else the checked, size-capped answer."""
         status = response.status_code
         self._hold_off(host, response)
         location = response.headers.get("location")
@@ -352,13 +439,14 @@ class Fetcher:
             reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase
             raise HTTPStatusError(url, f"{current} answered {status} {reason}".rstrip(), status)
         media_type, charset = parse_content_type(response.headers.get("content-type"))
-        if html_only and media_type not in HTML_MEDIA_TYPES:
+        if wanted.media_types is not None and media_type not in wanted.media_types:
             raise UnsupportedContentType(
                 url,
-                f"{current} is {media_type}, not HTML; skipped without downloading it",
+                f"{current} is {media_type}, not {wanted.what}; skipped without downloading it",
                 media_type,
             )
-        body = self._read_capped(url, current, response, self._policy.max_body_bytes)
+        limit = self._policy.max_body_bytes if wanted.limit is None else wanted.limit
+        body = self._read_capped(url, current, response, limit)
         raw_headers = tuple(
             (name.decode("latin-1"), value.decode("latin-1"))
             for name, value in response.headers.raw

@@ -22,6 +22,7 @@ from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
+from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
     "MAX_LIMIT",
@@ -79,9 +80,12 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). ``render`` asks for pages to be rendered in headless
-    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
-    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
+    for good, truth pages among them). ``use_sitemaps`` also offers the URLs of the site's
+    sitemaps as candidates at the first step, at most ``max_sitemap_urls`` of them from at
+    most ``max_sitemaps`` files of at most ``max_sitemap_bytes`` each (docs/DESIGN.md §11.13;
+    ``sitemap_limits()``). ``render`` asks for pages to be rendered in headless Chromium (off
+    by default: a render costs a browser and up to ``render_deadline_s`` per page, §11.3a).
+    The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -108,6 +112,10 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    use_sitemaps: bool = False
+    max_sitemaps: int = 10
+    max_sitemap_urls: int = 1_000
+    max_sitemap_bytes: int = 10_000_000
     render: RenderMode = RenderMode.OFF
     render_deadline_s: float = 10.0
 
@@ -124,6 +132,8 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
+        if not isinstance(self.use_sitemaps, bool):
+            raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
         if not isinstance(self.render, RenderMode):
@@ -199,6 +209,10 @@ class CrawlConfig:
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
         )
+
+    def sitemap_limits(self) -> SitemapLimits:
+        """The caps of the sitemap harvest (``net/sitemaps.py``)."""
+        return SitemapLimits(self.max_sitemaps, self.max_sitemap_urls, self.max_sitemap_bytes)
 
     @property
     def seed_host(self) -> str:
@@ -301,9 +315,20 @@ SETTINGS: tuple[Setting, ...] = (
             "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
     Setting("max_queued_links", int, "links the queue keeps; beyond it a new link replaces "
             "the worst queued one only if it scores higher", "--max-queued", 1, 10_000_000),
+    Setting("use_sitemaps", bool, "also offer the URLs of the site's sitemaps (robots.txt "
+            "Sitemap: lines, else /sitemap.xml) as candidates when the crawl starts",
+            "--sitemaps"),
+    Setting("max_sitemaps", int, "sitemap files read at most, those a sitemap index lists "
+            "included", "--max-sitemaps", 1, MAX_FILE_NOTES),
+    Setting("max_sitemap_urls", int, "page URLs taken from the sitemaps at most; the rest are "
+            "counted, not offered", "--max-sitemap-urls", 1, MAX_LIMIT),
+    # sitemaps.org caps a sitemap at 50 MB uncompressed; 10 MB holds ~50,000 short URLs
+    Setting("max_sitemap_bytes", int, "largest sitemap file, after un-gzipping", low=1_000,
+            high=100_000_000),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
-    Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
+    Setting("user_agent", str, "the User-Agent header; its product token (before the first "
+            "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
     Setting("render", RenderMode, "render pages in headless Chromium before reading them: "

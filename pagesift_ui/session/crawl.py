@@ -34,6 +34,7 @@ from pagesift_ui.session.record import (
     VerdictFate,
 )
 from pagesift_ui.session.relabel import Sample, account, apply_labels, label_state
+from pagesift_ui.session.seeding import offer_sitemap_links
 from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
 from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
@@ -227,6 +228,14 @@ class CrawlSession:
             self._end(StopReason.EXHAUSTED, len(self.steps))
             return None
         facts = self._run_entry(entry, dropped)
+        if facts.step == 1 and self.config.use_sitemaps:
+            # §11.13: after the seed page, so the seed is fetched first and its robots.txt
+            # (which names the sitemaps) is read; before the budget check, so a seed that
+            # failed or had no links does not end the crawl before its sitemap links
+            facts.sitemap = offer_sitemap_links(
+                self.state, self.config, self._source.sitemaps(self.config.sitemap_limits()),
+                self._source.allowed_by_robots,
+            )
         record = self._finish(facts, started)
         self.steps.append(record)
         return record

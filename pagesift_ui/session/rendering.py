@@ -10,6 +10,7 @@ import logging
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.net.render import Renderer
+from pagesift_ui.net.sitemaps import SitemapHarvest, SitemapLimits
 from pagesift_ui.page.extract import extract
 from pagesift_ui.session.config import RenderMode
 
@@ -55,6 +56,10 @@ class RenderingSource:
 
     def allowed_by_robots(self, url: str) -> bool:
         return self._fetcher.allowed_by_robots(url)
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        """The fetcher's: sitemaps are XML, nothing to render."""
+        return self._fetcher.sitemaps(limits)
 
     def close(self) -> None:
         try:

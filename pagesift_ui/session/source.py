@@ -7,6 +7,7 @@ from typing import Protocol
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.net.render import Renderer
+from pagesift_ui.net.sitemaps import SitemapHarvest, SitemapLimits
 from pagesift_ui.session.config import CrawlConfig, RenderMode
 from pagesift_ui.session.rendering import RenderingSource
 from pagesift_ui.session.scope import in_scope
@@ -18,13 +19,17 @@ class PageSource(Protocol):
     """Where pages come from: the live ``Fetcher``, or a recording when replaying.
 
     ``fetch`` returns the page after redirects or raises a ``FetchError`` (the step records
-    it and the crawl goes on); ``allowed_by_robots`` answers for one URL; ``close`` releases
-    the connections.
+    it and the crawl goes on); ``allowed_by_robots`` answers for one URL; ``sitemaps`` reads
+    the seed site's sitemaps under ``limits`` and never raises for what a server sent (each
+    file's fate is in the harvest; a session asks only with ``use_sitemaps``); ``close``
+    releases the connections.
     """
 
     def fetch(self, url: str) -> FetchResult: ...
 
     def allowed_by_robots(self, url: str) -> bool: ...
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest: ...
 
     def close(self) -> None: ...
 
