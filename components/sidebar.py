@@ -55,7 +55,7 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
-                 "max_sitemap_urls", "render", "render_deadline_s")
+                 "max_sitemap_urls", "concurrency", "render", "render_deadline_s")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -76,7 +76,7 @@ def form_defaults() -> dict[str, Any]:
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private",
                                          "user_agent", "use_sitemaps",
-                                         "max_sitemap_urls")},
+                                         "max_sitemap_urls", "concurrency")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -208,13 +208,15 @@ FIELD_LABELS = {
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
     "user_agent": "User-Agent",
+    "concurrency": "Fetches in flight",
     "render": "Render JavaScript", "render_deadline_s": "Render deadline",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
-                             "max_sitemap_urls", "render", "render_deadline_s"})
+                             "max_sitemap_urls", "concurrency", "render",
+                             "render_deadline_s"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -319,6 +321,10 @@ def _advanced_inputs() -> None:
                         placeholder="auto", help="pages per cluster before the crawl spreads "
                         "out; empty = max(3, ⌈limit/4⌉)")
         st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
+        st.number_input("Fetches in flight", key="concurrency", step=1,
+                        help="pages fetched at once, from different hosts (one request at a "
+                             "time per host); they are still read in the crawl's order, so "
+                             "a crawl repeats")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")

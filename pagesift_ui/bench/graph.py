@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pagesift_ui.errors import FetchError
@@ -68,6 +68,9 @@ class GraphRecorder:
                 seen.add(key)
                 out.append(key)
         return out
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        self._inner.prefetch(urls)
 
     def allowed_by_robots(self, url: str) -> bool:
         return self._inner.allowed_by_robots(url)

@@ -17,6 +17,14 @@ For every hop of a redirect chain the fetcher
    codings in bounded memory (``decoding``), up to the body limit.
 
 Redirects are therefore followed here, never by httpx (``follow_redirects=False``).
+
+Fetches in flight (docs/DESIGN.md §11.14): ``prefetch`` starts the pages a session will ask
+for next on a pool of ``FetchPolicy.concurrency`` threads, and ``fetch`` then hands over the
+answer. Everything the fetches share is safe for that: httpx's client and its connection
+pool, the robots cache (one download per robots.txt), the politeness state, the deadline and
+the politeness notes (per thread). Each request to a host waits for its turn
+(``Politeness.turn``), so a host never sees two requests at once and its delays are exactly
+those of one fetch at a time.
 """
 
 from __future__ import annotations
@@ -25,8 +33,10 @@ import contextlib
 import dataclasses
 import http.cookiejar
 import logging
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urljoin
@@ -158,7 +168,10 @@ class _Received:
 
 
 class Fetcher:
-    """Fetches pages one at a time under a ``FetchPolicy``. Not thread-safe.
+    """Fetches pages under a ``FetchPolicy``, up to ``policy.concurrency`` at once.
+
+    Call ``fetch``, ``prefetch``, ``allowed_by_robots`` and ``close`` from one thread (the
+    session's); the prefetched pages are fetched on the fetcher's own threads.
 
     The policy is required (a crawl's is ``CrawlConfig.fetch_policy()``; there is no default
     here, so the defaults live in ``CrawlConfig`` only). ``in_scope`` says whether a URL is
@@ -193,7 +206,9 @@ class Fetcher:
         self._politeness = Politeness(policy, clock, sleep)
         self._seed = Origin.of(policy.seed_url) if policy.seed_url is not None else None
         self._seed_addresses: frozenset[str] | None = None
-        self._notes: list[str] = []
+        self._local = threading.local()  # this thread's politeness notes
+        self._pool: ThreadPoolExecutor | None = None  # made by the first prefetch
+        self._ahead: dict[str, Future[FetchResult]] = {}  # prefetched URL → its answer
 
     @property
     def policy(self) -> FetchPolicy:
@@ -211,9 +226,38 @@ class Fetcher:
         self.close()
 
     def close(self) -> None:
-        """Close the HTTP client if this fetcher created it."""
+        """Drop the prefetched answers and close the HTTP client if this fetcher created it.
+
+        A prefetch not started yet is called off; one under way is not waited for (its
+        answer is dropped)."""
+        self._ahead.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         if self._owns_client:
             self._client.close()
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Start fetching ``urls`` in the background: the pages the caller will ask
+        ``fetch`` for next, in that order (docs/DESIGN.md §11.14).
+
+        A URL prefetched before and left out now is no longer wanted: its answer is dropped
+        (a prefetch not started yet is called off; one under way finishes, politely, and
+        is forgotten). A URL already on its way is not fetched twice.
+        """
+        wanted = dict.fromkeys(urls)
+        for url in [url for url in self._ahead if url not in wanted]:
+            self._ahead.pop(url).cancel()
+        for url in wanted:
+            if url not in self._ahead:
+                self._ahead[url] = self._workers().submit(self._fetch_noted, url)
+
+    def _workers(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(
+                max_workers=self._policy.concurrency, thread_name_prefix="pagesift-fetch"
+            )
+        return self._pool
 
     def fetch(self, url: str) -> FetchResult:
         """Fetch ``url`` (following redirects) and return the decoded HTML page.
@@ -224,9 +268,17 @@ class Fetcher:
         ``HTTPStatusError``, ``TooManyRedirects``, ``BodyTooLarge`` or
         ``UnsupportedContentType`` (or the base ``FetchError`` for a malformed URL, a body
         that cannot be decoded or a broken HTTP exchange). Either way, a server-asked wait
-        cut to its cap is in ``politeness_note``.
+        cut to its cap is in ``politeness_note``. A prefetched ``url`` gives the answer
+        that prefetch got (waiting for it if it is still under way).
         """
-        self._notes = []
+        ahead = self._ahead.pop(url, None)
+        if ahead is not None:
+            return ahead.result()
+        return self._fetch_noted(url)
+
+    def _fetch_noted(self, url: str) -> FetchResult:
+        """``fetch`` on this thread, with the politeness notes of this fetch only."""
+        self._local.notes = []
         try:
             result = self._fetch(url)
         except FetchError as exc:
@@ -242,7 +294,7 @@ class Fetcher:
         (``net/render.py``) and is answered with the body. Raises what ``fetch`` raises but
         ``UnsupportedContentType``.
         """
-        self._notes = []
+        self._local.notes = []
         final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _RESOURCE)
         return FetchResult(
             url=url, final_url=str(final), status=outcome.status,
@@ -250,6 +302,14 @@ class Fetcher:
             redirects=tuple(visited[:-1]), elapsed_s=network_s, fetched_at=time.time(),
             headers=outcome.headers,
         )
+
+    @property
+    def _notes(self) -> list[str]:
+        """The caps that cut a wait of the fetch running on this thread."""
+        notes: list[str] | None = getattr(self._local, "notes", None)
+        if notes is None:
+            notes = self._local.notes = []
+        return notes
 
     def allowed_by_robots(self, url: str) -> bool:
         """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
@@ -338,12 +398,13 @@ class Fetcher:
         network_s = 0.0
         while True:
             target = self._prepare_hop(url, current)
-            hop_started = self._clock()
-            with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
-                url, current, target, wanted.accept
-            ) as response:
-                outcome = self._read_page(url, current, target.host, response, wanted)
-            network_s += self._clock() - hop_started
+            with self._turn(target):
+                hop_started = self._clock()
+                with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
+                    url, current, target, wanted.accept
+                ) as response:
+                    outcome = self._read_page(url, current, target.host, response, wanted)
+                network_s += self._clock() - hop_started
             if isinstance(outcome, _Received):
                 return current, outcome, visited, network_s
             _check_redirect(url, visited, outcome, self._policy.max_redirects)
@@ -368,7 +429,6 @@ class Fetcher:
                 raise BlockedByRobots(
                     url, f"{current} is disallowed by {robots_url} for {self._token}"
                 )
-        self._wait_turn(target)
         return target
 
     def _check_address(self, url: str, current: httpx.URL) -> CheckedAddress:
@@ -394,13 +454,17 @@ class Fetcher:
             self._seed_addresses = home_addresses(seed, self._resolver)
         return self._seed_addresses
 
-    def _wait_turn(self, target: CheckedAddress) -> None:
-        capped = self._politeness.wait_turn(
+    @contextlib.contextmanager
+    def _turn(self, target: CheckedAddress) -> Iterator[None]:
+        """The host's turn for one request (``Politeness.turn``), its waits done; robots.txt
+        is checked before, never inside, so a thread holds one host's turn at a time."""
+        with self._politeness.turn(
             target.host,
             loopback=target.kind is AddressKind.LOOPBACK,
             crawl_delay=self.robots_delay(target.host),
-        )
-        self._note(capped)
+        ) as capped:
+            self._note(capped)
+            yield
 
     def _note(self, capped: CappedWait | None) -> None:
         if capped is not None and capped.text not in self._notes:
@@ -498,10 +562,9 @@ class Fetcher:
         try:
             for _ in range(_ROBOTS_MAX_REDIRECTS + 1):
                 target = self._check_address(robots_url, current)
-                self._wait_turn(target)
-                with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
-                    robots_url, current, target
-                ) as response:
+                with self._turn(target), self._deadline.running(
+                    self._policy.fetch_deadline_s
+                ), self._exchange(robots_url, current, target) as response:
                     status = response.status_code
                     self._hold_off(target.host, response)
                     location = response.headers.get("location")

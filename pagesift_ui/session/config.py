@@ -25,6 +25,7 @@ from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
+    "MAX_CONCURRENCY",
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
@@ -37,6 +38,9 @@ __all__ = [
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
+#: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
+#: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
+MAX_CONCURRENCY = 32
 
 
 class Scope(enum.StrEnum):
@@ -83,9 +87,13 @@ class CrawlConfig:
     for good, truth pages among them). ``use_sitemaps`` also offers the URLs of the site's
     sitemaps as candidates at the first step, at most ``max_sitemap_urls`` of them from at
     most ``max_sitemaps`` files of at most ``max_sitemap_bytes`` each (docs/DESIGN.md §11.13;
-    ``sitemap_limits()``). ``render`` asks for pages to be rendered in headless Chromium (off
-    by default: a render costs a browser and up to ``render_deadline_s`` per page, §11.3a).
-    The ranges of the numbers are ``SETTINGS``'.
+    ``sitemap_limits()``). ``concurrency`` is how many fetches may be in flight at once, to
+    different hosts (one request at a time per host, its delays unchanged); the pages are
+    still taken into the crawl one at a time in pop order, so for a given site and
+    ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
+    time (docs/DESIGN.md §11.14). ``render`` asks for pages to be rendered in headless
+    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
+    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -116,6 +124,7 @@ class CrawlConfig:
     max_sitemaps: int = 10
     max_sitemap_urls: int = 1_000
     max_sitemap_bytes: int = 10_000_000
+    concurrency: int = 1
     render: RenderMode = RenderMode.OFF
     render_deadline_s: float = 10.0
 
@@ -208,6 +217,7 @@ class CrawlConfig:
             seed_url=self.seed_url,
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
+            concurrency=self.concurrency,
         )
 
     def sitemap_limits(self) -> SitemapLimits:
@@ -325,6 +335,9 @@ SETTINGS: tuple[Setting, ...] = (
     # sitemaps.org caps a sitemap at 50 MB uncompressed; 10 MB holds ~50,000 short URLs
     Setting("max_sitemap_bytes", int, "largest sitemap file, after un-gzipping", low=1_000,
             high=100_000_000),
+    Setting("concurrency", int, "fetches in flight at once, to different hosts (one request "
+            "at a time per host); pages are still taken in pop order, so a crawl repeats",
+            "--concurrency", 1, MAX_CONCURRENCY),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header; its product token (before the first "

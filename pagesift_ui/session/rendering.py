@@ -7,6 +7,7 @@ it gets a ``FetchResult`` whose body is the rendered DOM, and extracts it as any
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
 from pagesift_ui.net.render import Renderer
@@ -53,6 +54,11 @@ class RenderingSource:
             return fetched
         logger.info("rendering %s", fetched.final_url)
         return self._renderer.render(fetched)
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """The fetcher's (docs/DESIGN.md §11.14): the plain fetches run ahead; a render
+        happens when the crawl takes the page, one at a time."""
+        self._fetcher.prefetch(urls)
 
     def allowed_by_robots(self, url: str) -> bool:
         return self._fetcher.allowed_by_robots(url)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Protocol
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
@@ -22,10 +23,17 @@ class PageSource(Protocol):
     it and the crawl goes on); ``allowed_by_robots`` answers for one URL; ``sitemaps`` reads
     the seed site's sitemaps under ``limits`` and never raises for what a server sent (each
     file's fate is in the harvest; a session asks only with ``use_sitemaps``); ``close``
-    releases the connections.
+    releases the connections. ``prefetch`` names the URLs the session will ``fetch`` next, in
+    order (its links in flight, docs/DESIGN.md §11.14; only with ``concurrency`` > 1): a
+    source may start fetching them, and forgets any it was given before and is not given
+    now. It is a hint: the answer the session takes is ``fetch``'s, so a source that fetches
+    only when asked (a recording) does nothing here, and a recorder records ``fetch``'s
+    answers in the order the crawl takes them.
     """
 
     def fetch(self, url: str) -> FetchResult: ...
+
+    def prefetch(self, urls: Sequence[str]) -> None: ...
 
     def allowed_by_robots(self, url: str) -> bool: ...
 

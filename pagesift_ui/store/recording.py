@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -225,6 +225,10 @@ class RecordingSource:
         self._sink(RecordedFetch(url, result=result))
         return result
 
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Passed on: only ``fetch``'s answers are recorded, in the order they are taken."""
+        self.source.prefetch(urls)
+
     def allowed_by_robots(self, url: str) -> bool:
         allowed = self.source.allowed_by_robots(url)
         self._sink(RecordedRobots(url, bool(allowed)))
@@ -291,6 +295,10 @@ class ReplaySource:
             raise answer.error.to_exception(url)
         assert answer.result is not None  # RecordedFetch holds exactly one of the two
         return answer.result
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Nothing to start: a recorded answer is given when ``fetch`` asks for it, so a
+        link popped ahead and put back unfetched (docs/DESIGN.md §11.13) takes none."""
 
     def allowed_by_robots(self, url: str) -> bool:
         answers = self._robots.get(url)
