@@ -27,6 +27,7 @@ import enum
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -226,7 +227,7 @@ def link_signal(
         parent_relevance=float(parent_relevance),
         parent_is_hub=bool(parent_is_hub),
         anchor_mask=anchor_mask,
-        locator_mask=query.hit_mask(locator_text(url)),
+        locator_mask=_locator_mask(query, url),
         context_mask=query.hit_mask(context),
         furniture=is_furniture(url, anchor),
         dated=is_dated(url),
@@ -236,6 +237,13 @@ def link_signal(
         group=group,
         target=target,
     )
+
+
+@lru_cache(maxsize=65_536)
+def _locator_mask(query: Query, url: str) -> int:
+    """The query terms in the URL's words: the same for every page that links to it (issue 15;
+    a ``Query`` is keyed by identity, a session keeps one). Bounded like linkrules' caches."""
+    return query.hit_mask(locator_text(url))
 
 
 # --------------------------------------------------------------------------- scoring

@@ -29,6 +29,7 @@ __all__ = [
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
+    "RenderMode",
     "Scope",
     "Setting",
     "Strategy",
@@ -60,6 +61,14 @@ class Strategy(enum.StrEnum):
     # ``sampling_seed``; the model learns exactly as in FOCUSED
 
 
+class RenderMode(enum.StrEnum):
+    """Which fetched pages are rendered in headless Chromium before extraction (§11.3a)."""
+
+    OFF = "off"  # none: the fetched HTML is the page
+    EMPTY = "empty"  # pages whose fetched HTML has no text and no links (a script builds them)
+    ALWAYS = "always"  # every HTML page
+
+
 @dataclass(frozen=True, slots=True)
 class CrawlConfig:
     """Everything that decides how a crawl runs. Defaults live here and nowhere else.
@@ -82,7 +91,9 @@ class CrawlConfig:
     different hosts (one request at a time per host, its delays unchanged); the pages are
     still taken into the crawl one at a time in pop order, so for a given site and
     ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
-    time (docs/DESIGN.md §11.14). The ranges of the numbers are ``SETTINGS``'.
+    time (docs/DESIGN.md §11.14). ``render`` asks for pages to be rendered in headless
+    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
+    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -114,6 +125,8 @@ class CrawlConfig:
     max_sitemap_urls: int = 1_000
     max_sitemap_bytes: int = 10_000_000
     concurrency: int = 1
+    render: RenderMode = RenderMode.OFF
+    render_deadline_s: float = 10.0
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -132,6 +145,8 @@ class CrawlConfig:
             raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
+        if not isinstance(self.render, RenderMode):
+            raise ConfigError("render", f"must be one of {[m.value for m in RenderMode]}")
         self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
 
     @classmethod
@@ -162,6 +177,13 @@ class CrawlConfig:
                 raise ConfigError(
                     "strategy", f"must be one of {[s.value for s in Strategy]}"
                 ) from exc
+        if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
+            try:
+                kwargs["render"] = RenderMode(kwargs["render"])
+            except ValueError as exc:
+                raise ConfigError(
+                    "render", f"must be one of {[m.value for m in RenderMode]}"
+                ) from exc
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -176,6 +198,7 @@ class CrawlConfig:
         out = asdict(self)
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
+        out["render"] = self.render.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 
@@ -321,6 +344,11 @@ SETTINGS: tuple[Setting, ...] = (
             "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("render", RenderMode, "render pages in headless Chromium before reading them: "
+            "off; empty: pages whose HTML has no text and no links; always: every page",
+            "--render"),
+    Setting("render_deadline_s", float, "most seconds one page's render may take; then the "
+            "page as it is (or the plain fetch) is read", "--render-deadline", 1.0, 120.0),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )
