@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
 
+from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
-from pagesift_ui.frontier.query import STOP_WORDS, Query, stem, words
+from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
-from pagesift_ui.frontier.tokens import is_cjk_char
+from pagesift_ui.frontier.tokens import is_cjk_char, words
 from pagesift_ui.frontier.weights import MIN_PAGES, idf
 
 __all__ = [
@@ -177,9 +177,9 @@ class Collocation:
         return asdict(self)
 
 
-# A unit as matched in text: a single stem, or two stems that must follow each other; a CJK
-# term instead matches its case-folded text as a substring.
-_Unit = tuple[str, ...]
+# A unit as matched in text: the index of one term, or of two terms that must follow each
+# other; a CJK term instead matches its case-folded text as a substring.
+_Unit = tuple[int, ...]
 
 
 def _candidate_pairs(query: Query) -> list[tuple[int, int]]:
@@ -191,52 +191,60 @@ def _candidate_pairs(query: Query) -> list[tuple[int, int]]:
     ]
 
 
-def _content_stems(text: str) -> list[str]:
-    return [stem(word) for word in words(text) if word not in STOP_WORDS]
-
-
 def _is_cjk(term: str) -> bool:
     return any(is_cjk_char(char) for char in term)
 
 
 class _Text:
-    """A text prepared for counting units: content stems, adjacent stem pairs, folded text."""
+    """A text prepared for counting units: per content word (the words that are not stop
+    words of the text's language) the bits of the terms it matches (``Query.word_masks``),
+    and the folded text for CJK terms.
 
-    __slots__ = ("folded", "pairs", "stems")
+    Counting a term's bits over the words gives exactly the count of its stem among the
+    content stems, and a pair's over adjacent words the count of the adjacent stem pair.
+    """
 
-    def __init__(self, text: str) -> None:
-        sequence = _content_stems(text)
-        self.stems = Counter(sequence)
-        self.pairs = Counter(zip(sequence, sequence[1:], strict=False))
+    __slots__ = ("folded", "hits", "masks", "size")
+
+    def __init__(self, text: str, query: Query, language: Language) -> None:
+        stops = stop_words(language)
+        self.masks = query.word_masks([w for w in words(text) if w not in stops], language)
+        self.size = len(self.masks)
+        # the words that match some term, with their position: few, so counts walk them only
+        self.hits = [(k, mask) for k, mask in enumerate(self.masks) if mask]
         self.folded = text.casefold()
 
-    def count(self, unit: _Unit, cjk: bool) -> int:
-        if cjk:
-            return self.folded.count(unit[0])
+    def count(self, unit: _Unit, cjk: str | None) -> int:
+        if cjk is not None:
+            return self.folded.count(cjk)
+        first = 1 << unit[0]
         if len(unit) == 1:
-            return self.stems[unit[0]]
-        return self.pairs[(unit[0], unit[1])]
+            return sum(1 for _, mask in self.hits if mask & first)
+        second, masks, last = 1 << unit[1], self.masks, self.size - 1
+        return sum(1 for k, mask in self.hits
+                   if mask & first and k < last and masks[k + 1] & second)
 
 
-def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[bool]]:
-    """Names, match keys and CJK flags of the candidate units: terms, then pairs."""
-    names: list[str] = []
-    keys: list[_Unit] = []
-    cjk: list[bool] = []
-    for term, term_stem in zip(query.terms, query.stems, strict=True):
-        flag = _is_cjk(term)
-        names.append(term)
-        keys.append((term,) if flag else (term_stem,))
-        cjk.append(flag)
+def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[str | None]]:
+    """Names, term indices and CJK texts (None: matched by stem) of the candidate units:
+    terms, then pairs."""
+    names: list[str] = list(query.terms)
+    keys: list[_Unit] = [(i,) for i in range(len(query))]
+    cjk: list[str | None] = [term if _is_cjk(term) else None for term in query.terms]
     for i, j in _candidate_pairs(query):
         names.append(f"{query.terms[i]} {query.terms[j]}")
-        keys.append((query.stems[i], query.stems[j]))
-        cjk.append(False)
+        keys.append((i, j))
+        cjk.append(None)
     return tuple(names), keys, cjk
 
 
 def page_signal(
-    query: Query, url: str, title: str, headings: Sequence[str], body_text: str
+    query: Query,
+    url: str,
+    title: str,
+    headings: Sequence[str],
+    body_text: str,
+    language: Language | None = None,
 ) -> PageSignal:
     """Count what a page says about each candidate unit (docs/DESIGN.md §7).
 
@@ -244,7 +252,8 @@ def page_signal(
     in one heading line; ``tf``: occurrences in the body. Terms match by Snowball stem, as in
     ``Query.hit_mask``; a pair matches when its two terms follow each other (stop words between
     them skipped). Markdown links and images count as their anchor or alt text, not their URLs
-    [ours].
+    [ours]. The page is read in ``language`` (None: the query's), its stop words and stemmer
+    (docs/DESIGN.md §1.1).
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
@@ -253,11 +262,14 @@ def page_signal(
             raise ValueError(f"{name} must be a string, got {type(value).__name__}")
     if isinstance(headings, str):
         raise ValueError("headings must be a sequence of heading lines, not one string")
+    if language is None:
+        language = query.language
     names, units, cjk = _units(query)
-    labels = [_Text(markdown_text(title)), _Text(locator_text(url))]
-    heads = [_Text(markdown_text(line)) for line in headings]
+    labels = [_Text(markdown_text(title), query, language),
+              _Text(locator_text(url), query, language)]
+    heads = [_Text(markdown_text(line), query, language) for line in headings]
     body_text = markdown_text(body_text)
-    body = _Text(body_text)
+    body = _Text(body_text, query, language)
     tf = tuple(body.count(unit, flag) for unit, flag in zip(units, cjk, strict=True))
     n_terms = len(query)
     return PageSignal(
@@ -268,7 +280,7 @@ def page_signal(
         head=tuple(any(t.count(u, c) for t in heads) for u, c in zip(units, cjk, strict=True)),
         tf=tf,
         length=len(words(body_text)),
-        content_words=body.stems.total(),
+        content_words=body.size,
         body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
     )
 

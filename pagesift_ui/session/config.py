@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.frontier.language import SUPPORTED, Language
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
@@ -27,6 +28,7 @@ __all__ = [
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
+    "Language",
     "Scope",
     "Setting",
     "Strategy",
@@ -35,6 +37,11 @@ __all__ = [
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
+
+_LANGUAGE_CHOICES = (
+    "choose auto (detect it from the query) or one of "
+    + ", ".join(f"{lang.value} ({lang.label})" for lang in SUPPORTED)
+)
 
 
 class Scope(enum.StrEnum):
@@ -70,7 +77,9 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). The ranges of the numbers are ``SETTINGS``'.
+    for good, truth pages among them). ``language`` is the language the query is read in
+    (its stemmer and stop words), ``AUTO``: detected from the query; pages are read in their
+    own (docs/DESIGN.md §1.1). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -97,12 +106,15 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    language: Language = Language.AUTO
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
         if not isinstance(self.query, str) or not self.query.strip():
             raise ConfigError("query", "enter at least one word to search for")
-        if len(Query(self.query)) == 0:
+        if not isinstance(self.language, Language):
+            raise ConfigError("language", _LANGUAGE_CHOICES)
+        if len(Query(self.query, self.language)) == 0:
             raise ConfigError(
                 "query", f"{self.query!r} has only stop words; add a word that names the topic"
             )
@@ -143,6 +155,13 @@ class CrawlConfig:
                 raise ConfigError(
                     "strategy", f"must be one of {[s.value for s in Strategy]}"
                 ) from exc
+        if "language" in kwargs and not isinstance(kwargs["language"], Language):
+            try:
+                kwargs["language"] = Language(str(kwargs["language"]).strip().lower())
+            except ValueError:
+                raise ConfigError(
+                    "language", f"{kwargs['language']!r} is not supported; {_LANGUAGE_CHOICES}"
+                ) from None
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -157,6 +176,7 @@ class CrawlConfig:
         out = asdict(self)
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
+        out["language"] = self.language.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 
@@ -283,6 +303,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("language", Language, "the query's language (its stemmer and stop words): auto "
+            "detects it from the query; pages are read in their own", "--language"),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )

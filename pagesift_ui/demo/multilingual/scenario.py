@@ -13,7 +13,7 @@ from ..kit.html import Heading, Link, bullets, para
 from ..kit.site import DemoSite, SiteBuilder
 from ..kit.text import Prose, slugify
 from .german import build_german
-from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths
+from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths, twins
 from .words import (
     ABOUT_EN,
     EXCHANGE_EN,
@@ -26,9 +26,13 @@ from .words import (
     THEMES_EN,
 )
 
-__all__ = ["HOST", "QUERY", "build_multilingual"]
+__all__ = ["GERMAN_QUERY", "HOST", "QUERY", "build_multilingual"]
 
 QUERY = "housing for exchange students"
+#: The same question in German (docs/DESIGN.md §1.1): its answers are the German twins of the
+#: English answers (the equivalents table of ``hochschule``), /wohnen/ and its pages and the
+#: exchange students' pages under /international/austausch/.
+GERMAN_QUERY = "Wohnen für Austauschstudierende"
 DESCRIPTION = (
     "Hochschule Talheim: a German university website of about 330 pages whose home page is in "
     "German. The English pages about housing for exchange students sit behind the 'English' "
@@ -161,4 +165,6 @@ def build_multilingual(seed: int) -> DemoSite:
     _english_rest(site, prose)
     _french(site, site.contexts["fr"].prose("fr"))
     builder.add_redirect(HOST, "/de/", Link("", "/"))
+    english = [path for host, path in builder.relevant_keys() if host == HOST]
+    builder.add_query(GERMAN_QUERY, "de", [(HOST, path) for path in twins(english, "de")])
     return builder.build()
