@@ -38,7 +38,7 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import settings_mapping
+from pagesift_ui.session.config import Language, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
@@ -54,7 +54,7 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict")
+                 "delta", "dispersion_cap", "stop_on_verdict", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -70,6 +70,7 @@ def form_defaults() -> dict[str, Any]:
         "folder": "",
         "query": "",
         "scope": Scope(fields["scope"]).value,
+        "language": Language(fields["language"]).value,
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
@@ -201,12 +202,13 @@ FIELD_LABELS = {
     "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
     "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
-    "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+    "dispersion_cap": "Dispersion cap", "scope": "Scope", "language": "Query language",
+    "config": "Setup",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "language"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -308,9 +310,18 @@ def _advanced_inputs() -> None:
                         placeholder="auto", help="pages per cluster before the crawl spreads "
                         "out; empty = max(3, ⌈limit/4⌉)")
         st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
+        st.selectbox("Query language", [lang.value for lang in Language], key="language",
+                     format_func=_language_label,
+                     help="its stemmer and stop words; auto detects it from the query. Pages "
+                          "are read in their own language (<html lang>, else detected)")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
+
+
+def _language_label(code: str) -> str:
+    language = Language(code)
+    return "auto (detect)" if language is Language.AUTO else f"{language.label} ({code})"
 
 
 def render_setup() -> None:

@@ -198,6 +198,17 @@ class CrawlConfig:
         )
 
     @property
+    def query_language(self) -> Language:
+        """The language the query is read in: ``language``, or the one detected for ``AUTO``
+        (docs/DESIGN.md §1.1). The same query always resolves the same way."""
+        return Query(self.query, self.language).language
+
+    def describe_language(self) -> str:
+        """The query's language in words, as the app shows it: "German (detected)"."""
+        how = "detected" if self.language is Language.AUTO else "chosen"
+        return f"{self.query_language.label} ({how})"
+
+    @property
     def seed_host(self) -> str:
         return (urlsplit(self.seed_url).hostname or "").lower()
 

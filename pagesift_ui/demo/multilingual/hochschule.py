@@ -58,8 +58,8 @@ def twins(paths: Sequence[str], lang: str) -> tuple[str, ...]:
     """The ``lang`` equivalents of ``paths`` (any language) that exist, in table order."""
     wanted = set(paths)
     column = _LANGS.index(lang)
-    return tuple(row[column] for row in _EQUIVALENTS
-                 if wanted.intersection(p for p in row if p) and row[column] is not None)
+    return tuple(twin for row in _EQUIVALENTS
+                 if wanted.intersection(p for p in row if p) and (twin := row[column]) is not None)
 _HOMES = {"de": "/", "en": "/en/", "fr": "/fr/"}
 _NAMES = {"de": "Deutsch", "en": "English", "fr": "Français"}
 
