@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier import links
-from pagesift_ui.frontier.language import Language, page_language
+from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
 from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
@@ -45,8 +45,10 @@ def markdown_language(declared: str, markdown: str, fallback: Language) -> Langu
     """
     if not isinstance(declared, str) or not isinstance(markdown, str):
         raise ValueError("declared and markdown must be strings")
-    # a declared language needs no look at the text (the common case)
-    text = "" if declared.strip() else markdown_text(markdown)
+    # a declared language needs no look at the text (the common case); detection reads only
+    # the first DETECT_CHARS, so the rest of a long page is not rendered for it (a link cut
+    # at the end may leave its URL words in: one link's worth)
+    text = "" if declared.strip() else markdown_text(markdown[:DETECT_CHARS])
     return page_language(declared, text, fallback)
 
 

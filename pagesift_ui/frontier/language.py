@@ -26,6 +26,7 @@ import stop_words as stop_words_package
 from pagesift_ui.frontier.tokens import words
 
 __all__ = [
+    "DETECT_CHARS",
     "ENGLISH_STOP_WORDS",
     "SUPPORTED",
     "Language",
@@ -76,6 +77,10 @@ class Language(enum.StrEnum):
         """The language's English name: "German"; "Auto" for ``AUTO``."""
         return self.name.title()
 
+
+#: Detection reads at most this many characters of a text [ours]: a page's first screens say
+#: its language as well as all of it, and a 15k-word page took 16-30 ms to count in full.
+DETECT_CHARS = 20_000
 
 #: The languages a text can be read in (every member but ``AUTO``), English first: the order
 #: in which detection breaks ties.
@@ -139,12 +144,13 @@ def stem_function(language: Language) -> Callable[[str], str]:
 
 
 def detect(text: str) -> Language | None:
-    """The supported language whose stop words occur most often in ``text``; None if none do.
+    """The supported language whose stop words occur most often in ``text`` (its first
+    ``DETECT_CHARS`` characters); None if none do.
 
     >>> detect("Gebühren für das Studium"), detect("fees for the degree"), detect("Talheim")
     (<Language.GERMAN: 'de'>, <Language.ENGLISH: 'en'>, None)
     """
-    counts = Counter(words(text))
+    counts = Counter(words(text[:DETECT_CHARS]))
     if not counts:
         return None
     found = set(counts)

@@ -46,7 +46,7 @@ class Query:
     ('German', ['gebühren', 'studium'], ('gebuhr', 'studium'))
     """
 
-    __slots__ = ("_bits", "_cjk", "_stem", "_stems", "language", "terms", "text")
+    __slots__ = ("_bits", "_cjk", "_stem", "_stems", "_stems_in", "language", "terms", "text")
 
     def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
@@ -66,6 +66,7 @@ class Query:
         # per language a text is read in: stem of a term by that language's stemmer → the
         # bits of the terms with that stem (CJK terms match as substrings, never by stem)
         self._bits: dict[Language, dict[str, int]] = {}
+        self._stems_in: dict[Language, tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -76,6 +77,11 @@ class Query:
     @property
     def stems(self) -> tuple[str, ...]:
         return self._stems
+
+    @property
+    def stem(self) -> Callable[[str], str]:
+        """The (cached) stemmer of the query's language."""
+        return self._stem
 
     def _term_bits(self, language: Language) -> dict[str, int]:
         bits = self._bits.get(language)
@@ -107,30 +113,42 @@ class Query:
         return [own.get(stem_own(word), 0) | other.get(stem_other(word), 0)
                 for word in text_words]
 
+    def stems_in(self, language: Language) -> tuple[str, ...]:
+        """The terms' stems by ``language``'s stemmer (``stems`` for the query's own)."""
+        if language is self.language:
+            return self._stems
+        found = self._stems_in.get(language)
+        if found is None:
+            stem_in = stem_function(language)
+            found = self._stems_in[language] = tuple(stem_in(term) for term in self.terms)
+        return found
+
     def hit_mask(self, text: str, language: Language | None = None) -> int:
         """Bit i set when term i occurs in ``text``, a text in ``language`` (None: the
         query's own).
 
-        Whole-word and case-insensitive after Snowball stemming of both sides (``word_masks``);
-        a term with CJK characters matches as a substring, since CJK text has no spaces
-        between words.
+        Whole-word and case-insensitive after Snowball stemming of both sides, by the rule of
+        ``word_masks``; a term with CJK characters matches as a substring, since CJK text has
+        no spaces between words.
         """
         if not self.terms:
             return 0
         text_words = words(text)
-        own = self._term_bits(self.language)
-        mask = 0
-        # the same bits as OR-ing word_masks, by set intersection: a block has many words
-        for key in {self._stem(word) for word in text_words} & own.keys():
-            mask |= own[key]
+        stem_own = self._stem
+        text_stems = {stem_own(word) for word in text_words}
+        other_stems: set[str] = set()
+        other_keys = self._stems
         if language is not None and language is not self.language:
-            other = self._term_bits(language)
             stem_other = stem_function(language)
-            for key in {stem_other(word) for word in text_words} & other.keys():
-                mask |= other[key]
-        if any(self._cjk):
-            folded = text.casefold()
-            for i, term in enumerate(self.terms):
-                if self._cjk[i] and term in folded:
-                    mask |= 1 << i
+            other_stems = {stem_other(word) for word in text_words}
+            other_keys = self.stems_in(language)
+        folded = text.casefold() if any(self._cjk) else ""
+        mask = 0
+        for i, term in enumerate(self.terms):
+            if self._cjk[i]:
+                found = term in folded
+            else:
+                found = self._stems[i] in text_stems or other_keys[i] in other_stems
+            if found:
+                mask |= 1 << i
         return mask

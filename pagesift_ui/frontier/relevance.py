@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -196,33 +197,60 @@ def _is_cjk(term: str) -> bool:
 
 
 class _Text:
-    """A text prepared for counting units: per content word (the words that are not stop
-    words of the text's language) the bits of the terms it matches (``Query.word_masks``),
-    and the folded text for CJK terms.
+    """A text prepared for counting units, read in ``language``: its content words (the words
+    that are not stop words of that language), counted one by one and in adjacent pairs.
 
-    Counting a term's bits over the words gives exactly the count of its stem among the
-    content stems, and a pair's over adjacent words the count of the adjacent stem pair.
+    In the query's language a content word is its stem, and a unit's key the term's stem, as
+    before pages had languages. In another language it is the bits of the terms it matches
+    (``Query.word_masks``: by either stemmer) and a unit's key the term's index; counting a
+    term's bit over the words, or a pair's over adjacent words, is the same count.
     """
 
-    __slots__ = ("folded", "hits", "masks", "size")
+    __slots__ = ("folded", "keys", "pairs", "singles", "size")
 
     def __init__(self, text: str, query: Query, language: Language) -> None:
         stops = stop_words(language)
-        self.masks = query.word_masks([w for w in words(text) if w not in stops], language)
-        self.size = len(self.masks)
-        # the words that match some term, with their position: few, so counts walk them only
-        self.hits = [(k, mask) for k, mask in enumerate(self.masks) if mask]
+        content = [w for w in words(text) if w not in stops]
+        self.size = len(content)
         self.folded = text.casefold()
+        if language is query.language:
+            stem = query.stem
+            sequence = [stem(word) for word in content]
+            self.keys: Sequence[str | int] = query.stems
+            self.singles: Counter[str | int] = Counter(sequence)
+            self.pairs: Counter[tuple[str | int, str | int]] = Counter(
+                zip(sequence, sequence[1:], strict=False)
+            )
+            return
+        masks = query.word_masks(content, language)
+        self.keys = range(len(query))
+        self.singles = Counter()
+        self.pairs = Counter()
+        # each word with the one after it (0 after the last; no pair at all for no word)
+        for mask, after in zip(masks, [*masks[1:], 0], strict=False):
+            if mask:
+                terms = _bits(mask)
+                self.singles.update(terms)
+                if after:
+                    self.pairs.update((i, j) for i in terms for j in _bits(after))
 
     def count(self, unit: _Unit, cjk: str | None) -> int:
         if cjk is not None:
             return self.folded.count(cjk)
-        first = 1 << unit[0]
+        keys = self.keys
         if len(unit) == 1:
-            return sum(1 for _, mask in self.hits if mask & first)
-        second, masks, last = 1 << unit[1], self.masks, self.size - 1
-        return sum(1 for k, mask in self.hits
-                   if mask & first and k < last and masks[k + 1] & second)
+            return self.singles[keys[unit[0]]]
+        return self.pairs[(keys[unit[0]], keys[unit[1]])]
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[str | None]]:

@@ -177,7 +177,7 @@ _VOCABULARY = ["fee", "fees", "tuition", "the", "of", "student", "students", "vi
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(_VOCABULARY), max_size=40),
+@given(st.lists(st.sampled_from(_VOCABULARY), max_size=40),  # the empty page too
        st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=5))
 def test_an_english_page_is_counted_exactly_as_before(body: list[str], query_words: list[str]
                                                       ) -> None:

@@ -40,7 +40,8 @@ DESCRIPTION = (
     "not match an English query, and a small French portal (/fr/) is a second wrong language. "
     "Expect the crawl to take the language portal early, find the English housing pages and "
     "stop with coverage_reached. Also shows hreflang alternates, a /de/ redirect "
-    "and robots.txt blocking /suche and /intern/."
+    "and robots.txt blocking /suche and /intern/. The German query 'Wohnen für "
+    "Austauschstudierende' is read in German and finds the German twins instead."
 )
 HOUSING = Link("Housing", "/en/housing/")
 EXCHANGE = Link("Exchange students", "/en/international/exchange-students/")
