@@ -34,7 +34,9 @@ ROUNDS = 5
 INTERLEAVE = 12
 
 
-def _old_module(name: str, path: str, replace: tuple[tuple[str, str], ...] = ()) -> types.ModuleType:
+def _old_module(
+    name: str, path: str, replace: tuple[tuple[str, str], ...] = ()
+) -> types.ModuleType:
     source = subprocess.run(["git", "show", f"{BEFORE}:{path}"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     for old, new in replace:
