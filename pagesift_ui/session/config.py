@@ -171,6 +171,20 @@ class CrawlConfig:
         except (TypeError, ValueError) as exc:
             raise ConfigError("config", str(exc)) from exc
 
+    @classmethod
+    def from_recorded(cls, values: Mapping[str, Any]) -> CrawlConfig:
+        """``from_mapping`` for a config a session recorded (a bundle, the store, a WARC).
+
+        A recording made before ``language`` existed read its query and pages in English:
+        without the key it is read in English again, not detected (docs/DESIGN.md §1.1), so
+        a resume or replay of it takes the steps it took ("die casting" stays English).
+        """
+        if not isinstance(values, Mapping):
+            raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
+        if "language" in values:
+            return cls.from_mapping(values)
+        return cls.from_mapping({**values, "language": Language.ENGLISH})
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``from_mapping(to_dict())`` gives an equal config."""
         out = asdict(self)

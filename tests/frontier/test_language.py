@@ -58,10 +58,13 @@ def test_a_query_without_any_stop_word_is_read_in_english() -> None:
     assert Query("Gebühren Studium").language is ENGLISH  # choose German to have it German
 
 
-def test_detection_breaks_a_tie_in_favour_of_english() -> None:
+def test_detection_breaks_a_tie_in_favour_of_english_then_the_more_common_language() -> None:
     # "for" is an English, Danish and Norwegian stop word: one hit each
     assert "for" in stop_words(Language.DANISH) and "for" in stop_words(Language.NORWEGIAN)
     assert detect("rooms for guests") is ENGLISH
+    # "die" is a German and a Dutch stop word
+    assert "die" in stop_words(Language.DUTCH)
+    assert detect("die Miete") is GERMAN
 
 
 def test_the_explicit_language_overrides_detection() -> None:
@@ -191,3 +194,14 @@ def test_an_english_page_is_counted_exactly_as_before(body: list[str], query_wor
     old_mask = sum(1 << i for i, s in enumerate(query.stems) if s in {stem(w) for w in
                                                                        words(text)})
     assert query.hit_mask(text) == query.hit_mask(text, ENGLISH) == old_mask
+
+
+def test_a_config_recorded_before_languages_existed_is_read_in_english() -> None:
+    recorded = {"seed_url": "http://e.localhost/", "query": "die casting"}
+    # a new crawl detects: "die" is a German (and Dutch) stop word, the query has no English one
+    assert CrawlConfig.from_mapping(recorded).query_language is GERMAN
+    # a recording without the key was read in English, so it is read in English again
+    old = CrawlConfig.from_recorded(recorded)
+    assert old.language is ENGLISH and Query(old.query, old.language).terms == ["die", "casting"]
+    assert CrawlConfig.from_recorded({**recorded, "language": "auto"}).language is Language.AUTO
+    assert CrawlConfig.from_recorded(old.to_dict()) == old
