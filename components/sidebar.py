@@ -54,7 +54,8 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict", "language")
+                 "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
+                 "max_sitemap_urls", "concurrency", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -72,7 +73,9 @@ def form_defaults() -> dict[str, Any]:
         "scope": Scope(fields["scope"]).value,
         "language": Language(fields["language"]).value,
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
-                                         "dispersion_cap", "stop_on_verdict", "allow_private")},
+                                         "dispersion_cap", "stop_on_verdict", "allow_private",
+                                         "user_agent", "use_sitemaps",
+                                         "max_sitemap_urls", "concurrency")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -204,11 +207,14 @@ FIELD_LABELS = {
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "language": "Query language",
     "config": "Setup",
+    "user_agent": "User-Agent",
+    "concurrency": "Fetches in flight",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "language"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
+                             "max_sitemap_urls", "concurrency", "language"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -297,6 +303,9 @@ def _crawl_inputs() -> None:
         st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
         st.checkbox("Respect robots.txt", key="respect_robots")
+        st.checkbox("Seed from the sitemaps", key="use_sitemaps",
+                    help="when the crawl starts, offer the URLs of the site's sitemaps "
+                         "(robots.txt Sitemap: lines, else /sitemap.xml) as candidates")
 
 
 def _advanced_inputs() -> None:
@@ -314,9 +323,18 @@ def _advanced_inputs() -> None:
                      format_func=_language_label,
                      help="its stemmer and stop words; auto detects it from the query. Pages "
                           "are read in their own language (<html lang>, else detected)")
+        st.number_input("Fetches in flight", key="concurrency", step=1,
+                        help="pages fetched at once, from different hosts (one request at a "
+                             "time per host); they are still read in the crawl's order, so "
+                             "a crawl repeats")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
+        st.text_input("User-Agent", key="user_agent",
+                      help="sent with every request; its product token (before the first '/') "
+                           "picks the robots.txt group")
+        st.number_input("Sitemap URLs at most", key="max_sitemap_urls", step=100,
+                        help="page URLs taken from the sitemaps; the rest are counted")
 
 
 def _language_label(code: str) -> str:

@@ -66,6 +66,7 @@ __all__ = [
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
+    "LinkVia",
     "ShapeRule",
     "ShapeStep",
     "explain",
@@ -102,6 +103,17 @@ DEPTH_DECAY = 0.9
 # --------------------------------------------------------------------------- signals
 
 
+class LinkVia(enum.StrEnum):
+    """Where a link was found: on a fetched page, or in the site's sitemap (§11.13).
+
+    A sitemap link has no anchor, context or parent page: its score is what its URL's words
+    say (the locator feature). Where it came from is shown, never scored.
+    """
+
+    PAGE = "page"
+    SITEMAP = "sitemap"
+
+
 @dataclass(frozen=True, slots=True)
 class LinkSignal:
     """Everything the score of one link needs, without its page (docs/DESIGN.md §8).
@@ -131,6 +143,9 @@ class LinkSignal:
     group: int = NO_GROUP
     #: The target's id in the crawl's ``siblings.Popularity`` (-1: none).
     target: int = NO_GROUP
+    #: Where the link was found; a sitemap link also keeps its ``<lastmod>`` ("" for none).
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
     # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
     # what a batch packs
     _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
@@ -147,6 +162,9 @@ class LinkSignal:
         if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
             raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
         object.__setattr__(self, "parent_relevance", float(parent))
+        object.__setattr__(self, "via", LinkVia(self.via))
+        if not isinstance(self.lastmod, str):
+            raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         for name in ("anchor_mask", "locator_mask", "context_mask"):
             mask = getattr(self, name)
             if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
@@ -161,12 +179,19 @@ class LinkSignal:
         object.__setattr__(self, "_row", _pack(self))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group`` and ``target``
-        only when set, so signals of records made before them read the same."""
+        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group``, ``target``,
+        ``via`` and ``lastmod`` only when set, so signals of records made before them read
+        the same."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         for name in ("group", "target"):
             if data[name] == NO_GROUP:
                 del data[name]
+        if self.via is LinkVia.PAGE:
+            del data["via"]
+        else:
+            data["via"] = self.via.value
+        if not self.lastmod:
+            del data["lastmod"]
         return data
 
     @classmethod
@@ -256,16 +281,21 @@ class FeatureContribution:
 
 @dataclass(frozen=True, slots=True)
 class LinkExplanation:
-    """Why a link scores what it scores: features, raw score, shape steps, final score."""
+    """Why a link scores what it scores: features, raw score, shape steps, final score, and
+    where the link was found (a sitemap link's ``lastmod`` with it, shown, not scored)."""
 
     features: tuple[FeatureContribution, ...]
     raw: float
     steps: tuple[ShapeStep, ...]
     score: float
     blind: bool
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """Plain values; ``via`` and ``lastmod`` only for a sitemap link, so the explanations
+        of page links read as they did before sitemaps."""
+        out: dict[str, Any] = {
             "features": [asdict(feature) for feature in self.features],
             "raw": self.raw,
             "steps": [
@@ -274,6 +304,10 @@ class LinkExplanation:
             "score": self.score,
             "blind": self.blind,
         }
+        if self.via is not LinkVia.PAGE:
+            out["via"] = self.via.value
+            out["lastmod"] = self.lastmod
+        return out
 
 
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
@@ -388,7 +422,8 @@ def explain_with(
                                       POPULARITY_WEIGHT * share),)
     raw = _raw(x, weights, credit, share)
     steps = tuple(_shape(signal, raw, portal_open, english_query))
-    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind))
+    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind), signal.via,
+                           signal.lastmod)
 
 
 def score(

@@ -23,8 +23,10 @@ from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
+from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
+    "MAX_CONCURRENCY",
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
@@ -37,6 +39,9 @@ __all__ = [
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
+#: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
+#: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
+MAX_CONCURRENCY = 32
 
 _LANGUAGE_CHOICES = (
     "choose auto (detect it from the query) or one of "
@@ -79,7 +84,14 @@ class CrawlConfig:
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
     for good, truth pages among them). ``language`` is the language the query is read in
     (its stemmer and stop words), ``AUTO``: detected from the query; pages are read in their
-    own (docs/DESIGN.md §1.1). The ranges of the numbers are ``SETTINGS``'.
+    own (docs/DESIGN.md §1.1). ``use_sitemaps`` also offers the URLs of the site's
+    sitemaps as candidates at the first step, at most ``max_sitemap_urls`` of them from at
+    most ``max_sitemaps`` files of at most ``max_sitemap_bytes`` each (docs/DESIGN.md §11.13;
+    ``sitemap_limits()``). ``concurrency`` is how many fetches may be in flight at once, to
+    different hosts (one request at a time per host, its delays unchanged); the pages are
+    still taken into the crawl one at a time in pop order, so for a given site and
+    ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
+    time (docs/DESIGN.md §11.14). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -106,6 +118,11 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    use_sitemaps: bool = False
+    max_sitemaps: int = 10
+    max_sitemap_urls: int = 1_000
+    max_sitemap_bytes: int = 10_000_000
+    concurrency: int = 1
     language: Language = Language.AUTO
 
     def __post_init__(self) -> None:
@@ -123,6 +140,8 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
+        if not isinstance(self.use_sitemaps, bool):
+            raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
         self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
@@ -209,7 +228,12 @@ class CrawlConfig:
             seed_url=self.seed_url,
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
+            concurrency=self.concurrency,
         )
+
+    def sitemap_limits(self) -> SitemapLimits:
+        """The caps of the sitemap harvest (``net/sitemaps.py``)."""
+        return SitemapLimits(self.max_sitemaps, self.max_sitemap_urls, self.max_sitemap_bytes)
 
     @property
     def query_language(self) -> Language:
@@ -323,9 +347,23 @@ SETTINGS: tuple[Setting, ...] = (
             "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
     Setting("max_queued_links", int, "links the queue keeps; beyond it a new link replaces "
             "the worst queued one only if it scores higher", "--max-queued", 1, 10_000_000),
+    Setting("use_sitemaps", bool, "also offer the URLs of the site's sitemaps (robots.txt "
+            "Sitemap: lines, else /sitemap.xml) as candidates when the crawl starts",
+            "--sitemaps"),
+    Setting("max_sitemaps", int, "sitemap files read at most, those a sitemap index lists "
+            "included", "--max-sitemaps", 1, MAX_FILE_NOTES),
+    Setting("max_sitemap_urls", int, "page URLs taken from the sitemaps at most; the rest are "
+            "counted, not offered", "--max-sitemap-urls", 1, MAX_LIMIT),
+    # sitemaps.org caps a sitemap at 50 MB uncompressed; 10 MB holds ~50,000 short URLs
+    Setting("max_sitemap_bytes", int, "largest sitemap file, after un-gzipping", low=1_000,
+            high=100_000_000),
+    Setting("concurrency", int, "fetches in flight at once, to different hosts (one request "
+            "at a time per host); pages are still taken in pop order, so a crawl repeats",
+            "--concurrency", 1, MAX_CONCURRENCY),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
-    Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
+    Setting("user_agent", str, "the User-Agent header; its product token (before the first "
+            "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
     Setting("language", Language, "the query's language (its stemmer and stop words): auto "

@@ -22,7 +22,7 @@ from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
 from pagesift_ui.session.state import FrontierState, signal_of
 
-__all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links"]
+__all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links", "refuse", "requeue", "tally_offer"]
 
 logger = logging.getLogger(__name__)
 
@@ -200,14 +200,14 @@ def enqueue_links(
             seed_host, group, target, language,
         )
         if queued is not None:
-            _requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
+            requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
             tally.requeued += 1
             continue
         score = state.link_score(signal)
         outcome, evicted = state.queue.offer(
             key, url, link_depth, score, signal, config.max_queued_links
         )
-        _tally_offer(tally, url, outcome, evicted)
+        tally_offer(tally, url, outcome, evicted)
     return tally
 
 
@@ -232,7 +232,7 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
             tally.skip(url, Skip(SkipReason.COPY))
 
 
-def _requeue(
+def requeue(
     state: FrontierState,
     key: str,
     depth: int,
@@ -273,6 +273,18 @@ def _refusal(
     """Why a link not yet queued is refused, or None to offer it."""
     if link.nofollow:
         return Skip(SkipReason.NOFOLLOW)
+    return refuse(state, url, config, robots_allows)
+
+
+def refuse(
+    state: FrontierState,
+    url: str,
+    config: CrawlConfig,
+    robots_allows: Callable[[str], bool],
+) -> Skip | None:
+    """Why a cleaned URL not yet queued may not be offered (a copy, out of scope, URL
+    hygiene, a dry subtree, robots.txt), or None: the checks every candidate passes, a
+    page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13)."""
     if dedupe_key(url) in state.copies:
         return Skip(SkipReason.COPY)
     if not in_scope(url, config.seed_host, config.scope):
@@ -302,7 +314,7 @@ def _robots_refusal(
     return None if allowed else Skip(SkipReason.ROBOTS_DISALLOWED)
 
 
-def _tally_offer(
+def tally_offer(
     tally: LinkTally,
     url: str,
     outcome: Offer,

@@ -6,7 +6,8 @@ none of them knows the session, its page source or its sinks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
@@ -140,20 +141,26 @@ def judge(
     return Verdict(facts.step, reason, facts.verdict_fate, lead.why)
 
 
-def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> StopReason | None:
-    """§11.1: the budget's or the queue's end after a step, or None to go on."""
+def ending(
+    state: FrontierState, config: CrawlConfig, pages_scheduled: int, in_flight: int = 0
+) -> StopReason | None:
+    """§11.1: the budget's or the queue's end after a step, or None to go on. A queue that
+    is empty while ``in_flight`` pages are being fetched (§11.14) has not ended."""
     if pages_scheduled >= config.limit:
         return StopReason.LIMIT_REACHED
-    if not has_fetchable(state, config.seed_host):
+    if not in_flight and not has_fetchable(state, config.seed_host):
         return StopReason.EXHAUSTED
     return None
 
 
-def pending_lead(state: FrontierState, seed_host: str) -> Lead:
+def pending_lead(state: FrontierState, seed_host: str, ahead: Sequence[Entry] = ()) -> Lead:
     """§11.10: is the best queued link outside dry subtrees a lead (``frontier/leads.py``)?
-    The answer says why, with numbers, whichever way it goes."""
+    The answer says why, with numbers, whichever way it goes. ``ahead`` are the links
+    popped and in flight (§11.14), oldest first: the crawl takes them before the queue's."""
     head = next(
-        (e for e in _pop_order(state) if not state.is_dry(subtree(seed_host, e.url))), None
+        (e for e in itertools.chain(ahead, _pop_order(state))
+         if not state.is_dry(subtree(seed_host, e.url))),
+        None,
     )
     if head is None:
         return state.leads.judge(None, "")
