@@ -20,6 +20,7 @@ from pagesift_ui.frontier.adaptive import (
     MIN_RELEVANCE,
     MIN_SOURCES,
 )
+from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
 
 __all__ = [
@@ -227,6 +228,8 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         out.append(seeding)
     if record.politeness_note:
         out.append(f"Politeness: {record.politeness_note}.")
+    if record.render is not None:
+        out.append(f"JavaScript: {RenderReport.from_dict(record.render).note}.")
     if record.verdict is not None:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:

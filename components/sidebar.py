@@ -38,7 +38,7 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import Language, settings_mapping
+from pagesift_ui.session.config import Language, RenderMode, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
@@ -55,7 +55,7 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
-                 "max_sitemap_urls", "concurrency", "language")
+                 "max_sitemap_urls", "concurrency", "render", "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -72,6 +72,8 @@ def form_defaults() -> dict[str, Any]:
         "query": "",
         "scope": Scope(fields["scope"]).value,
         "language": Language(fields["language"]).value,
+        "render": RenderMode(fields["render"]).value,
+        "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private",
                                          "user_agent", "use_sitemaps",
@@ -209,12 +211,14 @@ FIELD_LABELS = {
     "config": "Setup",
     "user_agent": "User-Agent",
     "concurrency": "Fetches in flight",
+    "render": "Render JavaScript", "render_deadline_s": "Render deadline",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
-                             "max_sitemap_urls", "concurrency", "language"})
+                             "max_sitemap_urls", "concurrency", "render",
+                             "render_deadline_s", "language"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -335,6 +339,13 @@ def _advanced_inputs() -> None:
                            "picks the robots.txt group")
         st.number_input("Sitemap URLs at most", key="max_sitemap_urls", step=100,
                         help="page URLs taken from the sitemaps; the rest are counted")
+        st.radio("Render JavaScript", [m.value for m in RenderMode], key="render",
+                 horizontal=True,
+                 help="render pages in headless Chromium before reading them (every request "
+                      "held to the same rules as a fetch): empty = only pages whose HTML has "
+                      "no text and no links")
+        st.number_input("Render deadline (s)", key="render_deadline_s", step=1.0,
+                        format="%.0f", help="most seconds one page's render may take")
 
 
 def _language_label(code: str) -> str:

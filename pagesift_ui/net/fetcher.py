@@ -67,6 +67,7 @@ from pagesift_ui.net.policy import (
     system_resolver,
 )
 from pagesift_ui.net.politeness import CappedWait, Politeness, retry_after_s
+from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.net.robots import RobotsCache, RobotsDownload, RobotsState, product_token
 from pagesift_ui.net.sitemaps import (
     GZIP_MAGIC,
@@ -117,7 +118,9 @@ class FetchResult:
     (gzip removed) while ``headers`` are exactly as received, so they may still say
     ``Content-Encoding: gzip``. ``encoding`` is the Python codec that produced ``text``.
     ``politeness_note`` says which server-asked wait was cut to its cap while fetching it
-    ("" when none); it describes the run, so recordings do not keep it.
+    ("" when none); it describes the run, so recordings do not keep it. ``render`` is set
+    when ``body`` is the page as the headless browser left it (``net/render.py``); it too
+    describes the run, so recordings keep the rendered body but not the report.
     """
 
     url: str
@@ -132,6 +135,7 @@ class FetchResult:
     fetched_at: float
     headers: tuple[tuple[str, str], ...]
     politeness_note: str = ""
+    render: RenderReport | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +144,7 @@ class _Wanted:
     it calls them in an error) and its body cap (None: the policy's ``max_body_bytes``)."""
 
     accept: str
-    media_types: frozenset[str]
+    media_types: frozenset[str] | None  # None: any
     what: str
     limit: int | None = None
 
@@ -150,6 +154,8 @@ class _Wanted:
 
 
 _PAGE = _Wanted(_ACCEPT, HTML_MEDIA_TYPES, "HTML")
+#: A page's subresource for the headless browser (``fetch_resource``): any type.
+_RESOURCE = _Wanted("*/*", None, "any type")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +285,23 @@ class Fetcher:
             exc.politeness_note = "; ".join(self._notes)
             raise
         return dataclasses.replace(result, politeness_note="; ".join(self._notes))
+
+    def fetch_resource(self, url: str) -> FetchResult:
+        """Fetch a page's subresource (script, style, data, image …) under the same checks.
+
+        As ``fetch``, but any media type is accepted and the body is not decoded as text
+        (``text`` and ``encoding`` are empty): the headless browser asks for these
+        (``net/render.py``) and is answered with the body. Raises what ``fetch`` raises but
+        ``UnsupportedContentType``.
+        """
+        self._local.notes = []
+        final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _RESOURCE)
+        return FetchResult(
+            url=url, final_url=str(final), status=outcome.status,
+            content_type=outcome.media_type, encoding="", body=outcome.body, text="",
+            redirects=tuple(visited[:-1]), elapsed_s=network_s, fetched_at=time.time(),
+            headers=outcome.headers,
+        )
 
     @property
     def _notes(self) -> list[str]:
@@ -480,7 +503,7 @@ class Fetcher:
             reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase
             raise HTTPStatusError(url, f"{current} answered {status} {reason}".rstrip(), status)
         media_type, charset = parse_content_type(response.headers.get("content-type"))
-        if media_type not in wanted.media_types:
+        if wanted.media_types is not None and media_type not in wanted.media_types:
             raise UnsupportedContentType(
                 url,
                 f"{current} is {media_type}, not {wanted.what}; skipped without downloading it",

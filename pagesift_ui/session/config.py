@@ -31,6 +31,7 @@ __all__ = [
     "SETTINGS",
     "CrawlConfig",
     "Language",
+    "RenderMode",
     "Scope",
     "Setting",
     "Strategy",
@@ -67,6 +68,14 @@ class Strategy(enum.StrEnum):
     # ``sampling_seed``; the model learns exactly as in FOCUSED
 
 
+class RenderMode(enum.StrEnum):
+    """Which fetched pages are rendered in headless Chromium before extraction (§11.3a)."""
+
+    OFF = "off"  # none: the fetched HTML is the page
+    EMPTY = "empty"  # pages whose fetched HTML has no text and no links (a script builds them)
+    ALWAYS = "always"  # every HTML page
+
+
 @dataclass(frozen=True, slots=True)
 class CrawlConfig:
     """Everything that decides how a crawl runs. Defaults live here and nowhere else.
@@ -91,7 +100,9 @@ class CrawlConfig:
     different hosts (one request at a time per host, its delays unchanged); the pages are
     still taken into the crawl one at a time in pop order, so for a given site and
     ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
-    time (docs/DESIGN.md §11.14). The ranges of the numbers are ``SETTINGS``'.
+    time (docs/DESIGN.md §11.14). ``render`` asks for pages to be rendered in headless
+    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
+    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -124,6 +135,8 @@ class CrawlConfig:
     max_sitemap_bytes: int = 10_000_000
     concurrency: int = 1
     language: Language = Language.AUTO
+    render: RenderMode = RenderMode.OFF
+    render_deadline_s: float = 10.0
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -144,6 +157,8 @@ class CrawlConfig:
             raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
+        if not isinstance(self.render, RenderMode):
+            raise ConfigError("render", f"must be one of {[m.value for m in RenderMode]}")
         self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
 
     @classmethod
@@ -181,6 +196,13 @@ class CrawlConfig:
                 raise ConfigError(
                     "language", f"{kwargs['language']!r} is not supported; {_LANGUAGE_CHOICES}"
                 ) from None
+        if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
+            try:
+                kwargs["render"] = RenderMode(kwargs["render"])
+            except ValueError as exc:
+                raise ConfigError(
+                    "render", f"must be one of {[m.value for m in RenderMode]}"
+                ) from exc
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -210,6 +232,7 @@ class CrawlConfig:
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
         out["language"] = self.language.value
+        out["render"] = self.render.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 
@@ -368,6 +391,11 @@ SETTINGS: tuple[Setting, ...] = (
             "thompson: best-first with link weights drawn from the model's posterior"),
     Setting("language", Language, "the query's language (its stemmer and stop words): auto "
             "detects it from the query; pages are read in their own", "--language"),
+    Setting("render", RenderMode, "render pages in headless Chromium before reading them: "
+            "off; empty: pages whose HTML has no text and no links; always: every page",
+            "--render"),
+    Setting("render_deadline_s", float, "most seconds one page's render may take; then the "
+            "page as it is (or the plain fetch) is read", "--render-deadline", 1.0, 120.0),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )

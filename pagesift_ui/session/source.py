@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from pagesift_ui.net.fetcher import Fetcher, FetchResult
+from pagesift_ui.net.render import Renderer
 from pagesift_ui.net.sitemaps import SitemapHarvest, SitemapLimits
-from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.config import CrawlConfig, RenderMode
+from pagesift_ui.session.rendering import RenderingSource
 from pagesift_ui.session.scope import in_scope
 
 __all__ = ["PageSource", "default_source"]
@@ -40,10 +42,16 @@ class PageSource(Protocol):
     def close(self) -> None: ...
 
 
-def default_source(config: CrawlConfig) -> Fetcher:
+def default_source(config: CrawlConfig) -> PageSource:
     """The live page source a config asks for: the one place a ``Fetcher`` is built.
 
     It follows redirects only inside the crawl's scope, the same one links are held to.
+    With ``render`` on, the fetcher sits behind a ``RenderingSource`` whose browser starts
+    on the first page it renders (§11.3a); its subresources are held to the same scope.
     """
     scope = functools.partial(in_scope, seed_host=config.seed_host, scope=config.scope)
-    return Fetcher(config.fetch_policy(), in_scope=scope)
+    fetcher = Fetcher(config.fetch_policy(), in_scope=scope)
+    if config.render is RenderMode.OFF:
+        return fetcher
+    renderer = Renderer(fetcher, in_scope=scope, deadline_s=config.render_deadline_s)
+    return RenderingSource(fetcher, renderer, config.render)

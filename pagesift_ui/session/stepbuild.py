@@ -191,4 +191,5 @@ def build_record(
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
         politeness_note=result.politeness_note if result is not None else facts.politeness_note,
+        render=result.render.to_dict() if result is not None and result.render else None,
     )

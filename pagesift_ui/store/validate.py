@@ -24,6 +24,7 @@ from pagesift_ui.errors import BundleError, PagesiftError
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.links import SCORE_TERM_NAMES, LinkVia
 from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.net.rendered import MAX_LISTED_REFUSALS, RenderEnd
 from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapFound, SitemapOutcome
 from pagesift_ui.session.record import OverrideKind, StepOutcome, SubtreeState, VerdictFate
 
@@ -340,6 +341,11 @@ STEP_FIELDS: dict[str, Check] = {
 STEP_OPTIONAL: dict[str, Check] = {
     "predicted": nullable(_SHARE), "prior_predicted": nullable(_SHARE),
     "lead_pending": nullable(boolean), "politeness_note": text(), "lead_why": text(),
+    "render": nullable(record({
+        "end": choice(*(e.value for e in RenderEnd)), "served": _COUNT, "refused": _COUNT,
+        "refusals": items(pair(_URL, text(256)), limit=MAX_LISTED_REFUSALS),
+        "elapsed_s": number(0.0),
+    })),
 }
 _STEP = record(STEP_FIELDS, STEP_OPTIONAL)
 
