@@ -27,6 +27,7 @@ import enum
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -232,7 +233,7 @@ def link_signal(
         parent_relevance=float(parent_relevance),
         parent_is_hub=bool(parent_is_hub),
         anchor_mask=anchor_mask,
-        locator_mask=query.hit_mask(locator_text(url), language),
+        locator_mask=_locator_mask(query, url, language),
         context_mask=query.hit_mask(context, language),
         furniture=is_furniture(url, anchor),
         dated=is_dated(url),
@@ -242,6 +243,14 @@ def link_signal(
         group=group,
         target=target,
     )
+
+
+@lru_cache(maxsize=65_536)
+def _locator_mask(query: Query, url: str, language: Language | None) -> int:
+    """The query terms in the URL's words, read in the linking page's ``language``: the same
+    for every page in that language that links to it (issue 15; a ``Query`` is keyed by
+    identity, a session keeps one). Bounded like linkrules' caches."""
+    return query.hit_mask(locator_text(url), language)
 
 
 # --------------------------------------------------------------------------- scoring
