@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import (
     CONTEXT_BYTES,
     FURNITURE_WORDS,
@@ -214,11 +215,16 @@ def link_signal(
     seed_host: str,
     group: int = NO_GROUP,
     target: int = NO_GROUP,
+    language: Language | None = None,
 ) -> LinkSignal:
-    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group."""
+    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
+
+    The anchor, context and URL words are read in ``language``, the language of the page
+    that has the link (None: the query's; docs/DESIGN.md §1.1).
+    """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
-    anchor_mask = query.hit_mask(anchor)
+    anchor_mask = query.hit_mask(anchor, language)
     return LinkSignal(
         url=url,
         anchor=anchor,
@@ -227,8 +233,8 @@ def link_signal(
         parent_relevance=float(parent_relevance),
         parent_is_hub=bool(parent_is_hub),
         anchor_mask=anchor_mask,
-        locator_mask=_locator_mask(query, url),
-        context_mask=query.hit_mask(context),
+        locator_mask=_locator_mask(query, url, language),
+        context_mask=query.hit_mask(context, language),
         furniture=is_furniture(url, anchor),
         dated=is_dated(url),
         section=is_section_entry(url, anchor, seed_host),
@@ -240,10 +246,11 @@ def link_signal(
 
 
 @lru_cache(maxsize=65_536)
-def _locator_mask(query: Query, url: str) -> int:
-    """The query terms in the URL's words: the same for every page that links to it (issue 15;
-    a ``Query`` is keyed by identity, a session keeps one). Bounded like linkrules' caches."""
-    return query.hit_mask(locator_text(url))
+def _locator_mask(query: Query, url: str, language: Language | None) -> int:
+    """The query terms in the URL's words, read in the linking page's ``language``: the same
+    for every page in that language that links to it (issue 15; a ``Query`` is keyed by
+    identity, a session keeps one). Bounded like linkrules' caches."""
+    return query.hit_mask(locator_text(url), language)
 
 
 # --------------------------------------------------------------------------- scoring

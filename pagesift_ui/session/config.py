@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.frontier.language import SUPPORTED, Language
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
@@ -29,6 +30,7 @@ __all__ = [
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
+    "Language",
     "RenderMode",
     "Scope",
     "Setting",
@@ -41,6 +43,11 @@ MAX_LIMIT = 100_000
 #: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
 #: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
 MAX_CONCURRENCY = 32
+
+_LANGUAGE_CHOICES = (
+    "choose auto (detect it from the query) or one of "
+    + ", ".join(f"{lang.value} ({lang.label})" for lang in SUPPORTED)
+)
 
 
 class Scope(enum.StrEnum):
@@ -84,7 +91,9 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). ``use_sitemaps`` also offers the URLs of the site's
+    for good, truth pages among them). ``language`` is the language the query is read in
+    (its stemmer and stop words), ``AUTO``: detected from the query; pages are read in their
+    own (docs/DESIGN.md §1.1). ``use_sitemaps`` also offers the URLs of the site's
     sitemaps as candidates at the first step, at most ``max_sitemap_urls`` of them from at
     most ``max_sitemaps`` files of at most ``max_sitemap_bytes`` each (docs/DESIGN.md §11.13;
     ``sitemap_limits()``). ``concurrency`` is how many fetches may be in flight at once, to
@@ -125,6 +134,7 @@ class CrawlConfig:
     max_sitemap_urls: int = 1_000
     max_sitemap_bytes: int = 10_000_000
     concurrency: int = 1
+    language: Language = Language.AUTO
     render: RenderMode = RenderMode.OFF
     render_deadline_s: float = 10.0
 
@@ -132,7 +142,9 @@ class CrawlConfig:
         _check_url(self.seed_url)
         if not isinstance(self.query, str) or not self.query.strip():
             raise ConfigError("query", "enter at least one word to search for")
-        if len(Query(self.query)) == 0:
+        if not isinstance(self.language, Language):
+            raise ConfigError("language", _LANGUAGE_CHOICES)
+        if len(Query(self.query, self.language)) == 0:
             raise ConfigError(
                 "query", f"{self.query!r} has only stop words; add a word that names the topic"
             )
@@ -177,6 +189,13 @@ class CrawlConfig:
                 raise ConfigError(
                     "strategy", f"must be one of {[s.value for s in Strategy]}"
                 ) from exc
+        if "language" in kwargs and not isinstance(kwargs["language"], Language):
+            try:
+                kwargs["language"] = Language(str(kwargs["language"]).strip().lower())
+            except ValueError:
+                raise ConfigError(
+                    "language", f"{kwargs['language']!r} is not supported; {_LANGUAGE_CHOICES}"
+                ) from None
         if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
             try:
                 kwargs["render"] = RenderMode(kwargs["render"])
@@ -193,11 +212,26 @@ class CrawlConfig:
         except (TypeError, ValueError) as exc:
             raise ConfigError("config", str(exc)) from exc
 
+    @classmethod
+    def from_recorded(cls, values: Mapping[str, Any]) -> CrawlConfig:
+        """``from_mapping`` for a config a session recorded (a bundle, the store, a WARC).
+
+        A recording made before ``language`` existed read its query and pages in English:
+        without the key it is read in English again, not detected (docs/DESIGN.md §1.1), so
+        a resume or replay of it takes the steps it took ("die casting" stays English).
+        """
+        if not isinstance(values, Mapping):
+            raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
+        if "language" in values:
+            return cls.from_mapping(values)
+        return cls.from_mapping({**values, "language": Language.ENGLISH})
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``from_mapping(to_dict())`` gives an equal config."""
         out = asdict(self)
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
+        out["language"] = self.language.value
         out["render"] = self.render.value
         out["prior_weights"] = list(self.prior_weights)
         return out
@@ -223,6 +257,17 @@ class CrawlConfig:
     def sitemap_limits(self) -> SitemapLimits:
         """The caps of the sitemap harvest (``net/sitemaps.py``)."""
         return SitemapLimits(self.max_sitemaps, self.max_sitemap_urls, self.max_sitemap_bytes)
+
+    @property
+    def query_language(self) -> Language:
+        """The language the query is read in: ``language``, or the one detected for ``AUTO``
+        (docs/DESIGN.md §1.1). The same query always resolves the same way."""
+        return Query(self.query, self.language).language
+
+    def describe_language(self) -> str:
+        """The query's language in words, as the app shows it: "German (detected)"."""
+        how = "detected" if self.language is Language.AUTO else "chosen"
+        return f"{self.query_language.label} ({how})"
 
     @property
     def seed_host(self) -> str:
@@ -344,6 +389,8 @@ SETTINGS: tuple[Setting, ...] = (
             "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("language", Language, "the query's language (its stemmer and stop words): auto "
+            "detects it from the query; pages are read in their own", "--language"),
     Setting("render", RenderMode, "render pages in headless Chromium before reading them: "
             "off; empty: pages whose HTML has no text and no links; always: every page",
             "--render"),

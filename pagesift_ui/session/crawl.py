@@ -405,7 +405,7 @@ class CrawlSession:
         tally = enqueue_links(
             self.state, self.config, page, links,
             facts.entry.depth if depth is None else depth, relevance,
-            self._source.allowed_by_robots,
+            self._source.allowed_by_robots, facts.language,
         )
         # the page's links moved every link's popularity (frontier/siblings.py)
         if self.state.focus.needs_rescore():

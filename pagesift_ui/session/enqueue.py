@@ -11,6 +11,7 @@ from typing import Any
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
 from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
@@ -148,13 +149,15 @@ def enqueue_links(
     depth: int,
     relevance: float,
     robots_allows: Callable[[str], bool],
+    language: Language | None = None,
 ) -> LinkTally:
     """Offer the page's links to the queue, which keeps up to ``config.max_queued_links``.
 
     ``depth`` is the page's shortest known click depth; its links are offered at
     ``depth + 1``, and a link already queued deeper, or a fetched page reached deeper, moves
     up (``ClickDepths``; docs/DESIGN.md §9). Each link joins the sibling group of its list
-    block on this page (``siblings.py``).
+    block on this page (``siblings.py``). The links' words are read in ``language``, the
+    page's (None: the query's; docs/DESIGN.md §1.1).
 
     Only the first ``config.max_links_per_page`` links are considered: every link costs a
     cleaning, a robots check and a score (a 150,000-link page took minutes), and a page's
@@ -194,7 +197,7 @@ def enqueue_links(
         link_depth = depth + 1 if queued is None else min(queued.depth, depth + 1)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
-            seed_host, group, target,
+            seed_host, group, target, language,
         )
         if queued is not None:
             requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)

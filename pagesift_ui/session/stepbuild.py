@@ -8,6 +8,7 @@ from typing import Any
 from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentType
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.page.extract import Page
@@ -53,6 +54,7 @@ class StepFacts:
     lead_why: str = ""  # §11.10's answer in words, with its numbers
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
+    language: Language | None = None  # the language the page was read in (observed pages)
 
     @property
     def url(self) -> str:

@@ -77,7 +77,12 @@ def observe_page(
     observation, both harvests and the link model; what they say goes into ``facts``. The
     queue is left to rescore (``focus.needs_rescore()``): the caller's next step. Returns the
     page's signal and the stop verdict that fired, if any."""
-    page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
+    # the page is read in its own language (docs/DESIGN.md §1.1): its relevance, evidence
+    # and links; the replays of the stop rules find it again from the record (rules.py)
+    language = state.focus.page_language(page.lang, page.markdown)
+    facts.language = language
+    page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text,
+                                          language)
     state.focus.observe_page(page_signal, lang=page.lang)
     # one pass over the active units gives both the number and its explanation (the
     # collocation tests behind them were a tenth of a step, done twice; issue 15)
@@ -89,7 +94,8 @@ def observe_page(
     signal = signal_of(facts.entry)
     blind = bool(signal is not None and signal.blind)
     # link destinations are not content (session/rules.py)
-    reason = state.adaptive.observe(state.query, evidence_markdown(page.markdown), relevance, blind)
+    reason = state.adaptive.observe(state.query, evidence_markdown(page.markdown), relevance, blind,
+                                    language)
     facts.evidence_added = tuple(
         a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
     )

@@ -211,7 +211,7 @@ class SessionStore:
         try:
             return StoredSession(
                 info=info,
-                config=CrawlConfig.from_mapping(json.loads(raw_config)),
+                config=CrawlConfig.from_recorded(json.loads(raw_config)),
                 steps=tuple(StepRecord.from_dict(json.loads(row[0])) for row in steps),
                 events=tuple(_event(after, raw) for after, raw in events),
                 responses=tuple(recorded_from_row(row) for row in responses),

@@ -144,7 +144,7 @@ def _check_head(parsed: Any) -> None:
 
 def _config(raw: Mapping[str, Any]) -> CrawlConfig:
     try:
-        return CrawlConfig.from_mapping(raw)
+        return CrawlConfig.from_recorded(raw)
     except ConfigError as exc:
         raise BundleError(f"config.{exc.field}: {exc.message}") from exc
     except (TypeError, ValueError, OverflowError) as exc:

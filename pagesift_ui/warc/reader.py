@@ -390,7 +390,7 @@ def _recording(
     """The session record's config, robots answers and events, then those written after it
     (all checked already, but the config, which ``CrawlConfig`` checks here)."""
     try:
-        config = CrawlConfig.from_mapping(session["config"])
+        config = CrawlConfig.from_recorded(session["config"])
     except ConfigError as exc:
         raise WarcError(f"{path}: the session record's config.{exc.field}: "
                         f"{exc.message}") from exc
