@@ -29,11 +29,13 @@ import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import (
     CONTEXT_BYTES,
     FURNITURE_WORDS,
@@ -67,6 +69,7 @@ __all__ = [
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
+    "LinkVia",
     "PartialSums",
     "ShapeRule",
     "ShapeStep",
@@ -105,6 +108,17 @@ DEPTH_DECAY = 0.9
 # --------------------------------------------------------------------------- signals
 
 
+class LinkVia(enum.StrEnum):
+    """Where a link was found: on a fetched page, or in the site's sitemap (§11.13).
+
+    A sitemap link has no anchor, context or parent page: its score is what its URL's words
+    say (the locator feature). Where it came from is shown, never scored.
+    """
+
+    PAGE = "page"
+    SITEMAP = "sitemap"
+
+
 @dataclass(frozen=True, slots=True)
 class LinkSignal:
     """Everything the score of one link needs, without its page (docs/DESIGN.md §8).
@@ -134,6 +148,9 @@ class LinkSignal:
     group: int = NO_GROUP
     #: The target's id in the crawl's ``siblings.Popularity`` (-1: none).
     target: int = NO_GROUP
+    #: Where the link was found; a sitemap link also keeps its ``<lastmod>`` ("" for none).
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
     # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
     # what a batch packs
     _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
@@ -150,6 +167,9 @@ class LinkSignal:
         if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
             raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
         object.__setattr__(self, "parent_relevance", float(parent))
+        object.__setattr__(self, "via", LinkVia(self.via))
+        if not isinstance(self.lastmod, str):
+            raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         for name in ("anchor_mask", "locator_mask", "context_mask"):
             mask = getattr(self, name)
             if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
@@ -164,12 +184,19 @@ class LinkSignal:
         object.__setattr__(self, "_row", _pack(self))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group`` and ``target``
-        only when set, so signals of records made before them read the same."""
+        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group``, ``target``,
+        ``via`` and ``lastmod`` only when set, so signals of records made before them read
+        the same."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         for name in ("group", "target"):
             if data[name] == NO_GROUP:
                 del data[name]
+        if self.via is LinkVia.PAGE:
+            del data["via"]
+        else:
+            data["via"] = self.via.value
+        if not self.lastmod:
+            del data["lastmod"]
         return data
 
     @classmethod
@@ -192,11 +219,16 @@ def link_signal(
     seed_host: str,
     group: int = NO_GROUP,
     target: int = NO_GROUP,
+    language: Language | None = None,
 ) -> LinkSignal:
-    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group."""
+    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
+
+    The anchor, context and URL words are read in ``language``, the language of the page
+    that has the link (None: the query's; docs/DESIGN.md §1.1).
+    """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
-    anchor_mask = query.hit_mask(anchor)
+    anchor_mask = query.hit_mask(anchor, language)
     return LinkSignal(
         url=url,
         anchor=anchor,
@@ -205,8 +237,8 @@ def link_signal(
         parent_relevance=float(parent_relevance),
         parent_is_hub=bool(parent_is_hub),
         anchor_mask=anchor_mask,
-        locator_mask=query.hit_mask(locator_text(url)),
-        context_mask=query.hit_mask(context),
+        locator_mask=_locator_mask(query, url, language),
+        context_mask=query.hit_mask(context, language),
         furniture=is_furniture(url, anchor),
         dated=is_dated(url),
         section=is_section_entry(url, anchor, seed_host),
@@ -215,6 +247,14 @@ def link_signal(
         group=group,
         target=target,
     )
+
+
+@lru_cache(maxsize=65_536)
+def _locator_mask(query: Query, url: str, language: Language | None) -> int:
+    """The query terms in the URL's words, read in the linking page's ``language``: the same
+    for every page in that language that links to it (issue 15; a ``Query`` is keyed by
+    identity, a session keeps one). Bounded like linkrules' caches."""
+    return query.hit_mask(locator_text(url), language)
 
 
 # --------------------------------------------------------------------------- scoring
@@ -254,16 +294,21 @@ class FeatureContribution:
 
 @dataclass(frozen=True, slots=True)
 class LinkExplanation:
-    """Why a link scores what it scores: features, raw score, shape steps, final score."""
+    """Why a link scores what it scores: features, raw score, shape steps, final score, and
+    where the link was found (a sitemap link's ``lastmod`` with it, shown, not scored)."""
 
     features: tuple[FeatureContribution, ...]
     raw: float
     steps: tuple[ShapeStep, ...]
     score: float
     blind: bool
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """Plain values; ``via`` and ``lastmod`` only for a sitemap link, so the explanations
+        of page links read as they did before sitemaps."""
+        out: dict[str, Any] = {
             "features": [asdict(feature) for feature in self.features],
             "raw": self.raw,
             "steps": [
@@ -272,6 +317,10 @@ class LinkExplanation:
             "score": self.score,
             "blind": self.blind,
         }
+        if self.via is not LinkVia.PAGE:
+            out["via"] = self.via.value
+            out["lastmod"] = self.lastmod
+        return out
 
 
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
@@ -386,7 +435,8 @@ def explain_with(
                                       POPULARITY_WEIGHT * share),)
     raw = _raw(x, weights, credit, share)
     steps = tuple(_shape(signal, raw, portal_open, english_query))
-    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind))
+    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind), signal.via,
+                           signal.lastmod)
 
 
 def score(

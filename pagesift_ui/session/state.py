@@ -102,7 +102,7 @@ class FrontierState:
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
-        query = Query(config.query)
+        query = Query(config.query, config.language)
         return cls(
             query=query,
             focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta)),
