@@ -95,7 +95,8 @@ def explorer() -> None:
     render_controls(session, running)
     # The query and seed come from the user or from an uploaded bundle: escaped, so a bundle
     # cannot put images or links on the page (issue 12).
-    st.caption(f"Query “{md_escape(session.config.query)}” from "
+    st.caption(f"Query “{md_escape(session.config.query)}” in "
+               f"{session.config.describe_language()} from "
                f"{md_escape(session.config.seed_url)} · limit {session.config.limit}")
     render_storage_note(ss)
     render_verdict_banner(session)

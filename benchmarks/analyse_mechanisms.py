@@ -39,7 +39,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +122,9 @@ class Recording:
         result = self._inner.fetch(url)
         self.results[url_key(result.final_url)] = result
         return result
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        self._inner.prefetch(urls)
 
     def allowed_by_robots(self, url: str) -> bool:
         return self._inner.allowed_by_robots(url)

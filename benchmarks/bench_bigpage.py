@@ -15,7 +15,7 @@ import logging
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,9 @@ class MemorySource:
     def fetch(self, url: str) -> FetchResult:
         body = self._pages.get(url, b"<html><body><p>an item</p></body></html>")
         return FetchResult(url, url, 200, "text/html", "utf-8", body, (), 0.0, 0.0, ())
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Pages are made when fetched."""
 
     def allowed_by_robots(self, url: str) -> bool:
         return True

@@ -20,6 +20,7 @@ from pagesift_ui.frontier.adaptive import (
     MIN_RELEVANCE,
     MIN_SOURCES,
 )
+from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "render_decision_log",
     "md_escape",
     "short_url",
+    "sitemap_text",
     "start_failure",
 ]
 
@@ -117,10 +119,37 @@ def _score_text(record: StepRecord) -> str:
     for step in link.get("steps", []):
         text += f", {step['rule']} → {step['score']:.2f}"
     blind = "; a blind link: its score came from a floor only" if record.blind else ""
+    blind += sitemap_text(link)
     if abs(float(link.get("score", record.score)) - record.score) >= 0.005:
         return f"ranked with score {record.score:.2f}; with the weights when it was fetched: " \
                f"{text}{blind}"
     return f"score {record.score:.2f}: {text}{blind}"
+
+
+def sitemap_text(link: Mapping[str, Any] | None) -> str:
+    """"; from the sitemap (lastmod …)" for a link the sitemap offered (docs/DESIGN.md
+    §11.13), "" for a page's link: its URL's words scored it, its lastmod is only shown."""
+    if not link or link.get("via") != "sitemap":
+        return ""
+    lastmod = link.get("lastmod") or ""
+    return f"; from the sitemap{f' (lastmod {lastmod})' if lastmod else ''}, not from a page"
+
+
+def _sitemap_seeding_text(links: Mapping[str, Any]) -> str:
+    """What the sitemap seeding of this step did, from ``links.sitemap``."""
+    seeded = links.get("sitemap")
+    if not isinstance(seeded, Mapping):
+        return ""
+    files = seeded.get("files", [])
+    read = sum(1 for f in files if f.get("outcome") == "read")
+    failed = [f for f in files if f.get("outcome") != "read"]
+    cut = seeded.get("cut", 0)
+    text = (f"Sitemaps: {read} of {len(files)} read, {seeded.get('found', 0)} URLs taken"
+            f"{f' ({cut} more cut by the cap)' if cut else ''}, {seeded.get('queued', 0)} "
+            "queued.")
+    if failed:
+        text += " " + "; ".join(f"{f.get('url')}: {f.get('detail')}" for f in failed[:3]) + "."
+    return text
 
 
 def _relevance_text(record: StepRecord) -> str:
@@ -195,8 +224,12 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         unseen = links.get("not_considered", 0)
         beyond = f" ({unseen} past the per-page cap not looked at)" if unseen else ""
         out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
+    if seeding := _sitemap_seeding_text(links):
+        out.append(seeding)
     if record.politeness_note:
         out.append(f"Politeness: {record.politeness_note}.")
+    if record.render is not None:
+        out.append(f"JavaScript: {RenderReport.from_dict(record.render).note}.")
     if record.verdict is not None:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:

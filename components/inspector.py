@@ -13,9 +13,11 @@ import streamlit as st
 
 from components.decision_log import md_escape
 from components.state import AnySession, is_live
-from pagesift_ui.frontier.query import Query, stem
+from pagesift_ui.frontier.language import Language
+from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import blocks, is_cjk_char
 from pagesift_ui.session import StepOutcome, StepRecord
+from pagesift_ui.session.rules import rules_language
 
 __all__ = ["MAX_BLOCKS", "highlight_blocks", "relevance_rows", "render_inspector"]
 
@@ -25,15 +27,17 @@ _EVIDENCE_STYLE = "border-left:4px solid #2ca02c;background:#f0fff0"
 _PLAIN_STYLE = "border-left:4px solid #ddd"
 
 
-def _mark_hits(block: str, query: Query) -> str:
-    """Escape ``block`` and wrap every word that matches a query term in <mark>."""
-    stems = set(query.stems)
+def _mark_hits(block: str, query: Query, language: Language | None) -> str:
+    """Escape ``block`` and wrap every word that matches a query term in <mark>: matched as
+    the crawl matched it, in the page's ``language`` (``Query.word_masks``)."""
     cjk_terms = [t for t in query.terms if any(is_cjk_char(c) for c in t)]
+    found = list(_WORD.finditer(block))
+    masks = query.word_masks([match.group().casefold() for match in found], language)
     out, last = [], 0
-    for match in _WORD.finditer(block):
+    for match, mask in zip(found, masks, strict=True):
         word = match.group()
         folded = word.casefold()
-        hit = stem(folded) in stems or any(term in folded for term in cjk_terms)
+        hit = bool(mask) or any(term in folded for term in cjk_terms)
         if hit:
             out.append(html.escape(block[last:match.start()]))
             out.append(f"<mark>{html.escape(word)}</mark>")
@@ -42,9 +46,12 @@ def _mark_hits(block: str, query: Query) -> str:
     return "".join(out)
 
 
-def highlight_blocks(markdown: str, query: Query, evidence_blocks: Sequence[int]) -> str:
-    """HTML of the page's blocks (split as the stop rules split them), hits marked, evidence
-    blocks outlined in green. All page text is escaped."""
+def highlight_blocks(
+    markdown: str, query: Query, evidence_blocks: Sequence[int], language: Language | None = None
+) -> str:
+    """HTML of the page's blocks (split as the stop rules split them), hits marked as read in
+    ``language`` (None: the query's), evidence blocks outlined in green. All page text is
+    escaped."""
     counted = set(evidence_blocks)
     parts = []
     page_blocks = blocks(markdown)
@@ -54,7 +61,7 @@ def highlight_blocks(markdown: str, query: Query, evidence_blocks: Sequence[int]
         parts.append(
             f'<div style="{style};padding:4px 8px;margin:4px 0;white-space:pre-wrap;'
             f'font-size:0.9em"><small style="color:#888">block {index}{tag}</small><br>'
-            f"{_mark_hits(block, query)}</div>"
+            f"{_mark_hits(block, query, language)}</div>"
         )
     if len(page_blocks) > MAX_BLOCKS:
         parts.append(f"<p><i>{len(page_blocks) - MAX_BLOCKS} more blocks not shown</i></p>")
@@ -100,9 +107,11 @@ def render_inspector(session: AnySession) -> None:
     record = _pick(session.steps)
     if record is None:
         return
+    query = Query(session.config.query, session.config.language)
+    language = rules_language(record, query)
     st.markdown(f"**{md_escape(record.title or record.final_url)}** — relevance "
                 f"{record.relevance or 0.0:.3f}, {len(record.evidence_blocks)} evidence blocks, "
-                f"subtree {md_escape(record.subtree)}")
+                f"subtree {md_escape(record.subtree)}, read in {language.label}")
     frame, line = relevance_rows(record.relevance_detail)
     st.caption("How the relevance was computed at this step:")
     st.dataframe(frame, key="relevance_table", hide_index=True, width="stretch")
@@ -113,5 +122,4 @@ def render_inspector(session: AnySession) -> None:
             st.caption(f"Under today's site statistics it would be {now['relevance']:.3f}.")
     st.caption("The page's Markdown blocks: query hits highlighted, blocks that counted as new "
                "evidence outlined in green.")
-    st.html(highlight_blocks(record.markdown, Query(session.config.query),
-                             record.evidence_blocks))
+    st.html(highlight_blocks(record.markdown, query, record.evidence_blocks, language))

@@ -38,7 +38,7 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import settings_mapping
+from pagesift_ui.session.config import Language, RenderMode, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
@@ -54,7 +54,8 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict")
+                 "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
+                 "max_sitemap_urls", "concurrency", "render", "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -70,8 +71,13 @@ def form_defaults() -> dict[str, Any]:
         "folder": "",
         "query": "",
         "scope": Scope(fields["scope"]).value,
+        "language": Language(fields["language"]).value,
+        "render": RenderMode(fields["render"]).value,
+        "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
-                                         "dispersion_cap", "stop_on_verdict", "allow_private")},
+                                         "dispersion_cap", "stop_on_verdict", "allow_private",
+                                         "user_agent", "use_sitemaps",
+                                         "max_sitemap_urls", "concurrency")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -201,12 +207,18 @@ FIELD_LABELS = {
     "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
     "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
-    "dispersion_cap": "Dispersion cap", "scope": "Scope", "config": "Setup",
+    "dispersion_cap": "Dispersion cap", "scope": "Scope", "language": "Query language",
+    "config": "Setup",
+    "user_agent": "User-Agent",
+    "concurrency": "Fetches in flight",
+    "render": "Render JavaScript", "render_deadline_s": "Render deadline",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"})
+ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
+                             "max_sitemap_urls", "concurrency", "render",
+                             "render_deadline_s", "language"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -295,6 +307,9 @@ def _crawl_inputs() -> None:
         st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
         st.checkbox("Respect robots.txt", key="respect_robots")
+        st.checkbox("Seed from the sitemaps", key="use_sitemaps",
+                    help="when the crawl starts, offer the URLs of the site's sitemaps "
+                         "(robots.txt Sitemap: lines, else /sitemap.xml) as candidates")
 
 
 def _advanced_inputs() -> None:
@@ -308,9 +323,34 @@ def _advanced_inputs() -> None:
                         placeholder="auto", help="pages per cluster before the crawl spreads "
                         "out; empty = max(3, ⌈limit/4⌉)")
         st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
+        st.selectbox("Query language", [lang.value for lang in Language], key="language",
+                     format_func=_language_label,
+                     help="its stemmer and stop words; auto detects it from the query. Pages "
+                          "are read in their own language (<html lang>, else detected)")
+        st.number_input("Fetches in flight", key="concurrency", step=1,
+                        help="pages fetched at once, from different hosts (one request at a "
+                             "time per host); they are still read in the crawl's order, so "
+                             "a crawl repeats")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")
+        st.text_input("User-Agent", key="user_agent",
+                      help="sent with every request; its product token (before the first '/') "
+                           "picks the robots.txt group")
+        st.number_input("Sitemap URLs at most", key="max_sitemap_urls", step=100,
+                        help="page URLs taken from the sitemaps; the rest are counted")
+        st.radio("Render JavaScript", [m.value for m in RenderMode], key="render",
+                 horizontal=True,
+                 help="render pages in headless Chromium before reading them (every request "
+                      "held to the same rules as a fetch): empty = only pages whose HTML has "
+                      "no text and no links")
+        st.number_input("Render deadline (s)", key="render_deadline_s", step=1.0,
+                        format="%.0f", help="most seconds one page's render may take")
+
+
+def _language_label(code: str) -> str:
+    language = Language(code)
+    return "auto (detect)" if language is Language.AUTO else f"{language.label} ({code})"
 
 
 def render_setup() -> None:

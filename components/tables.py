@@ -46,8 +46,10 @@ def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFr
     records = []
     for row in rows:
         url = short_url(row.url, seed_url) if seed_url else row.url
+        sitemap = row.explanation is not None and row.explanation.get("via") == "sitemap"
+        anchor = row.anchor or ("(from the sitemap)" if sitemap else "")
         record: dict[str, Any] = {"rank": row.rank, "score": row.score, "url": url,
-                                  "anchor": row.anchor}
+                                  "anchor": anchor}
         record.update(_contributions(row.explanation))
         explained = row.explanation.get("score") if row.explanation else row.score
         record.update({"shaping": _shape_steps(row.explanation), "now": explained,

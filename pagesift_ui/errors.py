@@ -23,6 +23,9 @@
         ├── BlockedByRobots                robots.txt disallows the URL for our user agent
         ├── BlockedByPolicy                the resolved address is private/link-local/not allowed
         ├── OutOfScope                     a redirect left the crawl's scope (``--scope``)
+        ├── RenderFailed                   the headless browser crashed or broke off while
+        │                                  rendering the page (``--render``); the next page
+        │                                  starts a new browser
         └── NotRecorded                    replaying offline: the recording never fetched the URL
 
 Every error carries a message a person understands, naming the URL and what to do about it.
@@ -48,6 +51,7 @@ __all__ = [
     "NotRecorded",
     "OutOfScope",
     "PagesiftError",
+    "RenderFailed",
     "ReplayDiverged",
     "SchemaTooNew",
     "SessionBroken",
@@ -215,6 +219,12 @@ class OutOfScope(FetchError):
     """A redirect pointed outside the crawl's scope; it was not followed."""
 
     kind = "out_of_scope"
+
+
+class RenderFailed(FetchError):
+    """The browser rendering a fetched page crashed, or could not be started or driven."""
+
+    kind = "render_failed"
 
 
 class NotRecorded(FetchError):

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import gzip
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import NamedTuple, TypeAlias
 from urllib.parse import urlsplit
 
@@ -155,6 +155,7 @@ class DictSource:
         }
         self.fetched: list[str] = []
         self.requested: list[str] = []
+        self.prefetched: list[tuple[str, ...]] = []
         self.closed = False
         self._missing = missing
         self._now = now
@@ -171,6 +172,10 @@ class DictSource:
 
     def close(self) -> None:
         self.closed = True
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Answers are made when fetched; the hints are kept for tests to read."""
+        self.prefetched.append(tuple(urls))
 
     def fetch(self, url: str) -> FetchResult:
         """The page at ``url`` after redirects, or the ``FetchError`` the fetcher would raise."""

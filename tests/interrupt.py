@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session import PageSource
 
@@ -18,6 +20,9 @@ class Interrupting:
         if self.fetches == self.at:
             raise KeyboardInterrupt
         return self.source.fetch(url)
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        self.source.prefetch(urls)
 
     def allowed_by_robots(self, url: str) -> bool:
         return self.source.allowed_by_robots(url)

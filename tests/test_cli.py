@@ -16,12 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from warcio.archiveiterator import ArchiveIterator
 
 import pagesift_ui.cli
 from pagesift_ui.cli import build_parser, main
 from pagesift_ui.cli.options import CRAWL_OPTIONS, ProgressSink, config_from_args, progress_line
 from pagesift_ui.cli.sessions import replay_config
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.net.policy import DEFAULT_USER_AGENT
 from pagesift_ui.net.serve import StaticServer
 from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
@@ -281,3 +283,37 @@ def test_crawl_shows_the_progress_bar_unless_quiet(served: str) -> None:
     _, _, quiet = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
                           "--no-save", "--limit", "3", "--quiet")
     assert "\r" not in quiet
+
+
+def test_user_agent_option_picks_the_robots_group_and_is_recorded_in_the_warc(
+    tmp_path: Path,
+) -> None:
+    """``--user-agent``: its product token chooses the robots.txt group (RFC 9309 §2.2.1),
+    and the WARC's request records carry the header that was sent."""
+    site = tmp_path / "site"
+    write_site(site)
+    (site / "robots.txt").write_text(
+        "User-agent: labbot\nDisallow: /help/refunds.html\n\nUser-agent: *\nDisallow:\n",
+        encoding="utf-8",
+    )
+    agent = "LabBot/2.0 (+mailto:lab@example.org)"
+    fetched: dict[str, list[str]] = {}
+    with StaticServer(site) as server:
+        seed = server.base_url() + "/index.html"
+        for name, extra in (("default", []), ("labbot", ["--user-agent", agent])):
+            bundle_path, warc_path = tmp_path / f"{name}.json", tmp_path / f"{name}.warc.gz"
+            code, _, _ = run_cli("crawl", seed, "--query", "refund policy", "--delay", "0",
+                                 "--quiet", "--no-stop", "--out", str(bundle_path),
+                                 "--warc", str(warc_path), *extra)
+            assert code == 0
+            bundle = json.loads(bundle_path.read_text(encoding="utf-8"))
+            fetched[name] = [step["url"] for step in bundle["steps"] if step["status"] == 200]
+            with warc_path.open("rb") as stream:
+                agents = {record.http_headers.get_header("User-Agent")
+                          for record in ArchiveIterator(stream)
+                          if record.rec_type == "request"}
+            assert agents == {agent if extra else DEFAULT_USER_AGENT}
+            assert bundle["config"]["user_agent"] == (agent if extra else DEFAULT_USER_AGENT)
+    refunds = seed.replace("index.html", "help/refunds.html")
+    assert refunds in fetched["default"]
+    assert refunds not in fetched["labbot"]

@@ -131,6 +131,15 @@ def test_fetches_a_page_with_its_metadata(fixture_site: FixtureSite) -> None:
     assert fixture_site.requests[1].user_agent.startswith("pagesift-ui/")
 
 
+def test_a_configured_user_agent_is_the_header_sent_with_robots_and_pages(
+    fixture_site: FixtureSite,
+) -> None:
+    agent = "LabBot/2.0 (+mailto:lab@example.org)"
+    with Fetcher(site_policy(fixture_site, user_agent=agent)) as fetcher:
+        fetcher.fetch(fixture_site.url("/"))
+    assert [r.user_agent for r in fixture_site.requests] == [agent, agent]
+
+
 def test_robots_disallow_blocks_without_requesting_the_page(fixture_site: FixtureSite) -> None:
     with Fetcher(site_policy(fixture_site)) as fetcher:
         assert not fetcher.allowed_by_robots(fixture_site.url("/private/staff"))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.urls import skip
 from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.net.sitemaps import SitemapHarvest, SitemapLimits
 from pagesift_ui.page.extract import extract
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.crawl import PageSource
@@ -68,8 +69,15 @@ class GraphRecorder:
                 out.append(key)
         return out
 
+    def prefetch(self, urls: Sequence[str]) -> None:
+        self._inner.prefetch(urls)
+
     def allowed_by_robots(self, url: str) -> bool:
         return self._inner.allowed_by_robots(url)
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        """The inner source's; a sitemap adds no edge to the link graph (no page links)."""
+        return self._inner.sitemaps(limits)
 
     def close(self) -> None:
         self._inner.close()

@@ -10,9 +10,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import CrawlConfig
-from pagesift_ui.session.source import default_source
+from pagesift_ui.session.source import PageSource, default_source
 
 from .graph import GraphRecorder, SiteGraph, oracle_order
 from .run import CrawlCurve, curve_from_keys, run_crawl
@@ -92,7 +91,7 @@ def _configs(truth: Truth, limit: int) -> tuple[CrawlConfig, CrawlConfig]:
     return focused, bfs
 
 
-def _fetcher(config: CrawlConfig) -> Fetcher:
+def _fetcher(config: CrawlConfig) -> PageSource:
     """The crawl's own live fetcher: its redirects stay in the crawl's scope, as links do."""
     return default_source(config)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pagesift_ui.frontier.checks import is_count as _is_count
 from pagesift_ui.frontier.checks import is_number as _is_number
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import block_hash, blocks, estimate_tokens
 
@@ -164,9 +165,16 @@ class Adaptive:
         self._cold = 0
 
     def observe(
-        self, query: Query, markdown: str, relevance: float, blind: bool
+        self,
+        query: Query,
+        markdown: str,
+        relevance: float,
+        blind: bool,
+        language: Language | None = None,
     ) -> StopReason | None:
         """Take one page's Markdown and relevance; return a stop reason when it is enough.
+
+        The page's blocks are read in ``language`` (None: the query's; docs/DESIGN.md §1.1).
 
         ``blind`` says the page came through a clue-less link: the link itself had no query
         term, its score came only from a section floor. While nothing was found, irrelevant
@@ -192,7 +200,7 @@ class Adaptive:
             return None
         if relevance < EVIDENCE_RELEVANCE:
             return None
-        fresh = self._take_blocks(query, markdown)
+        fresh = self._take_blocks(query, markdown, language)
         self._collected += fresh
         self._sources += int(fresh > 0)
         gain = fresh / max(self._collected, 1)
@@ -203,12 +211,12 @@ class Adaptive:
             self._last_fresh = True
         return self._verdict()
 
-    def _take_blocks(self, query: Query, markdown: str) -> int:
+    def _take_blocks(self, query: Query, markdown: str, language: Language | None) -> int:
         """Count evidence from blocks never seen before; return their estimated tokens."""
         fresh = 0
         counted: list[int] = []
         for index, block in enumerate(blocks(markdown)):
-            mask = query.hit_mask(block)
+            mask = query.hit_mask(block, language)
             if mask == 0:
                 continue
             identity = block_hash(block)

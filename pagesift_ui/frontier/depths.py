@@ -39,6 +39,12 @@ class ClickDepths:
         known = self._depth.get(key)
         self._depth[key] = depth if known is None else min(known, depth)
 
+    def forget(self, key: str) -> int | None:
+        """A page counted as fetched was not (its fetch was called off, session/ahead.py):
+        forget its depth and return it (None if unknown). Links to it are kept: they say
+        how it is reached when it is queued again."""
+        return self._depth.pop(key, None)
+
     def linked(self, parent: str, child: str) -> None:
         """The fetched page ``parent`` links to ``child``."""
         self._children.setdefault(parent, []).append(child)

@@ -16,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier import links
-from pagesift_ui.frontier.linkrules import is_english_section
+from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
+from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
 from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
 from pagesift_ui.frontier.prequential import logistic
@@ -31,9 +32,24 @@ from pagesift_ui.frontier.siblings import NO_GROUP, Popularity, SiblingCredit
 from pagesift_ui.frontier.stats import Z1
 from pagesift_ui.frontier.weights import TermWeights
 
-__all__ = ["Focus"]
+__all__ = ["Focus", "markdown_language"]
 
 logger = logging.getLogger(__name__)
+
+
+def markdown_language(declared: str, markdown: str, fallback: Language) -> Language:
+    """The language a page with this ``<html lang>`` and ``markdown`` is read in
+    (``language.page_language`` on the words a reader sees: link URLs are not page text).
+
+    A replay of a session finds each page's language again from its record with this.
+    """
+    if not isinstance(declared, str) or not isinstance(markdown, str):
+        raise ValueError("declared and markdown must be strings")
+    # a declared language needs no look at the text (the common case); detection reads only
+    # the first DETECT_CHARS, so the rest of a long page is not rendered for it (a link cut
+    # at the end may leave its URL words in: one link's worth)
+    text = "" if declared.strip() else markdown_text(markdown[:DETECT_CHARS])
+    return page_language(declared, text, fallback)
 
 
 def _is_english(lang: str) -> bool:
@@ -77,19 +93,34 @@ class Focus:
         self.model = LinkModel(prior, z)
         self.siblings = SiblingCredit()
         self.popularity = Popularity()
-        #: The query is English when all its terms are ASCII (docs/DESIGN.md §8 language portal).
-        self.english_query = all(term.isascii() for term in query.terms)
+        #: The query is English when it is read in English and all its terms are ASCII
+        #: (docs/DESIGN.md §8 language portal, §1.1): a German query is not.
+        self.english_query = query.language is Language.ENGLISH and all(
+            term.isascii() for term in query.terms
+        )
         self._seed_lang: str | None = None  # lang of the first observed page, the seed
         self._english_found = False
         self._model_changed = False
 
     # ------------------------------------------------------------------ pages
 
+    def page_language(self, declared: str, markdown: str) -> Language:
+        """The language a fetched page is read in (docs/DESIGN.md §1.1): its declared
+        ``<html lang>`` when supported, else the one detected from the words a reader sees
+        of its ``markdown``, else the query's (``markdown_language``)."""
+        return markdown_language(declared, markdown, self.query.language)
+
     def page_signal(
-        self, url: str, title: str, headings: Sequence[str], body_text: str
+        self,
+        url: str,
+        title: str,
+        headings: Sequence[str],
+        body_text: str,
+        language: Language | None = None,
     ) -> PageSignal:
-        """What a fetched page says about the query's units (docs/DESIGN.md §7)."""
-        return page_signal(self.query, url, title, headings, body_text)
+        """What a fetched page, read in ``language`` (None: the query's), says about the
+        query's units (docs/DESIGN.md §7)."""
+        return page_signal(self.query, url, title, headings, body_text, language)
 
     def observe_page(self, signal: PageSignal, lang: str = "") -> None:
         """Count a fetched page in the term weights and facet statistics (every fetched page).
@@ -153,11 +184,13 @@ class Focus:
         seed_host: str,
         group: int = NO_GROUP,
         target: int = NO_GROUP,
+        language: Language | None = None,
     ) -> LinkSignal:
-        """Read one link of a fetched page into its signal (docs/DESIGN.md §8)."""
+        """Read one link of a fetched page, read in ``language``, into its signal
+        (docs/DESIGN.md §8)."""
         return links.link_signal(
             self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host,
-            group, target,
+            group, target, language,
         )
 
     def score(self, link_signal: LinkSignal) -> float:
@@ -173,6 +206,23 @@ class Focus:
         ``weights`` replaces the model's weights in use (a posterior draw, ``thompson.py``)."""
         return links.score_batch(
             signals,
+            self.model.weights if weights is None else weights,
+            self.term_weights.weights,
+            self.portal_open,
+            self.english_query,
+            self.siblings.credits(),
+            self.popularity.shares(),
+        )
+
+    def score_queued(
+        self, columns: LinkColumns, sums: links.PartialSums,
+        weights: Sequence[float] | None = None,
+    ) -> npt.NDArray[np.float64]:
+        """``score_batch`` of a queue's columns, reusing their partial sums where ``sums``
+        allows (``links.score_queued``)."""
+        return links.score_queued(
+            columns,
+            sums,
             self.model.weights if weights is None else weights,
             self.term_weights.weights,
             self.portal_open,

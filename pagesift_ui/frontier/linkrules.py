@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from pagesift_ui.frontier.query import words
@@ -25,6 +26,7 @@ __all__ = [
     "CONTEXT_BYTES",
     "FURNITURE_WORDS",
     "GENERIC_HOST_LABELS",
+    "URL_RULES_CACHE_SIZE",
     "is_dated",
     "is_english_section",
     "is_furniture",
@@ -100,6 +102,15 @@ _MAX_FURNITURE_ANCHOR_WORDS = 3
 _MAX_SECTION_ANCHOR_WORDS = 4
 
 
+#: URLs (and hosts) whose URL-only readings are remembered, per function: the locator text,
+#: the furniture path, the date, the language segment, the portal and section shapes. A
+#: crawl reads the same navigation links on every page (4,719 distinct URLs among the
+#: 164,265 links of the Python docs; issue 15); all of these are pure functions of the
+#: string, and each cache is bounded (least recently used first out).
+URL_RULES_CACHE_SIZE = 65_536
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
 def _is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
@@ -175,6 +186,11 @@ def locator_text(url: str) -> str:
     >>> locator_text("https://www.uni.localhost/admissions/international-student_fees.html")
     'admissions international student fees'
     """
+    return _locator_text(url)
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _locator_text(url: str) -> str:
     parts = urlsplit(url)
     tokens = [tok for label in _host_tokens(parts.hostname or "") for tok in words(label)]
     segments = path_segments(url)
@@ -197,7 +213,7 @@ def is_furniture(url: str, anchor: str) -> bool:
     anchor is a title whose words describe the page, and its last word is the noun the phrase
     is about, so "About tuition fees" is not furniture].
     """
-    if any(_normal_segment(seg) in FURNITURE_WORDS for seg in path_segments(url)):
+    if _furniture_path(url):
         return True
     anchor_words = words(anchor)
     if not anchor_words:
@@ -207,9 +223,19 @@ def is_furniture(url: str, anchor: str) -> bool:
     return len(anchor_words) <= _MAX_FURNITURE_ANCHOR_WORDS and anchor_words[-1] in FURNITURE_WORDS
 
 
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _furniture_path(url: str) -> bool:
+    return any(_normal_segment(seg) in FURNITURE_WORDS for seg in path_segments(url))
+
+
 def is_dated(url: str) -> bool:
     """A dated leaf (docs/DESIGN.md §8): a year segment 1990–2099 followed by more segments, or a
     segment that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``)."""
+    return _is_dated(url)
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _is_dated(url: str) -> bool:
     segments = path_segments(url)
     for index, segment in enumerate(segments):
         if _YEAR_SEGMENT.fullmatch(segment) and index < len(segments) - 1:
@@ -232,6 +258,15 @@ def is_section_entry(url: str, anchor: str, seed_host: str) -> bool:
     segment, no query string and an anchor of 1–4 words; or the root of another host of the
     same site (``journals.uni.localhost/``).
     """
+    shape = _section_shape(url, seed_host)
+    if shape is None:
+        return 1 <= len(words(anchor)) <= _MAX_SECTION_ANCHOR_WORDS
+    return shape
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _section_shape(url: str, seed_host: str) -> bool | None:
+    """``is_section_entry`` as far as the URL decides it; None when the anchor decides."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if not same_site(host, seed_host) or parts.query:
@@ -239,7 +274,7 @@ def is_section_entry(url: str, anchor: str, seed_host: str) -> bool:
     segments = _without_language(path_segments(url))
     if not segments:
         return host.removeprefix("www.") != seed_host.lower().removeprefix("www.")
-    return len(segments) == 1 and 1 <= len(words(anchor)) <= _MAX_SECTION_ANCHOR_WORDS
+    return None if len(segments) == 1 else False
 
 
 def _english_marker(segment: str) -> bool:
@@ -257,6 +292,11 @@ def is_language_portal(url: str, anchor: str) -> bool:
     """
     if words(anchor) in _ENGLISH_ANCHORS:
         return True
+    return _english_root(url)
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _english_root(url: str) -> bool:
     segments = path_segments(url)
     if not segments:
         return (urlsplit(url).hostname or "").lower().startswith("en.")
@@ -280,6 +320,11 @@ def other_language(url: str) -> bool:
     Only the first segment counts [ours]: deeper, two-letter segments such as ``id``, ``no`` or
     ``my`` are far more often identifiers and words than languages.
     """
+    return _other_language(url)
+
+
+@lru_cache(maxsize=URL_RULES_CACHE_SIZE)
+def _other_language(url: str) -> bool:
     segments = path_segments(url)
     if not segments:
         return False

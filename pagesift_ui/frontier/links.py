@@ -18,20 +18,24 @@ siblings' proven relevance and its share of the fetched pages that link to it
 (``siblings.py``) say, and nothing else (docs/DESIGN.md §8).
 
 ``score`` explains nothing and ``explain`` returns every step; ``score_batch`` gives the same
-floats for a whole queue with numpy (see ``LinkColumns``).
+floats for a whole queue with numpy (see ``LinkColumns``), and ``score_queued`` for a queue's
+columns, reading back the sums before popularity when nothing else moved (``PartialSums``).
 """
 
 from __future__ import annotations
 
 import enum
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import (
     CONTEXT_BYTES,
     FURNITURE_WORDS,
@@ -46,7 +50,7 @@ from pagesift_ui.frontier.linkrules import (
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
-from pagesift_ui.frontier.weights import mask_coverage, mask_coverage_array
+from pagesift_ui.frontier.weights import coverage_table, mask_coverage, mask_coverage_array
 
 __all__ = [
     "CONTEXT_BYTES",
@@ -65,6 +69,8 @@ __all__ = [
     "LinkColumns",
     "LinkExplanation",
     "LinkSignal",
+    "LinkVia",
+    "PartialSums",
     "ShapeRule",
     "ShapeStep",
     "explain",
@@ -81,6 +87,7 @@ __all__ = [
     "column_row",
     "score",
     "score_batch",
+    "score_queued",
 ]
 
 logger = logging.getLogger(__name__)
@@ -99,6 +106,17 @@ OTHER_LANGUAGE_FACTOR = 0.2
 DEPTH_DECAY = 0.9
 
 # --------------------------------------------------------------------------- signals
+
+
+class LinkVia(enum.StrEnum):
+    """Where a link was found: on a fetched page, or in the site's sitemap (§11.13).
+
+    A sitemap link has no anchor, context or parent page: its score is what its URL's words
+    say (the locator feature). Where it came from is shown, never scored.
+    """
+
+    PAGE = "page"
+    SITEMAP = "sitemap"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +148,9 @@ class LinkSignal:
     group: int = NO_GROUP
     #: The target's id in the crawl's ``siblings.Popularity`` (-1: none).
     target: int = NO_GROUP
+    #: Where the link was found; a sitemap link also keeps its ``<lastmod>`` ("" for none).
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
     # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
     # what a batch packs
     _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
@@ -146,6 +167,9 @@ class LinkSignal:
         if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
             raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
         object.__setattr__(self, "parent_relevance", float(parent))
+        object.__setattr__(self, "via", LinkVia(self.via))
+        if not isinstance(self.lastmod, str):
+            raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         for name in ("anchor_mask", "locator_mask", "context_mask"):
             mask = getattr(self, name)
             if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
@@ -160,12 +184,19 @@ class LinkSignal:
         object.__setattr__(self, "_row", _pack(self))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group`` and ``target``
-        only when set, so signals of records made before them read the same."""
+        """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group``, ``target``,
+        ``via`` and ``lastmod`` only when set, so signals of records made before them read
+        the same."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         for name in ("group", "target"):
             if data[name] == NO_GROUP:
                 del data[name]
+        if self.via is LinkVia.PAGE:
+            del data["via"]
+        else:
+            data["via"] = self.via.value
+        if not self.lastmod:
+            del data["lastmod"]
         return data
 
     @classmethod
@@ -188,11 +219,16 @@ def link_signal(
     seed_host: str,
     group: int = NO_GROUP,
     target: int = NO_GROUP,
+    language: Language | None = None,
 ) -> LinkSignal:
-    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group."""
+    """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
+
+    The anchor, context and URL words are read in ``language``, the language of the page
+    that has the link (None: the query's; docs/DESIGN.md §1.1).
+    """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
-    anchor_mask = query.hit_mask(anchor)
+    anchor_mask = query.hit_mask(anchor, language)
     return LinkSignal(
         url=url,
         anchor=anchor,
@@ -201,8 +237,8 @@ def link_signal(
         parent_relevance=float(parent_relevance),
         parent_is_hub=bool(parent_is_hub),
         anchor_mask=anchor_mask,
-        locator_mask=query.hit_mask(locator_text(url)),
-        context_mask=query.hit_mask(context),
+        locator_mask=_locator_mask(query, url, language),
+        context_mask=query.hit_mask(context, language),
         furniture=is_furniture(url, anchor),
         dated=is_dated(url),
         section=is_section_entry(url, anchor, seed_host),
@@ -211,6 +247,14 @@ def link_signal(
         group=group,
         target=target,
     )
+
+
+@lru_cache(maxsize=65_536)
+def _locator_mask(query: Query, url: str, language: Language | None) -> int:
+    """The query terms in the URL's words, read in the linking page's ``language``: the same
+    for every page in that language that links to it (issue 15; a ``Query`` is keyed by
+    identity, a session keeps one). Bounded like linkrules' caches."""
+    return query.hit_mask(locator_text(url), language)
 
 
 # --------------------------------------------------------------------------- scoring
@@ -250,16 +294,21 @@ class FeatureContribution:
 
 @dataclass(frozen=True, slots=True)
 class LinkExplanation:
-    """Why a link scores what it scores: features, raw score, shape steps, final score."""
+    """Why a link scores what it scores: features, raw score, shape steps, final score, and
+    where the link was found (a sitemap link's ``lastmod`` with it, shown, not scored)."""
 
     features: tuple[FeatureContribution, ...]
     raw: float
     steps: tuple[ShapeStep, ...]
     score: float
     blind: bool
+    via: LinkVia = LinkVia.PAGE
+    lastmod: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """Plain values; ``via`` and ``lastmod`` only for a sitemap link, so the explanations
+        of page links read as they did before sitemaps."""
+        out: dict[str, Any] = {
             "features": [asdict(feature) for feature in self.features],
             "raw": self.raw,
             "steps": [
@@ -268,6 +317,10 @@ class LinkExplanation:
             "score": self.score,
             "blind": self.blind,
         }
+        if self.via is not LinkVia.PAGE:
+            out["via"] = self.via.value
+            out["lastmod"] = self.lastmod
+        return out
 
 
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
@@ -382,7 +435,8 @@ def explain_with(
                                       POPULARITY_WEIGHT * share),)
     raw = _raw(x, weights, credit, share)
     steps = tuple(_shape(signal, raw, portal_open, english_query))
-    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind))
+    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind), signal.via,
+                           signal.lastmod)
 
 
 def score(
@@ -412,11 +466,13 @@ _ROW_DTYPE = np.dtype(
 
 #: ``LinkColumns``' fields as (name, numpy dtype, width; 0: one number): a queue keeps them
 #: per link (``queue.Packing``, filled by ``column_row``), so a rescore reads columns
-#: instead of packing every signal again (issue 15).
+#: instead of packing every signal again (issue 15). One contiguous column per number: a
+#: gather indexed by a column of a 2-D block is ~2× slower.
 LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("masks", "int64", 3), ("depth", "int64", 0), ("parent", "float64", 0),
-    ("flags", "bool", len(_FLAG_NAMES)), ("flag_code", "int64", 0), ("group", "int64", 0),
-    ("target", "int64", 0),
+    ("anchor", "int64", 0), ("locator", "int64", 0), ("context", "int64", 0),
+    ("depth", "int64", 0), ("decay", "float64", 0), ("parent", "float64", 0),
+    ("flag_code", "int64", 0), ("group", "int64", 0), ("target", "int64", 0),
+    ("partial", "float64", 0),
 )
 _FLAG_MASK = (1 << len(_FLAG_NAMES)) - 1
 
@@ -426,9 +482,9 @@ def column_row(signal: object) -> tuple[Any, ...]:
     if not isinstance(signal, LinkSignal):
         raise TypeError(f"not a link signal: {type(signal).__name__}")
     anchor, locator, context, code, parent, group, target = signal._row
-    flags = tuple(bool((code >> bit) & 1) for bit in range(len(_FLAG_NAMES)))
-    return ((anchor, locator, context), code >> _DEPTH_SHIFT, parent, flags, code & _FLAG_MASK,
-            group, target)
+    depth = code >> _DEPTH_SHIFT
+    return (anchor, locator, context, depth, DEPTH_DECAY**depth, parent, code & _FLAG_MASK,
+            group, target, math.nan)
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -451,15 +507,23 @@ class LinkColumns:
     signals and packs it on every call (the packing, not the scoring, is then the cost).
     """
 
-    masks: npt.NDArray[np.int64]  # shape (n, 3): anchor, locator, context
+    anchor: npt.NDArray[np.int64]  # term bit masks
+    locator: npt.NDArray[np.int64]
+    context: npt.NDArray[np.int64]
     depth: npt.NDArray[np.int64]
+    # DEPTH_DECAY ** depth, the Python float score multiplies by: kept with the link, so a
+    # rescore does not look it up by depth (issue 15)
+    decay: npt.NDArray[np.float64]
     parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
-    flags: npt.NDArray[np.bool_]  # shape (n, 6): phrase, furniture, dated, section, portal, other
-    # the flags as bits (bit i: flags[:, i]), so score_batch reads its shape factors from
-    # tables indexed by it rather than from chains of np.where (issue 15)
+    # the flags as bits (bit i: _FLAG_NAMES[i]: phrase, furniture, dated, section, portal,
+    # other language), so score_batch reads its phrase feature and shape factors from tables
+    # indexed by it rather than from chains of np.where (issue 15)
     flag_code: npt.NDArray[np.int64]
     group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
     target: npt.NDArray[np.int64]  # popularity target id, -1 for none
+    # the raw sum before its popularity term, as score_queued last computed it; NaN: not
+    # yet (a link queued or changed since). Written by score_queued only.
+    partial: npt.NDArray[np.float64]
 
     @classmethod
     def from_signals(cls, signals: Sequence[LinkSignal]) -> LinkColumns:
@@ -467,15 +531,15 @@ class LinkColumns:
             (signal._row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
         code = rows["code"]
-        bits = np.arange(len(_FLAG_NAMES), dtype=np.int64)
+        depth = code >> _DEPTH_SHIFT
+        deepest = int(depth.max()) if len(depth) else 0
+        decay = np.array([DEPTH_DECAY**d for d in range(deepest + 1)])[depth]
         return cls(
-            masks=np.stack([rows["anchor"], rows["locator"], rows["context"]], axis=1),
-            depth=code >> _DEPTH_SHIFT,
-            parent=rows["parent"],
-            flags=((code[:, None] >> bits) & 1).astype(np.bool_),
-            flag_code=code & _FLAG_MASK,
-            group=rows["group"],
-            target=rows["target"],
+            anchor=rows["anchor"].copy(), locator=rows["locator"].copy(),
+            context=rows["context"].copy(), depth=depth, decay=decay,
+            parent=rows["parent"].copy(), flag_code=code & _FLAG_MASK,
+            group=rows["group"].copy(), target=rows["target"].copy(),
+            partial=np.full(len(signals), np.nan),
         )
 
     @classmethod
@@ -485,6 +549,14 @@ class LinkColumns:
 
     def __len__(self) -> int:
         return int(self.depth.shape[0])
+
+    def rows(self, index: npt.NDArray[np.intp]) -> LinkColumns:
+        """These rows only (copies)."""
+        return LinkColumns(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
+
+
+# The phrase feature by flag code (bit 0): 1.0 or 0.0.
+_PHRASE = np.where(np.arange(_FLAG_MASK + 1) & 1 == 1, 1.0, 0.0)
 
 
 def score_batch(
@@ -496,32 +568,155 @@ def score_batch(
     credits: Credits = None,
     shares: Credits = None,
 ) -> npt.NDArray[np.float64]:
-    """``score`` of many links at once, as a float64 array with the very same numbers."""
+    """``score`` of many links at once, as a float64 array with the very same numbers.
+
+    Every per-link operation of ``score`` is one numpy pass, in the same order, so each
+    float is rounded as ``score`` rounds it. A factor that depends on a small id (a mask,
+    a flag code, a group, a target) is applied to the small table first and then gathered:
+    elementwise, the same floats, with one pass over the links instead of two; the passes
+    write into two buffers (a queue of 100k links is rescored twice a step, issue 15).
+    """
     weights = as_features(link_weights, "link_weights")
     cols = signals if isinstance(signals, LinkColumns) else LinkColumns.from_signals(signals)
-    if len(cols) == 0:
+    n = len(cols)
+    if n == 0:
         return np.zeros(0, dtype=np.float64)
-    phrase = cols.flags[:, 0]
-    covered = mask_coverage_array(cols.masks, term_weights)  # (n, 3), one table build
-    x = [covered[:, 0], covered[:, 1], covered[:, 2], cols.parent, phrase.astype(np.float64)]
-    total = np.zeros(len(cols), dtype=np.float64)
-    for weight, column in zip(weights, x, strict=True):
-        total = total + weight * column
-    total = total + SIBLING_WEIGHT * _credit_column(cols.group, credits)
-    total = total + POPULARITY_WEIGHT * _credit_column(cols.target, shares)
-    # ≥ +0.0 (a sum that starts at +0.0 never rounds to -0.0), so × 1.0 and max(·, 0.0)
-    # below leave a value as it is: the same floats as _shape's steps
-    value = np.maximum(total, 0.0)
+    total, part = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
+    _sum_before_popularity(cols, weights, term_weights, credits, total, part)
+    return _finish(cols, total, part, portal_open, english_query, shares)
+
+
+class PartialSums:
+    """The inputs under which ``score_queued`` last computed a queue's ``partial`` column:
+    link weights, term weights and sibling credits. A rescore under the same ones (the
+    one after popularity counting, issue 15) reads the sums back."""
+
+    __slots__ = ("_credits", "_term_weights", "_weights")
+
+    def __init__(self) -> None:
+        self._weights: tuple[float, ...] | None = None
+        self._term_weights: tuple[float, ...] = ()
+        self._credits = np.zeros(0, dtype=np.float64)
+
+    def unchanged(
+        self, weights: tuple[float, ...], term_weights: Sequence[float], credits: Credits
+    ) -> bool:
+        """Were the sums computed under these inputs? Records them either way. Credits
+        may have grown: new groups are read only by links queued since (NaN rows)."""
+        now = np.zeros(0) if credits is None else np.asarray(credits, dtype=np.float64)
+        same = (weights == self._weights and tuple(term_weights) == self._term_weights
+                and len(now) >= len(self._credits)
+                and np.array_equal(now[: len(self._credits)], self._credits))
+        self._weights, self._term_weights = weights, tuple(term_weights)
+        self._credits = now.copy()
+        return same
+
+
+def score_queued(
+    cols: LinkColumns,
+    sums: PartialSums,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+    credits: Credits = None,
+    shares: Credits = None,
+) -> npt.NDArray[np.float64]:
+    """``score_batch`` of a queue's columns (the same floats), keeping each link's raw sum
+    before its popularity term in ``cols.partial``. When ``sums`` says the link weights,
+    term weights and credits are those of the last call, only the rows queued since (NaN)
+    are summed again: the rescore after popularity counting is half the passes (issue 15).
+    The sum is left to right, so the partial sum is exactly the one a full sum passes."""
+    weights = as_features(link_weights, "link_weights")
+    n = len(cols)
+    if n == 0:
+        return np.zeros(0, dtype=np.float64)
+    part = np.empty(n, dtype=np.float64)
+    if sums.unchanged(weights, term_weights, credits):
+        stale = np.flatnonzero(np.isnan(cols.partial))
+        if len(stale):
+            some = cols.rows(stale)
+            _sum_before_popularity(some, weights, term_weights, credits, some.partial,
+                                   np.empty(len(stale), dtype=np.float64))
+            cols.partial[stale] = some.partial
+    else:
+        _sum_before_popularity(cols, weights, term_weights, credits, cols.partial, part)
+    return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares)
+
+
+def _sum_before_popularity(
+    cols: LinkColumns, weights: tuple[float, ...], term_weights: Sequence[float],
+    credits: Credits, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
+) -> None:
+    """Into ``total``: 0.0 + w₀x₀ + … + w₄x₄ + SIBLING_WEIGHT × credit, left to right as
+    ``_raw`` sums. 0.0 + y is done on the first table (it turns -0.0 into +0.0); the sum is
+    never -0.0 after it. ``part`` is a buffer of the same length."""
+    masks = (cols.anchor, cols.locator, cols.context)
+    table = coverage_table(term_weights)
+    if table is None:
+        for k, mask in enumerate(masks):
+            scaled = weights[k] * mask_coverage_array(mask, term_weights)
+            total[:] = 0.0 + scaled if k == 0 else total + scaled
+    else:
+        if not _bits_within(masks, len(table)):
+            raise ValueError(f"masks must be non-negative with bits only in the "
+                             f"{len(term_weights)} terms")
+        _gather(0.0 + weights[0] * table, cols.anchor, total)
+        total += _gather(weights[1] * table, cols.locator, part)
+        total += _gather(weights[2] * table, cols.context, part)
+    total += np.multiply(cols.parent, weights[3], out=part)
+    if not _bits_within((cols.flag_code,), _FLAG_MASK + 1):
+        raise ValueError("flag codes must be in [0, 63]")
+    total += _gather(weights[4] * _PHRASE, cols.flag_code, part)
+    if credits is not None and len(credits):
+        # without any: + 0.0 would leave a sum that is not -0.0 as it is
+        total += _credit_column(cols.group, np.asarray(credits, dtype=np.float64),
+                                SIBLING_WEIGHT, part)
+
+
+def _finish(
+    cols: LinkColumns, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
+    portal_open: bool, english_query: bool, shares: Credits,
+) -> npt.NDArray[np.float64]:
+    """The popularity term, max(·, 0), the shape steps and the depth decay, in place."""
+    if shares is not None and len(shares):
+        total += _credit_column(cols.target, np.asarray(shares, dtype=np.float64),
+                                POPULARITY_WEIGHT, part)
+    # ≥ +0.0, so × 1.0 and max(·, 0.0) below leave a value as it is: the same floats as
+    # _shape's steps
+    value = np.maximum(total, 0.0, out=total)
     factor, lowered, floor = _shape_tables(portal_open, english_query)
-    value = value * factor[cols.flag_code]
+    value *= _gather(factor, cols.flag_code, part)
     if english_query:
-        value = value * lowered[cols.flag_code]
+        value *= _gather(lowered, cols.flag_code, part)
         if portal_open:
-            value = np.maximum(value, floor[cols.flag_code])
-    # the same Python floats as score's DEPTH_DECAY ** depth, looked up per depth
-    decay = np.array([DEPTH_DECAY**d for d in range(int(cols.depth.max()) + 1)])
-    decayed: npt.NDArray[np.float64] = value * decay[cols.depth]
-    return decayed
+            np.maximum(value, _gather(floor, cols.flag_code, part), out=value)
+    # the same Python floats as score's DEPTH_DECAY ** depth, kept per link
+    value *= cols.decay
+    return value
+
+
+def _in_range(ids: npt.NDArray[np.int64], low: int, high: int) -> bool:
+    return not len(ids) or (int(ids.min()) >= low and int(ids.max()) < high)
+
+
+def _bits_within(columns: Sequence[npt.NDArray[np.int64]], size: int) -> bool:
+    """Every value of the columns is in [0, size), ``size`` a power of two: one OR per
+    column (a negative value sets the sign bit), not a min and a max."""
+    bits = 0
+    for column in columns:
+        if len(column):
+            bits |= int(np.bitwise_or.reduce(column))
+    return 0 <= bits < size
+
+
+def _gather(
+    table: npt.NDArray[np.float64], ids: npt.NDArray[np.int64], out: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """``table[ids]`` into ``out``, for ids in [-len(table), len(table)) (checked by the
+    caller): -1 is the last entry, as in indexing. ``take`` with ``out`` buffers everything
+    in its default mode (~5× slower); ``wrap`` does not, and leaves these ids as they are."""
+    return np.take(table, ids, out=out, mode="wrap")
 
 
 def _shape_tables(
@@ -539,16 +734,19 @@ def _shape_tables(
     return factor, lowered, floor
 
 
-def _credit_column(group: npt.NDArray[np.int64], credits: Credits) -> npt.NDArray[np.float64]:
-    """Each link's number by id, as ``sibling_credit``/``popularity`` give it (0 for none)."""
-    if credits is None or len(credits) == 0:
-        return np.zeros(len(group), dtype=np.float64)
-    if len(group) and group.min() >= NO_GROUP and group.max() < len(credits):
-        # the ids a crawl hands out: -1 reads the 0.0 appended at the end, one gather
-        padded: npt.NDArray[np.float64] = np.append(credits, 0.0)[group]
-        return padded
+def _credit_column(
+    group: npt.NDArray[np.int64], credits: npt.NDArray[np.float64], weight: float,
+    out: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """``weight`` × each link's number by id, into ``out``, as ``sibling_credit`` /
+    ``popularity`` give it (0 for none); ``credits`` is not empty."""
+    if _in_range(group, NO_GROUP, len(credits)):
+        # the ids a crawl hands out: -1 reads a 0.0 after the last, one gather; the
+        # table is scaled and padded in one pass (it is as long as the queue, issue 15)
+        table = np.empty(len(credits) + 1, dtype=np.float64)
+        np.multiply(credits, weight, out=table[:-1])
+        table[-1] = 0.0
+        return _gather(table, group, out)
     known = (group >= 0) & (group < len(credits))
-    column: npt.NDArray[np.float64] = np.where(
-        known, credits[np.clip(group, 0, len(credits) - 1)], 0.0
-    )
-    return column
+    out[:] = np.where(known, weight * credits[np.clip(group, 0, len(credits) - 1)], 0.0)
+    return out

@@ -2,50 +2,28 @@
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
-import snowballstemmer
-
-from pagesift_ui.frontier.tokens import is_cjk_char
+from pagesift_ui.frontier.language import (
+    ENGLISH_STOP_WORDS,
+    Language,
+    query_language,
+    stem_function,
+    stop_words,
+)
+from pagesift_ui.frontier.tokens import is_cjk_char, words
 
 __all__ = ["MAX_TERMS", "STOP_WORDS", "Query", "stem", "words"]
 
 #: At most this many terms take part (docs/DESIGN.md §1: ``TERMS = 16``).
 MAX_TERMS = 16
 
-# A small English stop-word list (docs/DESIGN.md §1 [ours]): function words that carry no topic.
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its
-    itself just me more most my myself no nor not now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself yourselves
-    """.split()
-)
+#: The English stop words (``language.ENGLISH_STOP_WORDS``; other languages: ``stop_words``).
+STOP_WORDS = ENGLISH_STOP_WORDS
 
-# Words are runs of letters and digits; everything else (including "_") separates them.
-_WORD = re.compile(r"[^\W_]+")
-
-_STEMMER = snowballstemmer.stemmer("english")
-
-
-def words(text: str) -> list[str]:
-    """Unicode case-folded words of ``text``, split on non-alphanumerics."""
-    return _WORD.findall(text.casefold())
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Snowball English stem of a case-folded word, so "refunds" matches "refund"."""
-    if word.isascii() and word.isdigit():
-        # Snowball leaves a run of ASCII digits as it is (no vowel, no suffix of its rules;
-        # tests/frontier/test_query_tokens.py checks it), and pages are full of numbers
-        return word
-    return str(_STEMMER.stemWord(word))
+#: Snowball English stem of a case-folded word, so "refunds" matches "refund" (the cached
+#: function itself, ``cache_clear`` included; another language's: ``language.stem_function``).
+stem = stem_function(Language.ENGLISH)
 
 
 def _has_cjk(term: str) -> bool:
@@ -53,53 +31,124 @@ def _has_cjk(term: str) -> bool:
 
 
 class Query:
-    """A parsed query.
+    """A parsed query, read in one language (docs/DESIGN.md §1.1).
 
-    ``terms`` are the case-folded query words in first-occurrence order, stop words and
-    duplicates removed, at most ``MAX_TERMS``. ``len(query)`` is the number of terms.
+    ``language`` is the one chosen, or for ``Language.AUTO`` the one detected from the text
+    (``language.query_language``). ``terms`` are the case-folded query words in
+    first-occurrence order, that language's stop words and duplicates removed, at most
+    ``MAX_TERMS``; ``stems`` are their stems by that language's Snowball stemmer.
+    ``len(query)`` is the number of terms.
 
     >>> Query("The refund policy").terms
     ['refund', 'policy']
+    >>> q = Query("die Gebühren für das Studium")
+    >>> q.language.label, q.terms, q.stems
+    ('German', ['gebühren', 'studium'], ('gebuhr', 'studium'))
     """
 
-    __slots__ = ("_cjk", "_stems", "terms", "text")
+    __slots__ = ("_bits", "_cjk", "_stem", "_stems", "_stems_in", "language", "terms", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
             raise ValueError(f"query text must be a string, got {type(text).__name__}")
         self.text = text
+        self.language: Language = query_language(text, language)
+        stops = stop_words(self.language)
         terms: list[str] = []
         for word in words(text):
-            if word in STOP_WORDS or word in terms:
+            if word in stops or word in terms:
                 continue
             terms.append(word)
         self.terms: list[str] = terms[:MAX_TERMS]
-        self._stems = tuple(stem(term) for term in self.terms)
+        self._stem = stem_function(self.language)
+        self._stems = tuple(self._stem(term) for term in self.terms)
         self._cjk = tuple(_has_cjk(term) for term in self.terms)
+        # per language a text is read in: stem of a term by that language's stemmer → the
+        # bits of the terms with that stem (CJK terms match as substrings, never by stem)
+        self._bits: dict[Language, dict[str, int]] = {}
+        self._stems_in: dict[Language, tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return len(self.terms)
 
     def __repr__(self) -> str:
-        return f"Query({self.text!r})"
+        return f"Query({self.text!r}, {self.language.value!r})"
 
     @property
     def stems(self) -> tuple[str, ...]:
         return self._stems
 
-    def hit_mask(self, text: str) -> int:
-        """Bit i set when term i occurs in ``text``.
+    @property
+    def stem(self) -> Callable[[str], str]:
+        """The (cached) stemmer of the query's language."""
+        return self._stem
 
-        Whole-word and case-insensitive after Snowball stemming of both sides; a term with CJK
-        characters matches as a substring, since CJK text has no spaces between words.
+    def _term_bits(self, language: Language) -> dict[str, int]:
+        bits = self._bits.get(language)
+        if bits is None:
+            stem_in = stem_function(language)
+            bits = {}
+            for i, term in enumerate(self.terms):
+                if not self._cjk[i]:
+                    key = stem_in(term)
+                    bits[key] = bits.get(key, 0) | (1 << i)
+            self._bits[language] = bits
+        return bits
+
+    def word_masks(self, text_words: Sequence[str], language: Language | None = None) -> list[int]:
+        """Per word, the bits of the terms it matches, for words of a text in ``language``
+        (None: the query's own).
+
+        A word matches a term when their stems agree by the query's stemmer, or by the text's
+        stemmer when the text is in another language (docs/DESIGN.md §1.1): a German page's
+        "Gebühren" meets a German term's stem, and an English word on it ("Housing" in a
+        link) still meets an English term's.
+        """
+        own = self._term_bits(self.language)
+        stem_own = self._stem
+        if language is None or language is self.language:
+            return [own.get(stem_own(word), 0) for word in text_words]
+        other = self._term_bits(language)
+        stem_other: Callable[[str], str] = stem_function(language)
+        return [own.get(stem_own(word), 0) | other.get(stem_other(word), 0)
+                for word in text_words]
+
+    def stems_in(self, language: Language) -> tuple[str, ...]:
+        """The terms' stems by ``language``'s stemmer (``stems`` for the query's own)."""
+        if language is self.language:
+            return self._stems
+        found = self._stems_in.get(language)
+        if found is None:
+            stem_in = stem_function(language)
+            found = self._stems_in[language] = tuple(stem_in(term) for term in self.terms)
+        return found
+
+    def hit_mask(self, text: str, language: Language | None = None) -> int:
+        """Bit i set when term i occurs in ``text``, a text in ``language`` (None: the
+        query's own).
+
+        Whole-word and case-insensitive after Snowball stemming of both sides, by the rule of
+        ``word_masks``; a term with CJK characters matches as a substring, since CJK text has
+        no spaces between words.
         """
         if not self.terms:
             return 0
-        text_stems = {stem(word) for word in words(text)}
+        text_words = words(text)
+        stem_own = self._stem
+        text_stems = {stem_own(word) for word in text_words}
+        other_stems: set[str] = set()
+        other_keys = self._stems
+        if language is not None and language is not self.language:
+            stem_other = stem_function(language)
+            other_stems = {stem_other(word) for word in text_words}
+            other_keys = self.stems_in(language)
         folded = text.casefold() if any(self._cjk) else ""
         mask = 0
         for i, term in enumerate(self.terms):
-            found = term in folded if self._cjk[i] else self._stems[i] in text_stems
+            if self._cjk[i]:
+                found = term in folded
+            else:
+                found = self._stems[i] in text_stems or other_keys[i] in other_stems
             if found:
                 mask |= 1 << i
         return mask

@@ -1,30 +1,34 @@
 """The best-first frontier queue with cluster dispersion (docs/DESIGN.md §9) and template demotion
 (§10).
 
-Storage is columnar: score, discovery order, flags and interned cluster/template ids live in
-numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object array
-aligned with them. A removed entry frees its slot (a free list reuses it) and the arrays are
-compacted once three quarters of the slots are dead, so every array operation is O(live).
+Storage is columnar: score, discovery order, flags and interned cluster/template/part ids
+live in numpy arrays indexed by *slot*; keys and URLs in Python lists and signals in an object
+array aligned with them. A removed entry frees its slot (a free list reuses it) and the arrays
+are compacted once three quarters of the slots are dead, so every array operation is O(live).
 
 Why no heap: ``rescore`` replaces every score at once (a heap would be rebuilt), and
 ``pop_diverse`` asks for "the best link whose cluster is proven / not this cluster", which a
 heap cannot answer without scanning. A masked, vectorised argmax is O(n) per pop but runs at
-C speed: ``benchmarks/bench_queue.py`` measured ~0.07 ms per ``pop_diverse`` at 10k entries and
-~0.4 ms at 100k, and ~5 ms per ``rescore`` at 100k. The session offers every link with a room of
-``CrawlConfig.max_queued_links`` (100k), so a link is kept until it is the best, however low
-it starts (issue 11, mechanism 2).
+C speed, a few passes over the score column (``benchmarks/bench_queue.py``). The session
+offers every link with a room of ``CrawlConfig.max_queued_links`` (100k), so a link is kept
+until it is the best, however low it starts (issue 11, mechanism 2).
 
-Two things keep a crawl step's queue work nearly flat in the queue's size (issue 15,
+What keeps a crawl step's queue work nearly flat in the queue's size (issue 15,
 docs/DECISIONS.md): with a ``Packing`` the numbers of each signal are kept in columns when it
-is queued, so ``rescore_columns`` scores stored columns and never repacks a signal; and a full
-queue evicts from a kept low end of the eviction order (``_LowEnd``), refilled by one
-partition after a rescore, instead of scanning the queue for every offer.
+is queued, so ``rescore_columns`` scores stored columns and never repacks a signal (and a
+packed column may hold what the score function computed for the row last time, reset when
+the row is written); a full queue evicts from a kept low end of the eviction order
+(``_LowEnd``), refilled by one partition after a rescore, instead of scanning the queue for
+every offer; ``pop_diverse`` gathers the slots above its threshold once and reads nothing
+else; and ``first_outside`` finds the best entry outside some parts of the site (the
+session: dry subtrees) with one masked argmax per part met, never listing the queue.
 """
 
 from __future__ import annotations
 
 import bisect
 import logging
+import math
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -87,7 +91,10 @@ class Packing:
 
     ``columns``: (name, numpy dtype, width) per column, width 0 for one number per entry;
     ``row(signal)``: the signal's values in that order (a sequence of ``width`` for a wide
-    column), computed once, when the signal is queued.
+    column), computed once, when the signal is queued. The columns move with their rows;
+    ``score_fn`` of ``rescore_columns`` may write into one (a cache of the row's last
+    computation: the row's value from ``row`` says "none", and is written again whenever
+    the entry's signal is stored: ``links.score_queued``).
     """
 
     columns: tuple[tuple[str, str, int], ...]
@@ -103,8 +110,12 @@ class BestFirst:
     matches the crawl is breadth-first.
     """
 
-    def __init__(self, packing: Packing | None = None) -> None:
+    def __init__(
+        self, packing: Packing | None = None, part_of: Callable[[str], str] = cluster_key
+    ) -> None:
         self._packing = packing
+        # the part of the site a URL is in, for first_outside (the session: its subtree)
+        self._part_of = part_of
         # the lowest unpinned entries in eviction order, or None until the next full scan
         self._low: _LowEnd | None = None
         self._slot_of: dict[str, int] = {}
@@ -118,6 +129,8 @@ class BestFirst:
         self._cluster_names: list[str] = []
         self._template_index: dict[str, int] = {}
         self._template_names: list[str] = []
+        self._part_index: dict[str, int] = {}
+        self._part_names: list[str] = []
         self._allocate(_INITIAL_CAPACITY)
 
     def _allocate(self, capacity: int) -> None:
@@ -128,6 +141,7 @@ class BestFirst:
         self._has_signal = np.zeros(capacity, dtype=bool)
         self._cluster_ids = np.zeros(capacity, dtype=np.int64)
         self._template_ids = np.zeros(capacity, dtype=np.int64)
+        self._part_ids = np.zeros(capacity, dtype=np.int64)
         self._signals = np.empty(capacity, dtype=object)
         columns = () if self._packing is None else self._packing.columns
         self._packed = {
@@ -140,7 +154,7 @@ class BestFirst:
     def _columns(self) -> list[npt.NDArray[Any]]:
         columns = [
             self._scores, self._seqs, self._depths, self._live, self._has_signal,
-            self._cluster_ids, self._template_ids, self._signals,
+            self._cluster_ids, self._template_ids, self._part_ids, self._signals,
         ]  # fmt: skip
         return columns + list(self._packed.values())
 
@@ -232,18 +246,19 @@ class BestFirst:
             if value > self._scores[slot]:
                 self._set(slot, depth, value, signal)
             return Offer.ALREADY_QUEUED, None
-        shape, cluster = template(url), cluster_key(url)  # validate before any change
+        # validate before any change
+        shape, cluster, part = template(url), cluster_key(url), self._part_of(url)
         if room <= 0:
             return Offer.REJECTED, None
         if len(self) < room:
-            self._insert(key, url, depth, value, signal, shape, cluster)
+            self._insert(key, url, depth, value, signal, (shape, cluster, part))
             return Offer.QUEUED, None
         worst = self._worst_evictable()
         if worst is None or value <= self._scores[worst]:
             return Offer.REJECTED, None
         evicted = self._remove(worst)
         logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted.key, evicted.score, key, value)
-        self._insert(key, url, depth, value, signal, shape, cluster)
+        self._insert(key, url, depth, value, signal, (shape, cluster, part))
         return Offer.EVICTED, evicted.key
 
     def update(self, key: str, depth: int, score: float, signal: object | None) -> bool:
@@ -275,8 +290,10 @@ class BestFirst:
 
     def _insert(
         self, key: str, url: str, depth: int, score: float, signal: object | None,
-        shape: str, cluster: str,
+        names: tuple[str, str, str],
     ) -> None:  # fmt: skip
+        """A new entry in a free slot; ``names``: its template, cluster and part."""
+        shape, cluster, part = names
         slot = self._take_slot()
         self._slot_of[key], self._keys[slot], self._urls[slot] = slot, key, url
         self._scores[slot], self._seqs[slot], self._depths[slot] = score, self._next_seq, depth
@@ -286,6 +303,7 @@ class BestFirst:
             self._low.add(slot, score, self._next_seq)
         self._cluster_ids[slot] = intern(self._cluster_index, self._cluster_names, cluster)
         self._template_ids[slot] = intern(self._template_index, self._template_names, shape)
+        self._part_ids[slot] = intern(self._part_index, self._part_names, part)
         self._next_seq += 1
 
     def _worst_evictable(self) -> int | None:
@@ -300,17 +318,23 @@ class BestFirst:
 
     def _scan_low_end(self) -> _LowEnd:
         """The first ``_LOW_END_SIZE`` unpinned entries by (score asc, seq desc)."""
-        evictable = self._live[: self._size].copy()
-        for key in self._pins:
-            evictable[self._slot_of[key]] = False
-        slots = np.flatnonzero(evictable)
-        scores = self._scores[slots]
-        if len(slots) > _LOW_END_SIZE:
-            cut = np.partition(scores, _LOW_END_SIZE - 1)[_LOW_END_SIZE - 1]
-            slots, scores = slots[scores <= cut], scores[scores <= cut]
-        seqs = self._seqs[slots]
-        order = np.lexsort((-seqs, scores))[:_LOW_END_SIZE]
-        return _LowEnd(scores[order].tolist(), (-seqs[order]).tolist(), slots[order].tolist())
+        scores = self._scores[: self._size]
+        if self._pins or len(self._slot_of) < self._size:
+            # dead and pinned slots sort after every evictable one
+            scores = np.where(self._live[: self._size], scores, np.inf)
+            for key in self._pins:
+                scores[self._slot_of[key]] = np.inf
+        evictable = len(self._slot_of) - len(self._pins)
+        if evictable <= 0:
+            return _LowEnd([], [], [])
+        # one partition for the cut, one comparison for the slots at or below it
+        # (ties at the cut included, so the seq order among them is taken in full)
+        kept = min(_LOW_END_SIZE, evictable)
+        cut = np.partition(scores, kept - 1)[kept - 1]
+        slots = np.flatnonzero(scores <= cut)
+        low, seqs = self._scores[slots], self._seqs[slots]
+        order = np.lexsort((-seqs, low))[:_LOW_END_SIZE]
+        return _LowEnd(low[order].tolist(), (-seqs[order]).tolist(), slots[order].tolist())
 
     def _best(self, candidates: BoolArray | None = None) -> int | None:
         """Highest score among candidates (all live if None; a subset of the live slots);
@@ -388,35 +412,48 @@ class BestFirst:
         self, top: int, pool: BoolArray | None, scheduled: Mapping[str, int], cap: int,
         proven: Callable[[str], bool],
     ) -> int:  # fmt: skip
-        """Spec §9 rules 1-4 for the pool's best entry ``top``; returns the slot to pop."""
+        """Spec §9 rules 1-4 for the pool's best entry ``top``; returns the slot to pop.
+
+        Rules 2 and 3 look at the eligible slots only (score ≥ thr), gathered once: the
+        rest of the queue is never read again (issue 15)."""
         top_cluster = int(self._cluster_ids[top])
         if proven(self._cluster_names[top_cluster]):
             return top
-        # Dead slots score -1 < thr, so the threshold also keeps the mask within the live slots.
-        eligible = self._scores[: self._size] >= DIVERSITY_RATIO * self._scores[top]
+        # Dead slots score -1 < thr, so the threshold also keeps the slots within the live ones.
+        eligible = np.flatnonzero(self._scores[: self._size] >= DIVERSITY_RATIO * self._scores[top])
         if pool is not None:
-            eligible &= pool
-        cluster_ids = self._cluster_ids[: self._size]
-        best_proven = self._best(eligible & self._proven_lookup(eligible, top_cluster, proven))
+            eligible = eligible[pool[eligible]]
+        clusters = self._cluster_ids[eligible]
+        best_proven = self._best_of(eligible[self._proven_lookup(clusters, top_cluster, proven)])
         if best_proven is not None:
             return best_proven
         if scheduled.get(self._cluster_names[top_cluster], 0) >= cap:
-            other = self._best(eligible & (cluster_ids != top_cluster))
+            other = self._best_of(eligible[clusters != top_cluster])
             return top if other is None else other
         return top
 
+    def _best_of(self, slots: npt.NDArray[np.intp]) -> int | None:
+        """The best of these live slots by (score desc, seq asc), or None if there are none."""
+        if len(slots) == 0:
+            return None
+        scores = self._scores[slots]
+        tied = slots[scores == scores.max()]
+        return int(tied[np.argmin(self._seqs[tied])])
+
     def _proven_lookup(
-        self, eligible: BoolArray, known_unproven: int, proven: Callable[[str], bool]
-    ) -> BoolArray:
-        """Per slot: is its cluster proven? ``proven`` is asked once per eligible cluster."""
-        cluster_ids = self._cluster_ids[: self._size]
-        # bincount with weights: a boolean-indexed gather over a scattered mask is ~4× slower.
-        present = np.bincount(cluster_ids, weights=eligible, minlength=len(self._cluster_names))
+        self, clusters: npt.NDArray[np.int64], known_unproven: int,
+        proven: Callable[[str], bool],
+    ) -> BoolArray:  # fmt: skip
+        """Per eligible slot (its cluster id): is its cluster proven? ``proven`` is asked
+        once per cluster, in id order."""
+        present = np.zeros(len(self._cluster_names), dtype=bool)
+        present[clusters] = True
         is_proven = np.zeros(len(self._cluster_names), dtype=bool)
         for cluster in np.flatnonzero(present).tolist():
             if cluster != known_unproven:
                 is_proven[cluster] = bool(proven(self._cluster_names[cluster]))
-        return is_proven[cluster_ids]
+        lookup: BoolArray = is_proven[clusters]
+        return lookup
 
     def pin(self, key: str) -> bool:
         """User override: serve ``key`` before everything not pinned earlier. False if absent."""
@@ -454,7 +491,8 @@ class BestFirst:
         """``rescore`` from the stored columns (``Packing``): ``score_fn`` receives each
         column by name, one row per slot, and returns one score per row. Rows of free slots
         and of entries without a signal hold stale numbers or zeros, and their scores are
-        thrown away: scoring them costs less than gathering the live rows.
+        thrown away: scoring them costs less than gathering the live rows. The columns
+        are views of the queue's own: what ``score_fn`` writes into them stays with the rows.
 
         Raises
         ------
@@ -470,8 +508,13 @@ class BestFirst:
         scores = np.asarray(score_fn(columns), dtype=np.float64)
         if scores.shape != (self._size,):
             raise ValueError(f"score_fn returned {scores.shape} scores for {self._size} rows")
-        self._scores[: self._size] = np.where(
-            scored, as_scores(scores), self._scores[: self._size])
+        if scored.all() and math.isfinite(float(scores.sum())):
+            # the usual case at capacity (freed slots are taken again at once): no mask,
+            # and as_scores of finite scores is max(·, 0), written in place
+            np.maximum(scores, 0.0, out=self._scores[: self._size])
+        else:
+            self._scores[: self._size] = np.where(
+                scored, as_scores(scores), self._scores[: self._size])
         self._low = None  # every score may have moved
 
     def _rescored(
@@ -492,7 +535,7 @@ class BestFirst:
         if limit == 0:
             return []
         if limit == 1:
-            # top(1) after every step (has_fetchable): a masked argmax, no partition or sort
+            # top(1): a masked argmax, no partition or sort
             head = self._best(candidates)
             return [] if head is None else [head]
         slots = np.flatnonzero(candidates)
@@ -517,6 +560,40 @@ class BestFirst:
                 break
             slots.extend(self._ranked(pool, left))
         return slots
+
+    def first_outside(self, excluded: Callable[[str], bool]) -> Entry | None:
+        """The first entry in ``top``'s order (pins in pin order, then by score and
+        discovery order; dispersion and demotion ignored) whose part (``part_of`` its URL)
+        is not ``excluded``, or None. ``excluded`` is asked once per part met on the way.
+
+        A masked argmax per part met, no listing or sorting of the queue: the session asks
+        it at every step for the best link outside dry subtrees (docs/DESIGN.md §11.10,
+        issue 15)."""
+        answers: dict[int, bool] = {}
+
+        def out(part: int) -> bool:
+            if part not in answers:
+                answers[part] = bool(excluded(self._part_names[part]))
+            return answers[part]
+
+        for key in self._pins:
+            pinned = self._slot_of[key]
+            if not out(int(self._part_ids[pinned])):
+                return self._entry(pinned)
+        # every pin's part is excluded: the rest of the pop order is the unpinned entries
+        candidates = None if not answers else self._outside(answers)
+        while (best := self._best(candidates)) is not None:
+            if not out(int(self._part_ids[best])):
+                return self._entry(best)
+            candidates = self._outside(answers)
+        return None
+
+    def _outside(self, answers: Mapping[int, bool]) -> BoolArray:
+        """Live slots whose part is not among the excluded ones in ``answers``."""
+        excluded = np.zeros(len(self._part_names), dtype=bool)
+        excluded[[part for part, out in answers.items() if out]] = True
+        mask: BoolArray = self._live[: self._size] & ~excluded[self._part_ids[: self._size]]
+        return mask
 
     def top(self, n: int, demoted_templates: AbstractSet[str] = frozenset()) -> list[Entry]:
         """The best ``n`` entries in pop order, dispersion ignored, without popping.

@@ -93,6 +93,12 @@ def as_score(score: float) -> float:
 
 def as_scores(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``as_score`` for an array."""
+    if math.isfinite(float(scores.sum())):
+        # every value is finite (one inf or NaN makes the sum inf or NaN; a sum that
+        # overflows takes the long way, with the same result): nan_to_num would leave
+        # every value as it is, and it costs five passes (issue 15)
+        clean: npt.NDArray[np.float64] = np.maximum(scores, 0.0)
+        return clean
     finite = np.nan_to_num(scores, nan=0.0, posinf=MAX_SCORE, neginf=0.0)
     return np.maximum(finite, 0.0)
 

@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
-from pagesift_ui.frontier.query import STOP_WORDS, Query, stem, words
+from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA, bh_adjusted, poisson_upper_tail
-from pagesift_ui.frontier.tokens import is_cjk_char
+from pagesift_ui.frontier.tokens import is_cjk_char, words
 from pagesift_ui.frontier.weights import MIN_PAGES, idf
 
 __all__ = [
@@ -177,9 +178,9 @@ class Collocation:
         return asdict(self)
 
 
-# A unit as matched in text: a single stem, or two stems that must follow each other; a CJK
-# term instead matches its case-folded text as a substring.
-_Unit = tuple[str, ...]
+# A unit as matched in text: the index of one term, or of two terms that must follow each
+# other; a CJK term instead matches its case-folded text as a substring.
+_Unit = tuple[int, ...]
 
 
 def _candidate_pairs(query: Query) -> list[tuple[int, int]]:
@@ -191,52 +192,87 @@ def _candidate_pairs(query: Query) -> list[tuple[int, int]]:
     ]
 
 
-def _content_stems(text: str) -> list[str]:
-    return [stem(word) for word in words(text) if word not in STOP_WORDS]
-
-
 def _is_cjk(term: str) -> bool:
     return any(is_cjk_char(char) for char in term)
 
 
 class _Text:
-    """A text prepared for counting units: content stems, adjacent stem pairs, folded text."""
+    """A text prepared for counting units, read in ``language``: its content words (the words
+    that are not stop words of that language), counted one by one and in adjacent pairs.
 
-    __slots__ = ("folded", "pairs", "stems")
+    In the query's language a content word is its stem, and a unit's key the term's stem, as
+    before pages had languages. In another language it is the bits of the terms it matches
+    (``Query.word_masks``: by either stemmer) and a unit's key the term's index; counting a
+    term's bit over the words, or a pair's over adjacent words, is the same count.
+    """
 
-    def __init__(self, text: str) -> None:
-        sequence = _content_stems(text)
-        self.stems = Counter(sequence)
-        self.pairs = Counter(zip(sequence, sequence[1:], strict=False))
+    __slots__ = ("folded", "keys", "pairs", "singles", "size")
+
+    def __init__(self, text: str, query: Query, language: Language) -> None:
+        stops = stop_words(language)
+        content = [w for w in words(text) if w not in stops]
+        self.size = len(content)
         self.folded = text.casefold()
+        if language is query.language:
+            stem = query.stem
+            sequence = [stem(word) for word in content]
+            self.keys: Sequence[str | int] = query.stems
+            self.singles: Counter[str | int] = Counter(sequence)
+            self.pairs: Counter[tuple[str | int, str | int]] = Counter(
+                zip(sequence, sequence[1:], strict=False)
+            )
+            return
+        masks = query.word_masks(content, language)
+        self.keys = range(len(query))
+        self.singles = Counter()
+        self.pairs = Counter()
+        # each word with the one after it (0 after the last; no pair at all for no word)
+        for mask, after in zip(masks, [*masks[1:], 0], strict=False):
+            if mask:
+                terms = _bits(mask)
+                self.singles.update(terms)
+                if after:
+                    self.pairs.update((i, j) for i in terms for j in _bits(after))
 
-    def count(self, unit: _Unit, cjk: bool) -> int:
-        if cjk:
-            return self.folded.count(unit[0])
+    def count(self, unit: _Unit, cjk: str | None) -> int:
+        if cjk is not None:
+            return self.folded.count(cjk)
+        keys = self.keys
         if len(unit) == 1:
-            return self.stems[unit[0]]
-        return self.pairs[(unit[0], unit[1])]
+            return self.singles[keys[unit[0]]]
+        return self.pairs[(keys[unit[0]], keys[unit[1]])]
 
 
-def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[bool]]:
-    """Names, match keys and CJK flags of the candidate units: terms, then pairs."""
-    names: list[str] = []
-    keys: list[_Unit] = []
-    cjk: list[bool] = []
-    for term, term_stem in zip(query.terms, query.stems, strict=True):
-        flag = _is_cjk(term)
-        names.append(term)
-        keys.append((term,) if flag else (term_stem,))
-        cjk.append(flag)
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _units(query: Query) -> tuple[tuple[str, ...], list[_Unit], list[str | None]]:
+    """Names, term indices and CJK texts (None: matched by stem) of the candidate units:
+    terms, then pairs."""
+    names: list[str] = list(query.terms)
+    keys: list[_Unit] = [(i,) for i in range(len(query))]
+    cjk: list[str | None] = [term if _is_cjk(term) else None for term in query.terms]
     for i, j in _candidate_pairs(query):
         names.append(f"{query.terms[i]} {query.terms[j]}")
-        keys.append((query.stems[i], query.stems[j]))
-        cjk.append(False)
+        keys.append((i, j))
+        cjk.append(None)
     return tuple(names), keys, cjk
 
 
 def page_signal(
-    query: Query, url: str, title: str, headings: Sequence[str], body_text: str
+    query: Query,
+    url: str,
+    title: str,
+    headings: Sequence[str],
+    body_text: str,
+    language: Language | None = None,
 ) -> PageSignal:
     """Count what a page says about each candidate unit (docs/DESIGN.md §7).
 
@@ -244,7 +280,8 @@ def page_signal(
     in one heading line; ``tf``: occurrences in the body. Terms match by Snowball stem, as in
     ``Query.hit_mask``; a pair matches when its two terms follow each other (stop words between
     them skipped). Markdown links and images count as their anchor or alt text, not their URLs
-    [ours].
+    [ours]. The page is read in ``language`` (None: the query's), its stop words and stemmer
+    (docs/DESIGN.md §1.1).
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
@@ -253,11 +290,14 @@ def page_signal(
             raise ValueError(f"{name} must be a string, got {type(value).__name__}")
     if isinstance(headings, str):
         raise ValueError("headings must be a sequence of heading lines, not one string")
+    if language is None:
+        language = query.language
     names, units, cjk = _units(query)
-    labels = [_Text(markdown_text(title)), _Text(locator_text(url))]
-    heads = [_Text(markdown_text(line)) for line in headings]
+    labels = [_Text(markdown_text(title), query, language),
+              _Text(locator_text(url), query, language)]
+    heads = [_Text(markdown_text(line), query, language) for line in headings]
     body_text = markdown_text(body_text)
-    body = _Text(body_text)
+    body = _Text(body_text, query, language)
     tf = tuple(body.count(unit, flag) for unit, flag in zip(units, cjk, strict=True))
     n_terms = len(query)
     return PageSignal(
@@ -268,7 +308,7 @@ def page_signal(
         head=tuple(any(t.count(u, c) for t in heads) for u, c in zip(units, cjk, strict=True)),
         tf=tf,
         length=len(words(body_text)),
-        content_words=body.stems.total(),
+        content_words=body.size,
         body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
     )
 

@@ -1,4 +1,4 @@
-"""Page text as blocks, their identity, and a token estimate (docs/DESIGN.md §2)."""
+"""Page text as words and blocks, a block's identity, and a token estimate (docs/DESIGN.md §1-2)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import hashlib
 import math
 import re
 
-__all__ = ["block_hash", "blocks", "estimate_tokens", "is_cjk_char"]
+__all__ = ["block_hash", "blocks", "estimate_tokens", "is_cjk_char", "words"]
 
 _WHITESPACE = re.compile(r"\s+")
+
+# Words are runs of letters and digits; everything else (including "_") separates them.
+_WORD = re.compile(r"[^\W_]+")
 
 # CJK ideographs, Kana and Hangul count one token per character (docs/DESIGN.md §2 [ours]): a
 # model's tokenizer spends roughly one token per such character, against ~4 characters per token for
@@ -38,6 +41,11 @@ def is_cjk_char(char: str) -> bool:
     """True for a CJK ideograph, Kana or Hangul character."""
     code = ord(char)
     return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+
+
+def words(text: str) -> list[str]:
+    """Unicode case-folded words of ``text``, split on non-alphanumerics."""
+    return _WORD.findall(text.casefold())
 
 
 def estimate_tokens(text: str) -> int:

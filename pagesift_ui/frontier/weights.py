@@ -25,6 +25,7 @@ __all__ = [
     "MIN_WEIGHT",
     "RESCORE_DELTA",
     "TermWeights",
+    "coverage_table",
     "idf",
     "mask_coverage",
     "mask_coverage_array",
@@ -136,6 +137,20 @@ def mask_coverage_array(
     for index, table in enumerate(tables):
         covered = covered + table[(masks >> (index * _CHUNK_BITS)) & _CHUNK_MASK]
     return covered / total
+
+
+def coverage_table(weights: Sequence[float]) -> npt.NDArray[np.float64] | None:
+    """By mask, ``mask_coverage`` of every mask of up to 8 terms (one chunk), the floats
+    ``mask_coverage_array`` gathers; None for more terms. A caller that scales a coverage
+    may scale this table and gather once: elementwise, the same floats (issue 15)."""
+    n_terms = len(weights)
+    if n_terms > _CHUNK_BITS:
+        return None
+    total = _masked_sum((1 << n_terms) - 1, weights)
+    if n_terms == 0 or total <= 0.0:
+        return np.zeros(1 << n_terms, dtype=np.float64)
+    table: npt.NDArray[np.float64] = _chunk_tables(weights)[0][: 1 << n_terms] / total
+    return table
 
 
 class TermWeights:

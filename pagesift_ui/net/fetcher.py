@@ -17,6 +17,14 @@ For every hop of a redirect chain the fetcher
    codings in bounded memory (``decoding``), up to the body limit.
 
 Redirects are therefore followed here, never by httpx (``follow_redirects=False``).
+
+Fetches in flight (docs/DESIGN.md §11.14): ``prefetch`` starts the pages a session will ask
+for next on a pool of ``FetchPolicy.concurrency`` threads, and ``fetch`` then hands over the
+answer. Everything the fetches share is safe for that: httpx's client and its connection
+pool, the robots cache (one download per robots.txt), the politeness state, the deadline and
+the politeness notes (per thread). Each request to a host waits for its turn
+(``Politeness.turn``), so a host never sees two requests at once and its delays are exactly
+those of one fetch at a time.
 """
 
 from __future__ import annotations
@@ -25,10 +33,13 @@ import contextlib
 import dataclasses
 import http.cookiejar
 import logging
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
+from urllib.parse import urljoin
 
 import httpx
 
@@ -56,12 +67,22 @@ from pagesift_ui.net.policy import (
     system_resolver,
 )
 from pagesift_ui.net.politeness import CappedWait, Politeness, retry_after_s
+from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.net.robots import RobotsCache, RobotsDownload, RobotsState, product_token
+from pagesift_ui.net.sitemaps import (
+    GZIP_MAGIC,
+    SitemapFound,
+    SitemapHarvest,
+    SitemapLimits,
+    gunzip_capped,
+    harvest_sitemaps,
+)
 from pagesift_ui.net.transport import Deadline, DeadlineTransport
 from pagesift_ui.page.charset import decode_html
 
 __all__ = [
     "DEFAULT_USER_AGENT",
+    "SITEMAP_MEDIA_TYPES",
     "FetchPolicy",
     "FetchResult",
     "Fetcher",
@@ -79,6 +100,13 @@ _ROBOTS_MAX_BYTES = 512_000  # RFC 9309 §2.5: parse at least the first 500 KiB
 # Only codings net.decoding undoes in bounded memory (brotli and zstd would need their own).
 _ACCEPT_ENCODING = "gzip, deflate"
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
+#: What sitemaps come as: XML, or a .xml.gz file as gzip (servers often call that
+#: octet-stream, and some serve XML as text/plain); page/sitemap.py decides what it is.
+SITEMAP_MEDIA_TYPES = frozenset({
+    "application/xml", "text/xml", "application/gzip", "application/x-gzip",
+    "application/octet-stream", "text/plain",
+})
+_SITEMAP_ACCEPT = "application/xml,text/xml;q=0.9,application/gzip;q=0.8,*/*;q=0.1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +121,9 @@ class FetchResult:
     bytes (issue 15: a kept decoded copy took twice the body's memory, a str of a page with
     one non-Latin-1 character being 2 bytes a character).
     ``politeness_note`` says which server-asked wait was cut to its cap while fetching it
-    ("" when none); it describes the run, so recordings do not keep it.
+    ("" when none); it describes the run, so recordings do not keep it. ``render`` is set
+    when ``body`` is the page as the headless browser left it (``net/render.py``); it too
+    describes the run, so recordings keep the rendered body but not the report.
     """
 
     url: str
@@ -107,11 +137,33 @@ class FetchResult:
     fetched_at: float
     headers: tuple[tuple[str, str], ...]
     politeness_note: str = ""
+    render: RenderReport | None = None
 
     @property
     def text(self) -> str:
-        """The body decoded with ``encoding`` (what ``decode_html`` returned as the text)."""
-        return self.body.decode(self.encoding, "replace")
+        """The body decoded with ``encoding`` (what ``decode_html`` returned as the text);
+        "" for a subresource, which is never decoded (``fetch_resource``)."""
+        return self.body.decode(self.encoding, "replace") if self.encoding else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Wanted:
+    """What one kind of fetch accepts: its Accept header, the media types it reads (what
+    it calls them in an error) and its body cap (None: the policy's ``max_body_bytes``)."""
+
+    accept: str
+    media_types: frozenset[str] | None  # None: any
+    what: str
+    limit: int | None = None
+
+    @classmethod
+    def sitemap(cls, limit: int) -> _Wanted:
+        return cls(_SITEMAP_ACCEPT, SITEMAP_MEDIA_TYPES, "a sitemap (XML or gzip)", limit)
+
+
+_PAGE = _Wanted(_ACCEPT, HTML_MEDIA_TYPES, "HTML")
+#: A page's subresource for the headless browser (``fetch_resource``): any type.
+_RESOURCE = _Wanted("*/*", None, "any type")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +176,10 @@ class _Received:
 
 
 class Fetcher:
-    """Fetches pages one at a time under a ``FetchPolicy``. Not thread-safe.
+    """Fetches pages under a ``FetchPolicy``, up to ``policy.concurrency`` at once.
+
+    Call ``fetch``, ``prefetch``, ``allowed_by_robots`` and ``close`` from one thread (the
+    session's); the prefetched pages are fetched on the fetcher's own threads.
 
     The policy is required (a crawl's is ``CrawlConfig.fetch_policy()``; there is no default
     here, so the defaults live in ``CrawlConfig`` only). ``in_scope`` says whether a URL is
@@ -159,7 +214,9 @@ class Fetcher:
         self._politeness = Politeness(policy, clock, sleep)
         self._seed = Origin.of(policy.seed_url) if policy.seed_url is not None else None
         self._seed_addresses: frozenset[str] | None = None
-        self._notes: list[str] = []
+        self._local = threading.local()  # this thread's politeness notes
+        self._pool: ThreadPoolExecutor | None = None  # made by the first prefetch
+        self._ahead: dict[str, Future[FetchResult]] = {}  # prefetched URL → its answer
 
     @property
     def policy(self) -> FetchPolicy:
@@ -177,9 +234,38 @@ class Fetcher:
         self.close()
 
     def close(self) -> None:
-        """Close the HTTP client if this fetcher created it."""
+        """Drop the prefetched answers and close the HTTP client if this fetcher created it.
+
+        A prefetch not started yet is called off; one under way is not waited for (its
+        answer is dropped)."""
+        self._ahead.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         if self._owns_client:
             self._client.close()
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Start fetching ``urls`` in the background: the pages the caller will ask
+        ``fetch`` for next, in that order (docs/DESIGN.md §11.14).
+
+        A URL prefetched before and left out now is no longer wanted: its answer is dropped
+        (a prefetch not started yet is called off; one under way finishes, politely, and
+        is forgotten). A URL already on its way is not fetched twice.
+        """
+        wanted = dict.fromkeys(urls)
+        for url in [url for url in self._ahead if url not in wanted]:
+            self._ahead.pop(url).cancel()
+        for url in wanted:
+            if url not in self._ahead:
+                self._ahead[url] = self._workers().submit(self._fetch_noted, url)
+
+    def _workers(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(
+                max_workers=self._policy.concurrency, thread_name_prefix="pagesift-fetch"
+            )
+        return self._pool
 
     def fetch(self, url: str) -> FetchResult:
         """Fetch ``url`` (following redirects) and return the decoded HTML page.
@@ -190,15 +276,48 @@ class Fetcher:
         ``HTTPStatusError``, ``TooManyRedirects``, ``BodyTooLarge`` or
         ``UnsupportedContentType`` (or the base ``FetchError`` for a malformed URL, a body
         that cannot be decoded or a broken HTTP exchange). Either way, a server-asked wait
-        cut to its cap is in ``politeness_note``.
+        cut to its cap is in ``politeness_note``. A prefetched ``url`` gives the answer
+        that prefetch got (waiting for it if it is still under way).
         """
-        self._notes = []
+        ahead = self._ahead.pop(url, None)
+        if ahead is not None:
+            return ahead.result()
+        return self._fetch_noted(url)
+
+    def _fetch_noted(self, url: str) -> FetchResult:
+        """``fetch`` on this thread, with the politeness notes of this fetch only."""
+        self._local.notes = []
         try:
             result = self._fetch(url)
         except FetchError as exc:
             exc.politeness_note = "; ".join(self._notes)
             raise
         return dataclasses.replace(result, politeness_note="; ".join(self._notes))
+
+    def fetch_resource(self, url: str) -> FetchResult:
+        """Fetch a page's subresource (script, style, data, image …) under the same checks.
+
+        As ``fetch``, but any media type is accepted and the body is not decoded as text
+        (``text`` and ``encoding`` are empty): the headless browser asks for these
+        (``net/render.py``) and is answered with the body. Raises what ``fetch`` raises but
+        ``UnsupportedContentType``.
+        """
+        self._local.notes = []
+        final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _RESOURCE)
+        return FetchResult(
+            url=url, final_url=str(final), status=outcome.status,
+            content_type=outcome.media_type, encoding="", body=outcome.body,
+            redirects=tuple(visited[:-1]), elapsed_s=network_s, fetched_at=time.time(),
+            headers=outcome.headers,
+        )
+
+    @property
+    def _notes(self) -> list[str]:
+        """The caps that cut a wait of the fetch running on this thread."""
+        notes: list[str] | None = getattr(self._local, "notes", None)
+        if notes is None:
+            notes = self._local.notes = []
+        return notes
 
     def allowed_by_robots(self, url: str) -> bool:
         """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
@@ -223,28 +342,49 @@ class Fetcher:
             return None
         return self._robots.crawl_delay(host.lower().rstrip("."), self._token)
 
-    def _fetch(self, url: str) -> FetchResult:
+    def fetch_sitemap(self, url: str, limit: int) -> tuple[str, bytes]:
+        """Fetch one sitemap as a page is fetched (scope, network policy, robots.txt,
+        politeness, deadline), its body capped at ``limit`` bytes, and un-gzip it within the
+        same cap when it is gzip content (a ``.xml.gz`` file). Returns ``(final URL, XML
+        bytes)``; raises what ``fetch`` raises (``OutOfScope`` also for ``url`` itself,
+        ``UnsupportedContentType`` for a type no sitemap has)."""
         current = _parse_url(url, url)
-        visited = [str(current)]
-        network_s = 0.0
-        while True:
-            target = self._prepare_hop(url, current)
-            hop_started = self._clock()
-            with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
-                url, current, target
-            ) as response:
-                outcome = self._read_page(url, current, target.host, response)
-            network_s += self._clock() - hop_started
-            if isinstance(outcome, _Received):
-                break
-            _check_redirect(url, visited, outcome, self._policy.max_redirects)
-            self._check_scope(url, current, outcome)
-            visited.append(str(outcome))
-            current = outcome
+        if self._in_scope is not None and not self._in_scope(str(current)):
+            raise OutOfScope(url, f"{current} is outside the crawl's scope; not fetched")
+        final, received, _, _ = self._follow(url, current, _Wanted.sitemap(limit))
+        body = received.body
+        if body.startswith(GZIP_MAGIC):
+            body = gunzip_capped(url, body, limit)
+        return str(final), body
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        """Read the seed site's sitemaps (``net/sitemaps.py``): never raises for what a
+        server sent, every file's fate is noted in the harvest."""
+        seed = self._policy.seed_url
+        if seed is None:
+            return SitemapHarvest((), ())
+        return harvest_sitemaps(self._sitemap_locations(seed), self.fetch_sitemap, limits)
+
+    def _sitemap_locations(self, seed_url: str) -> list[tuple[str, SitemapFound]]:
+        """The seed origin's robots.txt ``Sitemap:`` lines (resolved against it; RFC 9309
+        §2.2.4), else its ``/sitemap.xml``. robots.txt is not read when robots are ignored."""
+        seed = _parse_url(seed_url, seed_url)
+        robots_url = _robots_url(seed)
+        if self._policy.respect_robots:
+            host = seed.raw_host.decode("ascii").lower().rstrip(".")
+            rules = self._robots.rules_for(robots_url, host)
+            if rules.parser is not None:
+                lines = [urljoin(robots_url, line.strip()) for line in rules.parser.sitemaps]
+                if lines:
+                    return [(line, SitemapFound.ROBOTS) for line in lines]
+        return [(urljoin(robots_url, "/sitemap.xml"), SitemapFound.DEFAULT)]
+
+    def _fetch(self, url: str) -> FetchResult:
+        final, outcome, visited, network_s = self._follow(url, _parse_url(url, url), _PAGE)
         encoding, _ = decode_html(outcome.body, outcome.charset)  # the text is not kept
         return FetchResult(
             url=url,
-            final_url=str(current),
+            final_url=str(final),
             status=outcome.status,
             content_type=outcome.media_type,
             encoding=encoding,
@@ -254,6 +394,30 @@ class Fetcher:
             fetched_at=time.time(),
             headers=outcome.headers,
         )
+
+    def _follow(
+        self, url: str, current: httpx.URL, wanted: _Wanted
+    ) -> tuple[httpx.URL, _Received, list[str], float]:
+        """Every hop from ``current`` to the answer that is not a redirect: its final URL,
+        the answer, the URLs visited (the final one last) and the seconds spent on the
+        network."""
+        visited = [str(current)]
+        network_s = 0.0
+        while True:
+            target = self._prepare_hop(url, current)
+            with self._turn(target):
+                hop_started = self._clock()
+                with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
+                    url, current, target, wanted.accept
+                ) as response:
+                    outcome = self._read_page(url, current, target.host, response, wanted)
+                network_s += self._clock() - hop_started
+            if isinstance(outcome, _Received):
+                return current, outcome, visited, network_s
+            _check_redirect(url, visited, outcome, self._policy.max_redirects)
+            self._check_scope(url, current, outcome)
+            visited.append(str(outcome))
+            current = outcome
 
     def _check_scope(self, url: str, current: httpx.URL, target: httpx.URL) -> None:
         if self._in_scope is not None and not self._in_scope(str(target)):
@@ -272,7 +436,6 @@ class Fetcher:
                 raise BlockedByRobots(
                     url, f"{current} is disallowed by {robots_url} for {self._token}"
                 )
-        self._wait_turn(target)
         return target
 
     def _check_address(self, url: str, current: httpx.URL) -> CheckedAddress:
@@ -298,24 +461,28 @@ class Fetcher:
             self._seed_addresses = home_addresses(seed, self._resolver)
         return self._seed_addresses
 
-    def _wait_turn(self, target: CheckedAddress) -> None:
-        capped = self._politeness.wait_turn(
+    @contextlib.contextmanager
+    def _turn(self, target: CheckedAddress) -> Iterator[None]:
+        """The host's turn for one request (``Politeness.turn``), its waits done; robots.txt
+        is checked before, never inside, so a thread holds one host's turn at a time."""
+        with self._politeness.turn(
             target.host,
             loopback=target.kind is AddressKind.LOOPBACK,
             crawl_delay=self.robots_delay(target.host),
-        )
-        self._note(capped)
+        ) as capped:
+            self._note(capped)
+            yield
 
     def _note(self, capped: CappedWait | None) -> None:
         if capped is not None and capped.text not in self._notes:
             self._notes.append(capped.text)
 
     def _exchange(
-        self, url: str, current: httpx.URL, target: CheckedAddress
+        self, url: str, current: httpx.URL, target: CheckedAddress, accept: str = _ACCEPT
     ) -> contextlib.AbstractContextManager[httpx.Response]:
         return exchange(
             self._client, url, current, target, user_agent=self._policy.user_agent,
-            accept=_ACCEPT, accept_encoding=_ACCEPT_ENCODING, timeout=self._timeout,
+            accept=accept, accept_encoding=_ACCEPT_ENCODING, timeout=self._timeout,
             policy=self._policy, deadline=self._deadline,
         )
 
@@ -330,9 +497,10 @@ class Fetcher:
             self._note(self._politeness.hold_off(host, asked))
 
     def _read_page(
-        self, url: str, current: httpx.URL, host: str, response: httpx.Response
+        self, url: str, current: httpx.URL, host: str, response: httpx.Response,
+        wanted: _Wanted,
     ) -> _Received | httpx.URL:
-        """The next URL for a redirect, else the checked, size-capped page."""
+        """The next URL for a redirect, else the checked, size-capped answer."""
         status = response.status_code
         self._hold_off(host, response)
         location = response.headers.get("location")
@@ -342,13 +510,14 @@ class Fetcher:
             reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase
             raise HTTPStatusError(url, f"{current} answered {status} {reason}".rstrip(), status)
         media_type, charset = parse_content_type(response.headers.get("content-type"))
-        if media_type not in HTML_MEDIA_TYPES:
+        if wanted.media_types is not None and media_type not in wanted.media_types:
             raise UnsupportedContentType(
                 url,
-                f"{current} is {media_type}, not HTML; skipped without downloading it",
+                f"{current} is {media_type}, not {wanted.what}; skipped without downloading it",
                 media_type,
             )
-        body = self._read_capped(url, current, response, self._policy.max_body_bytes)
+        limit = self._policy.max_body_bytes if wanted.limit is None else wanted.limit
+        body = self._read_capped(url, current, response, limit)
         raw_headers = tuple(
             (name.decode("latin-1"), value.decode("latin-1"))
             for name, value in response.headers.raw
@@ -400,10 +569,9 @@ class Fetcher:
         try:
             for _ in range(_ROBOTS_MAX_REDIRECTS + 1):
                 target = self._check_address(robots_url, current)
-                self._wait_turn(target)
-                with self._deadline.running(self._policy.fetch_deadline_s), self._exchange(
-                    robots_url, current, target
-                ) as response:
+                with self._turn(target), self._deadline.running(
+                    self._policy.fetch_deadline_s
+                ), self._exchange(robots_url, current, target) as response:
                     status = response.status_code
                     self._hold_off(target.host, response)
                     location = response.headers.get("location")

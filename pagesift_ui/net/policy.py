@@ -68,7 +68,9 @@ class FetchPolicy:
     ``fetch_deadline_s`` bounds one HTTP exchange from the request to the body's last byte
     (each redirect hop and each robots.txt download is one), whatever the read timeout lets
     a dripping server do. A ``Crawl-delay`` or ``Retry-After`` longer than
-    ``max_crawl_delay_s`` / ``max_retry_after_s`` is waited only that long. The checks here
+    ``max_crawl_delay_s`` / ``max_retry_after_s`` is waited only that long. ``concurrency``
+    is the most fetches the fetcher runs at once (its prefetch threads; never two requests
+    to one host at a time, docs/DESIGN.md §11.14). The checks here
     are what the fetcher needs to work at all; ``CrawlConfig`` narrows them to the ranges a
     user may choose.
     """
@@ -85,6 +87,7 @@ class FetchPolicy:
     seed_url: str | None
     max_crawl_delay_s: float
     max_retry_after_s: float
+    concurrency: int
 
     def __post_init__(self) -> None:
         ua = self.user_agent
@@ -103,6 +106,10 @@ class FetchPolicy:
         if not is_count(self.max_redirects) or self.max_redirects < 0:
             raise ConfigError(
                 "max_redirects", f"must be an integer ≥ 0, got {self.max_redirects!r}"
+            )
+        if not is_count(self.concurrency) or self.concurrency < 1:
+            raise ConfigError(
+                "concurrency", f"must be an integer ≥ 1, got {self.concurrency!r}"
             )
         if not is_count(self.max_body_bytes) or self.max_body_bytes <= 0:
             raise ConfigError(

@@ -12,13 +12,21 @@ A server may ask for anything (``Crawl-delay: 1e10`` overflowed ``time.sleep``, 
 stalled a crawl silently), so a longer wait is cut to its cap, and each cut is reported as a
 ``CappedWait`` the fetcher passes on to the step record. This module does no I/O: the
 fetcher hands it its clock and sleep.
+
+A crawl may have several fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md
+§11.14), but never two requests to one host at once: ``turn`` holds the host's lock from
+the wait through the whole exchange, so the gaps above are measured exactly as with one
+fetch at a time. A thread holds at most one host's turn (a redirect to another host takes
+its turn on the next hop, after this one's is given back), so turns cannot deadlock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
@@ -83,11 +91,26 @@ class Politeness:
         self._sleep = sleep
         self._last_request_at: dict[str, float] = {}
         self._not_before: dict[str, float] = {}
+        self._turns: dict[str, threading.Lock] = {}  # host → held while a request to it runs
+        self._turns_lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def turn(
+        self, host: str, *, loopback: bool, crawl_delay: float | None
+    ) -> Iterator[CappedWait | None]:
+        """Hold ``host``'s turn for one request: wait for any request to it in flight, then
+        ``wait_turn``; the block sends the request and reads the answer. Yields the cap
+        ``wait_turn`` returns. Never take another host's turn inside the block."""
+        with self._turns_lock:
+            lock = self._turns.setdefault(host, threading.Lock())
+        with lock:
+            yield self.wait_turn(host, loopback=loopback, crawl_delay=crawl_delay)
 
     def wait_turn(
         self, host: str, *, loopback: bool, crawl_delay: float | None
     ) -> CappedWait | None:
-        """Sleep until a request to ``host`` may go, and note it as sent now.
+        """Sleep until a request to ``host`` may go, and note it as sent now. With fetches
+        on several threads, call it through ``turn``.
 
         Returns the cap that cut this wait short (a ``Crawl-delay`` over its cap), if any.
         """

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -157,36 +158,59 @@ class RobotsCache:
     """robots.txt verdicts cached per scheme, host and port (RFC 9309 §2.3).
 
     ``load`` is called with ``scheme://host[:port]/robots.txt`` on a miss; ``clock`` is a
-    monotonic clock in seconds used for expiry.
+    monotonic clock in seconds used for expiry. Safe to share between threads (the fetcher's
+    fetches in flight, docs/DESIGN.md §11.14): a robots.txt is loaded once however many
+    threads ask for it at the same time, the later ones waiting for the first one's answer.
     """
 
     def __init__(self, load: RobotsLoader, clock: Callable[[], float]) -> None:
         self._load = load
         self._clock = clock
         self._entries: dict[str, _Entry] = {}
+        self._lock = threading.Lock()  # guards _entries and _loading, never held in a load
+        self._loading: dict[str, threading.Lock] = {}  # robots URL → held while it loads
 
     def rules_for(self, robots_url: str, host: str) -> RobotsRules:
         """The verdict for the origin of ``robots_url``, loading it when missing or stale."""
-        entry = self._entries.get(robots_url)
-        now = self._clock()
-        if entry is None or entry.expires_at <= now:
-            download = self._load(robots_url)
-            rules = rules_from_response(*download)
-            logger.info("robots.txt %s: %s (status %s)", robots_url, rules.state.value,
-                        download.status)
-            ttl = UNREACHABLE_TTL_S if rules.state is RobotsState.UNREACHABLE else CACHE_TTL_S
-            entry = _Entry(host=host, rules=rules, expires_at=now + ttl)
-            self._entries[robots_url] = entry
+        rules = self._fresh(robots_url)
+        if rules is not None:
+            return rules
+        with self._lock:
+            loading = self._loading.setdefault(robots_url, threading.Lock())
+        with loading:
+            rules = self._fresh(robots_url)  # loaded by another thread while this one waited
+            if rules is None:
+                rules = self._download(robots_url, host)
+        return rules
+
+    def _fresh(self, robots_url: str) -> RobotsRules | None:
+        with self._lock:
+            entry = self._entries.get(robots_url)
+        if entry is None or entry.expires_at <= self._clock():
+            return None
         return entry.rules
+
+    def _download(self, robots_url: str, host: str) -> RobotsRules:
+        now = self._clock()
+        download = self._load(robots_url)
+        rules = rules_from_response(*download)
+        logger.info("robots.txt %s: %s (status %s)", robots_url, rules.state.value,
+                    download.status)
+        ttl = UNREACHABLE_TTL_S if rules.state is RobotsState.UNREACHABLE else CACHE_TTL_S
+        with self._lock:
+            self._entries[robots_url] = _Entry(host=host, rules=rules, expires_at=now + ttl)
+        return rules
 
     def crawl_delay(self, host: str, token: str) -> float | None:
         """Largest ``Crawl-delay`` any loaded robots.txt of ``host`` sets, or None.
 
         Never loads anything: before the first robots.txt of a host is read, there is none.
         """
+        with self._lock:
+            entries = list(self._entries.values())
         delays = [
             delay
-            for entry in self._entries.values()
+            for entry in entries
             if entry.host == host and (delay := entry.rules.crawl_delay(token)) is not None
         ]
         return max(delays) if delays else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -45,22 +46,34 @@ class Deadline:
     """When the exchange in progress must be over: ``clock()`` seconds, or None for never.
 
     One object is shared by the fetcher (which sets it around each exchange and checks it
-    between body chunks) and the transport (which bounds every socket wait by it).
+    between body chunks) and the transport (which bounds every socket wait by it). The
+    fetcher may run exchanges on several threads at once (``CrawlConfig.concurrency``), and
+    each exchange runs wholly on the thread that started it (httpx's sync client), so the
+    deadline is kept per thread: one exchange's deadline never cuts another's.
     """
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self.expires_at: float | None = None
-        self.seconds = 0.0
+        self._local = threading.local()
+
+    @property
+    def expires_at(self) -> float | None:
+        value: float | None = getattr(self._local, "expires_at", None)
+        return value
+
+    @property
+    def seconds(self) -> float:
+        value: float = getattr(self._local, "seconds", 0.0)
+        return value
 
     @contextlib.contextmanager
     def running(self, seconds: float) -> Iterator[None]:
-        """Within the block, the deadline is ``seconds`` from now."""
-        self.seconds, self.expires_at = seconds, self._clock() + seconds
+        """Within the block, the deadline is ``seconds`` from now (on this thread)."""
+        self._local.seconds, self._local.expires_at = seconds, self._clock() + seconds
         try:
             yield
         finally:
-            self.expires_at = None
+            self._local.expires_at = None
 
     def expired(self) -> bool:
         return self.expires_at is not None and self._clock() >= self.expires_at

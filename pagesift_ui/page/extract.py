@@ -4,7 +4,8 @@ Main content is the first ``<main>`` or ``[role=main]``, else the top-level ``<a
 elements, else ``<body>`` without navigation, header, footer, aside and forms. Inside the
 main content, nested ``<nav>``/``<aside>``/``<footer>``/forms and menus are still left out.
 One iterative walk over the tree produces blocks, headings and links together, so deep or
-malformed documents cannot exhaust the recursion limit.
+malformed documents cannot exhaust the recursion limit. The tree is lxml's; bs4 reads only the
+documents lxml gives no whole body, to the same ``Page`` (docs/DESIGN.md §2, issue 15).
 
 Markdown blocks are trimmed and joined by exactly one blank line; the stop rules hash them,
 so the same HTML must always give the same string.
@@ -22,13 +23,16 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Protocol
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from bs4 import BeautifulSoup
 from bs4.builder._lxml import LXMLTreeBuilder
 from bs4.element import NavigableString, PageElement, Tag
+from lxml import etree
 from w3lib.url import safe_url_string
 
 from pagesift_ui.page.charset import codec_for, decode_html
@@ -140,22 +144,23 @@ def extract(
     if any(not isinstance(cap, int) or cap < 1 for cap in caps.values()):
         raise ValueError(f"the read caps must be integers >= 1, got {caps}")
     markup, cut, not_parsed = _cut(_as_text(html, encoding), max_links, max_elements)
-    soup = _parse(markup)
-    base = _base_url(soup, url)
-    robots = _meta_robots(soup)
+    markup = _parseable(markup)
+    document = _read_tree(markup) or _read_soup(markup)
+    base = _resolve(url, document.base_href) if document.base_href is not None else None
+    base = base or url
+    robots = document.robots
     collector = _Collector(base, page_nofollow="nofollow" in robots, text_room=max_text_chars)
-    root = soup.body if soup.body is not None else soup
-    not_walked = _walk(root, _main_roots(root), collector)
+    not_walked = document.walk(collector)
     collector.flush(end=True)
     if not_walked >= 0:
         cut = f"after {max_text_chars:,} characters of text"
         not_parsed += not_walked
     text = "\n\n".join(collector.plain_blocks)
-    canonical, alternates = _head_links(soup, base)
+    canonical, alternates = _head_links(document.head_links, base)
     return Page(
         url=url,
-        title=_normalise(soup.title.get_text()) if soup.title is not None else "",
-        lang=_lang(soup),
+        title=document.title,
+        lang=document.lang,
         headings=tuple(collector.headings),
         markdown="\n\n".join(collector.markdown_blocks),
         text=text,
@@ -209,16 +214,17 @@ def _as_text(html: bytes | str, encoding: str | None) -> str:
     return html.decode(codec, "replace") if codec else decode_html(html, None)[1]
 
 
-def _parse(markup: str) -> BeautifulSoup:
+def _parseable(markup: str) -> str:
+    """The markup both parsers are given."""
     # lxml rejects NUL characters; the HTML tokenizer replaces them with U+FFFD anyway.
     markup = markup.replace("\x00", "\ufffd").lstrip("\ufeff")
     # bs4 warns before parsing when a document starts with "<?xml" (XHTML does) or when
     # a short string has no "<" ("looks like a filename"); neither is a problem here.
     if markup.startswith("<?xml"):
-        markup = " " + markup
-    elif "<" not in markup:
-        markup += "\n"
-    return BeautifulSoup(markup, builder=_QuietLXMLTreeBuilder())
+        return " " + markup
+    if "<" not in markup:
+        return markup + "\n"
+    return markup
 
 
 def _normalise(text: str) -> str:
@@ -229,8 +235,33 @@ def _resolve(base: str, href: str) -> str | None:
     """Absolute http(s) URL without fragment, or None for anything else."""
     # WHATWG URL §4.4: leading/trailing spaces and tabs/newlines anywhere are dropped.
     href = href.strip().translate(_TAB_NEWLINE)
+    # The answer does not depend on what the fragment says, only on whether there is one
+    # (urldefrag rebuilds a URL that had one): "x.html#a" and "x.html#b" share an entry.
+    path, hash_sign, fragment = href.partition("#")
+    if hash_sign:
+        href = f"{path}#{'f' if fragment else ''}"
+    return _resolve_href(base, href)
+
+
+#: Entries of each resolution cache. A site's pages repeat their navigation: of the 164,265
+#: ``<a href>`` of the Python docs, 23,092 are distinct (page, href) pairs once fragments
+#: are set aside and 4,719 distinct URLs, while urljoin + urlsplit + safe_url_string cost
+#: ~25 µs a link (issue 15). Bounded: a 100k-link crawl holds at most this many of each.
+RESOLVE_CACHE_SIZE = 65_536
+
+
+@lru_cache(maxsize=RESOLVE_CACHE_SIZE)
+def _resolve_href(base: str, href: str) -> str | None:
     try:
         absolute = urldefrag(urljoin(base, href)).url
+    except ValueError:
+        return None
+    return _http_url(absolute)
+
+
+@lru_cache(maxsize=RESOLVE_CACHE_SIZE)
+def _http_url(absolute: str) -> str | None:
+    try:
         parts = urlsplit(absolute)
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             return None
@@ -239,44 +270,64 @@ def _resolve(base: str, href: str) -> str | None:
         return None
 
 
-def _base_url(soup: BeautifulSoup, url: str) -> str:
-    base = soup.find("base", href=True)
-    href = base.get("href") if isinstance(base, Tag) else None
-    resolved = _resolve(url, href) if isinstance(href, str) else None
-    return resolved or url
+# ----------------------------------------------------------------------------- documents
 
 
-def _meta_robots(soup: BeautifulSoup) -> frozenset[str]:
+class _Attrs(Protocol):
+    """What the walk reads of an element: a bs4 ``Tag`` or an lxml element."""
+
+    def get(self, key: str, /) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Document:
+    """What either parser found outside the walk, and the walk over its body.
+
+    ``head_links`` are the ``<link href>`` elements in document order, as (rel, href,
+    hreflang); ``walk`` feeds the collector and returns what ``_walk_soup`` returns.
+    """
+
+    title: str
+    lang: str
+    base_href: str | None
+    robots: frozenset[str]
+    head_links: tuple[tuple[object, str, object], ...]
+    walk: Callable[[_Collector], int]
+
+
+def _robots(contents: Iterable[object]) -> frozenset[str]:
     directives: set[str] = set()
-    for meta in soup.find_all("meta"):
-        name, content = meta.get("name"), meta.get("content")
-        if isinstance(name, str) and name.strip().lower() == "robots" and isinstance(content, str):
+    for content in contents:
+        if isinstance(content, str):
             directives.update(content.lower().replace(",", " ").split())
     if "none" in directives:  # "none" means noindex, nofollow
         directives.update({"noindex", "nofollow"})
     return frozenset(directives)
 
 
-def _head_links(soup: BeautifulSoup, base: str) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+def _is_robots(name: object) -> bool:
+    return isinstance(name, str) and name.strip().lower() == "robots"
+
+
+def _head_links(
+    links: Iterable[tuple[object, str, object]], base: str
+) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     canonical: str | None = None
     alternates: list[tuple[str, str]] = []
-    for link in soup.find_all("link", href=True):
-        rel = {value.lower() for value in _attr_list(link.get("rel"))}
-        href = link.get("href")
-        url = _resolve(base, href) if isinstance(href, str) else None
+    for rel_value, href, hreflang in links:
+        rel = {value.lower() for value in _attr_list(rel_value)}
+        url = _resolve(base, href)
         if url is None:
             continue
         if "canonical" in rel and canonical is None:
             canonical = url
-        hreflang = link.get("hreflang")
         if "alternate" in rel and isinstance(hreflang, str) and hreflang.strip():
             alternates.append((hreflang.strip().lower(), url))
     return canonical, tuple(alternates)
 
 
-def _lang(soup: BeautifulSoup) -> str:
-    html = soup.find("html")
-    if not isinstance(html, Tag):
+def _lang_of(html: _Attrs | None) -> str:
+    if html is None:
         return ""
     lang = html.get("lang") or html.get("xml:lang")
     return lang.strip().lower() if isinstance(lang, str) else ""
@@ -290,37 +341,241 @@ def _attr_list(value: object) -> list[str]:
     return []
 
 
+def _is_main(name: str, element: _Attrs) -> bool:
+    role = element.get("role")
+    return name == "main" or (isinstance(role, str) and role.strip().lower() == "main")
+
+
+def _is_boilerplate(name: str, element: _Attrs, whole_body: bool) -> bool:
+    if name in _BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    role = element.get("role")
+    if isinstance(role, str):
+        role = role.strip().lower()
+        if role in _BOILERPLATE_ROLES or (whole_body and role == "banner"):
+            return True
+    classes = element.get("class")
+    element_id = element.get("id")
+    if not classes and not element_id:
+        return False
+    tokens = {token.lower() for token in _attr_list(classes)}
+    if isinstance(element_id, str):
+        tokens.add(element_id.lower())
+    return not tokens.isdisjoint(_BOILERPLATE_TOKENS)
+
+
+# -------------------------------------------------------------- lxml: the ordinary path
+# docs/DESIGN.md §2: an lxml tree built in C, walked by ``etree.iterwalk``. bs4 builds the
+# same tree from the same libxml2 parse event by event in Python (its lxml builder), at
+# ~30 µs an element; tests/test_extract_paths.py holds both to the same Page.
+
+#: What the one XPath pass finds: the head's elements wherever they are (as bs4's
+#: ``find``/``find_all`` did) and the candidates for the main content inside the body.
+_ONE_PASS = etree.XPath(
+    "//title | //base[@href] | //meta | //link[@href] | //body | "
+    "//body//main | //body//article | //body//*[@role]"
+)
+#: libxml2 builds a tree at most 256 elements deep (without XML_PARSE_HUGE) and silently stops
+#: reading at the first element deeper: the last element it made is then that deep. bs4's
+#: builder gets the parser's events, not its tree, and has no such limit, so a document whose
+#: last element is this deep goes to bs4 (a little below 256 in case of an off-by-one).
+_LXML_DEPTH_GUARD = 250
+_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+_PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
+#: The elements ``_Collector.start``/``end`` act on; for any other (span, code, em, …: most
+#: of a documentation page) both do nothing, so the tree walk does not call them.
+_COLLECTED = _BLOCKS | {"a", "img", "br", "td", "th", "pre"}
+
+
+def _read_tree(markup: str) -> _Document | None:
+    """The document through lxml, or None when lxml gives no tree with a ``<body>``
+    (an empty document, a frameset, a head only): bs4 reads those (``_read_soup``)."""
+    parser = etree.HTMLParser(recover=True)
+    try:
+        parser.feed(markup)
+        root = parser.close()
+    except (etree.ParserError, etree.XMLSyntaxError, UnicodeError, LookupError):
+        return None
+    if root is None or _last_depth(root) >= _LXML_DEPTH_GUARD:
+        return None
+    title: str | None = None
+    base_href: str | None = None
+    robots: list[object] = []
+    head_links: list[tuple[object, str, object]] = []
+    body = None
+    main = None
+    articles: list[Any] = []
+    for element in _ONE_PASS(root):
+        name = element.tag
+        if name == "title" and title is None:
+            title = _normalise("".join(element.itertext()))
+        elif name == "base" and base_href is None:
+            base_href = element.get("href")
+        elif name == "meta" and _is_robots(element.get("name")):
+            robots.append(element.get("content"))
+        elif name == "link" and element.get("href") is not None:
+            head_links.append((element.get("rel"), element.get("href"), element.get("hreflang")))
+        elif name == "body" and body is None:
+            body = element
+        if body is not None and main is None and element is not body:
+            if _is_main(name, element):
+                main = element
+            elif name == "article" and next(element.iterancestors("article"), None) is None:
+                articles.append(element)
+    if body is None:
+        return None
+    roots = [main] if main is not None else articles
+    html = root if root.tag == "html" else next(root.iter("html"), None)
+    return _Document(
+        title=title or "",
+        lang=_lang_of(html),
+        base_href=base_href,
+        robots=_robots(robots),
+        head_links=tuple(head_links),
+        walk=lambda collector: _walk_tree(body, set(roots) if roots else None, collector),
+    )
+
+
+def _last_depth(root: Any) -> int:
+    """The depth of the last element in document order (``<html>`` is 1)."""
+    depth, element = 1, root
+    while True:
+        for child in reversed(element):
+            if isinstance(child.tag, str):  # not a comment
+                break
+        else:
+            return depth
+        depth, element = depth + 1, child
+
+
+def _walk_tree(body: Any, main_roots: set[Any] | None, collector: _Collector) -> int:
+    """``_walk_soup`` over an lxml tree: the same events in the same order.
+
+    bs4's tree turns a string of ASCII whitespace outside ``<pre>``/``<textarea>`` into one
+    newline or space; the same is done here, so text, caps and anchors agree.
+    """
+    whole_body = main_roots is None
+    in_root, boiler = whole_body, False
+    # per element started: the (in_root, boiler) to go back to, or None if not opened
+    saved: list[tuple[bool, bool] | None] = []
+    preserve = 0
+    not_walked = -1
+    start, end, text = collector.start, collector.end, collector.text
+    walker = etree.iterwalk(body, events=("start", "end", "comment", "pi"))
+    skip_subtree = walker.skip_subtree
+    for event, element in walker:
+        if event == "start":
+            name = element.tag
+            if collector.full:
+                not_walked = max(not_walked, 0) + sum(1 for _ in element.iter("a"))
+                skip_subtree()
+                saved.append(None)
+                continue
+            if name in _SKIPPED:
+                skip_subtree()
+                saved.append(None)
+                continue
+            saved.append((in_root, boiler))
+            if main_roots is not None and element in main_roots:
+                in_root, boiler = True, False
+            elif not boiler:
+                boiler = _is_boilerplate_element(name, element, whole_body)
+            if name in _COLLECTED:
+                start(name, element, in_root and not boiler)
+            if name in _PRESERVE_WHITESPACE:
+                preserve += 1
+            value = element.text
+        elif event == "end":
+            state = saved.pop()
+            if state is not None:
+                name = element.tag
+                if name in _COLLECTED:
+                    end(name, element, in_root and not boiler)
+                in_root, boiler = state
+                if name in _PRESERVE_WHITESPACE:
+                    preserve -= 1
+            if element is body:
+                break
+            value = element.tail
+        else:  # a comment or processing instruction: skipped, the text after it is not
+            if collector.full:
+                not_walked = max(not_walked, 0)
+            value = element.tail
+        if not value:
+            continue
+        if collector.full:
+            not_walked = max(not_walked, 0)
+            continue
+        if not preserve and not value.strip(_ASCII_SPACES):
+            value = "\n" if "\n" in value else " "
+        text(value, in_root and not boiler)
+    return not_walked
+
+
+def _is_boilerplate_element(name: str, element: Any, whole_body: bool) -> bool:
+    """``_is_boilerplate`` for an lxml element, reading its attributes once."""
+    if name in _BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    for key, value in element.items():
+        if key == "class":
+            if _boilerplate_classes(value):
+                return True
+        elif key == "id":
+            if value.lower() in _BOILERPLATE_TOKENS:
+                return True
+        elif key == "hidden" or (key == "aria-hidden" and value == "true"):
+            return True
+        elif key == "role":
+            role = value.strip().lower()
+            if role in _BOILERPLATE_ROLES or (whole_body and role == "banner"):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _boilerplate_classes(classes: str) -> bool:
+    # a site's pages use a few hundred class attributes, over and over
+    return not _BOILERPLATE_TOKENS.isdisjoint(token.lower() for token in classes.split())
+
+
+# ----------------------------------------------------- bs4: documents lxml gives no body
+
+
+def _read_soup(markup: str) -> _Document:
+    soup = BeautifulSoup(markup, builder=_QuietLXMLTreeBuilder())
+    base = soup.find("base", href=True)
+    base_href = base.get("href") if isinstance(base, Tag) else None
+    robots = [meta.get("content") for meta in soup.find_all("meta")
+              if _is_robots(meta.get("name"))]
+    head_links = [(link.get("rel"), href, link.get("hreflang"))
+                  for link in soup.find_all("link", href=True)
+                  if isinstance(href := link.get("href"), str)]
+    html = soup.find("html")
+    root = soup.body if soup.body is not None else soup
+    return _Document(
+        title=_normalise(soup.title.get_text()) if soup.title is not None else "",
+        lang=_lang_of(html if isinstance(html, Tag) else None),
+        base_href=base_href if isinstance(base_href, str) else None,
+        robots=_robots(robots),
+        head_links=tuple(head_links),
+        walk=lambda collector: _walk_soup(root, _main_roots(root), collector),
+    )
+
+
 def _main_roots(root: Tag) -> frozenset[int] | None:
     """ids of the main-content elements, or None to fall back to the whole body."""
     articles: list[Tag] = []
     for tag in root.find_all(True):
-        role = tag.get("role")
-        if tag.name == "main" or (isinstance(role, str) and role.strip().lower() == "main"):
+        if _is_main(tag.name, tag):
             return frozenset({id(tag)})
         if tag.name == "article" and tag.find_parent("article") is None:
             articles.append(tag)
     return frozenset(id(tag) for tag in articles) if articles else None
 
 
-def _is_boilerplate(tag: Tag, whole_body: bool) -> bool:
-    name = tag.name
-    if name in _BOILERPLATE_TAGS or (whole_body and name == "header"):
-        return True
-    if tag.has_attr("hidden") or tag.get("aria-hidden") == "true":
-        return True
-    role = tag.get("role")
-    if isinstance(role, str):
-        role = role.strip().lower()
-        if role in _BOILERPLATE_ROLES or (whole_body and role == "banner"):
-            return True
-    tokens = {token.lower() for token in _attr_list(tag.get("class"))}
-    element_id = tag.get("id")
-    if isinstance(element_id, str):
-        tokens.add(element_id.lower())
-    return not tokens.isdisjoint(_BOILERPLATE_TOKENS)
-
-
-def _walk(root: Tag, main_roots: frozenset[int] | None, collector: _Collector) -> int:
+def _walk_soup(root: Tag, main_roots: frozenset[int] | None, collector: _Collector) -> int:
     """Depth-first, in document order, with an explicit stack (no recursion limit).
 
     Stack items are ``(node, in_main_root, in_boilerplate, closing)``. Returns -1 when the
@@ -335,7 +590,7 @@ def _walk(root: Tag, main_roots: frozenset[int] | None, collector: _Collector) -
         node, in_root, boiler, closing = stack.pop()
         if closing:
             if isinstance(node, Tag):
-                collector.end(node, in_root and not boiler)
+                collector.end(node.name, node, in_root and not boiler)
             continue
         if collector.full:
             not_walked = max(not_walked, 0) + _links_in(node)
@@ -347,8 +602,8 @@ def _walk(root: Tag, main_roots: frozenset[int] | None, collector: _Collector) -
             continue
         is_root = main_roots is not None and id(node) in main_roots
         in_root = in_root or is_root
-        boiler = False if is_root else boiler or _is_boilerplate(node, whole_body)
-        collector.start(node, in_root and not boiler)
+        boiler = False if is_root else boiler or _is_boilerplate(node.name, node, whole_body)
+        collector.start(node.name, node, in_root and not boiler)
         stack.append((node, in_root, boiler, True))
         stack.extend((child, in_root, boiler, False) for child in reversed(node.contents))
     return not_walked
@@ -362,7 +617,7 @@ def _links_in(node: PageElement) -> int:
 
 @dataclass(slots=True)
 class _OpenLink:
-    node_key: int  # id() of the <a> element, to close the right link
+    node: object  # the <a> element, to close the right link
     url: str
     in_main: bool
     nofollow: bool
@@ -409,12 +664,11 @@ class _Collector:
             self._markdown_shows = self._markdown_shows or not _blank(value)
             self._plain.append(value)
 
-    def start(self, tag: Tag, content: bool) -> None:
-        name = tag.name
+    def start(self, name: str, element: _Attrs, content: bool) -> None:
         if name == "a":
-            self._open_link(tag, content)
+            self._open_link(element, content)
         elif name == "img" and self._open_links:
-            alt = tag.get("alt")
+            alt = element.get("alt")
             if isinstance(alt, str):
                 self._open_links[-1].image_alts.append(alt)
         elif name == "br":
@@ -428,9 +682,8 @@ class _Collector:
         elif name == "pre":
             self._pre_depth += 1
 
-    def end(self, tag: Tag, content: bool) -> None:
-        name = tag.name
-        if name == "a" and self._open_links and self._open_links[-1].node_key == id(tag):
+    def end(self, name: str, element: object, content: bool) -> None:
+        if name == "a" and self._open_links and self._open_links[-1].node is element:
             self._close_link(content)
         elif name == "pre":
             self._pre_depth -= 1
@@ -448,7 +701,8 @@ class _Collector:
 
     def flush(self, *, end: bool) -> None:
         """Emit the pending block; an empty one keeps its prefix unless the element ended."""
-        markdown = _normalise("".join(self._markdown))
+        # (_plain only ever grows with _markdown: nothing pending, nothing to emit)
+        markdown = _normalise("".join(self._markdown)) if self._markdown else ""
         if markdown:
             self.markdown_blocks.append(self._prefix + markdown)
             self.plain_blocks.append(_normalise("".join(self._plain)))
@@ -486,7 +740,7 @@ class _Collector:
             self.plain_blocks.append(_normalise(plain))
         self._prefix = ""
 
-    def _open_link(self, tag: Tag, content: bool) -> None:
+    def _open_link(self, tag: _Attrs, content: bool) -> None:
         href = tag.get("href")
         url = _resolve(self.base, href) if isinstance(href, str) else None
         if url is None or (isinstance(href, str) and href.strip().startswith("#")):
@@ -496,7 +750,7 @@ class _Collector:
         fallback = [tag.get("title"), tag.get("aria-label")]
         self._open_links.append(
             _OpenLink(
-                node_key=id(tag),
+                node=tag,
                 url=url,
                 in_main=content,
                 nofollow=self.page_nofollow or "nofollow" in rel,

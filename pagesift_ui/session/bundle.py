@@ -97,7 +97,7 @@ def load_bundle(source: str | bytes | Path) -> SessionView:
             f"version {BUNDLE_VERSION}"
         )
     try:
-        config = CrawlConfig.from_mapping(_mapping(data, "config"))
+        config = CrawlConfig.from_recorded(_mapping(data, "config"))
     except ConfigError as exc:
         raise BundleError(f"the bundle's config is invalid: {exc}") from exc
     steps = [_step(i, raw) for i, raw in enumerate(_list(data, "steps"))]

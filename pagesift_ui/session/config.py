@@ -18,15 +18,20 @@ from urllib.parse import urlsplit
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.frontier.language import SUPPORTED, Language
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
+from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
+    "MAX_CONCURRENCY",
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
+    "Language",
+    "RenderMode",
     "Scope",
     "Setting",
     "Strategy",
@@ -35,6 +40,14 @@ __all__ = [
 
 #: The largest page budget a session accepts (a guard against typos like 1e9).
 MAX_LIMIT = 100_000
+#: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
+#: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
+MAX_CONCURRENCY = 32
+
+_LANGUAGE_CHOICES = (
+    "choose auto (detect it from the query) or one of "
+    + ", ".join(f"{lang.value} ({lang.label})" for lang in SUPPORTED)
+)
 
 
 class Scope(enum.StrEnum):
@@ -55,6 +68,14 @@ class Strategy(enum.StrEnum):
     # ``sampling_seed``; the model learns exactly as in FOCUSED
 
 
+class RenderMode(enum.StrEnum):
+    """Which fetched pages are rendered in headless Chromium before extraction (§11.3a)."""
+
+    OFF = "off"  # none: the fetched HTML is the page
+    EMPTY = "empty"  # pages whose fetched HTML has no text and no links (a script builds them)
+    ALWAYS = "always"  # every HTML page
+
+
 @dataclass(frozen=True, slots=True)
 class CrawlConfig:
     """Everything that decides how a crawl runs. Defaults live here and nowhere else.
@@ -70,7 +91,18 @@ class CrawlConfig:
     (docs/DECISIONS.md, issue 12). ``max_queued_links`` bounds the queue's memory only: the
     queue keeps every link it is offered up to that many, however many pages are left in the
     budget (issue 11, mechanism 2: a queue of ``limit − scheduled`` entries turned links away
-    for good, truth pages among them). The ranges of the numbers are ``SETTINGS``'.
+    for good, truth pages among them). ``language`` is the language the query is read in
+    (its stemmer and stop words), ``AUTO``: detected from the query; pages are read in their
+    own (docs/DESIGN.md §1.1). ``use_sitemaps`` also offers the URLs of the site's
+    sitemaps as candidates at the first step, at most ``max_sitemap_urls`` of them from at
+    most ``max_sitemaps`` files of at most ``max_sitemap_bytes`` each (docs/DESIGN.md §11.13;
+    ``sitemap_limits()``). ``concurrency`` is how many fetches may be in flight at once, to
+    different hosts (one request at a time per host, its delays unchanged); the pages are
+    still taken into the crawl one at a time in pop order, so for a given site and
+    ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
+    time (docs/DESIGN.md §11.14). ``render`` asks for pages to be rendered in headless
+    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
+    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -97,12 +129,22 @@ class CrawlConfig:
     max_retry_after_s: float = 300.0
     max_links_per_page: int = 2_000
     max_queued_links: int = 100_000
+    use_sitemaps: bool = False
+    max_sitemaps: int = 10
+    max_sitemap_urls: int = 1_000
+    max_sitemap_bytes: int = 10_000_000
+    concurrency: int = 1
+    language: Language = Language.AUTO
+    render: RenderMode = RenderMode.OFF
+    render_deadline_s: float = 10.0
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
         if not isinstance(self.query, str) or not self.query.strip():
             raise ConfigError("query", "enter at least one word to search for")
-        if len(Query(self.query)) == 0:
+        if not isinstance(self.language, Language):
+            raise ConfigError("language", _LANGUAGE_CHOICES)
+        if len(Query(self.query, self.language)) == 0:
             raise ConfigError(
                 "query", f"{self.query!r} has only stop words; add a word that names the topic"
             )
@@ -111,8 +153,12 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
+        if not isinstance(self.use_sitemaps, bool):
+            raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
+        if not isinstance(self.render, RenderMode):
+            raise ConfigError("render", f"must be one of {[m.value for m in RenderMode]}")
         self.fetch_policy()  # the fetcher's own checks (user_agent), naming the field
 
     @classmethod
@@ -143,6 +189,20 @@ class CrawlConfig:
                 raise ConfigError(
                     "strategy", f"must be one of {[s.value for s in Strategy]}"
                 ) from exc
+        if "language" in kwargs and not isinstance(kwargs["language"], Language):
+            try:
+                kwargs["language"] = Language(str(kwargs["language"]).strip().lower())
+            except ValueError:
+                raise ConfigError(
+                    "language", f"{kwargs['language']!r} is not supported; {_LANGUAGE_CHOICES}"
+                ) from None
+        if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
+            try:
+                kwargs["render"] = RenderMode(kwargs["render"])
+            except ValueError as exc:
+                raise ConfigError(
+                    "render", f"must be one of {[m.value for m in RenderMode]}"
+                ) from exc
         if "prior_weights" in kwargs and isinstance(kwargs["prior_weights"], list | tuple):
             kwargs["prior_weights"] = tuple(kwargs["prior_weights"])
         try:
@@ -152,11 +212,27 @@ class CrawlConfig:
         except (TypeError, ValueError) as exc:
             raise ConfigError("config", str(exc)) from exc
 
+    @classmethod
+    def from_recorded(cls, values: Mapping[str, Any]) -> CrawlConfig:
+        """``from_mapping`` for a config a session recorded (a bundle, the store, a WARC).
+
+        A recording made before ``language`` existed read its query and pages in English:
+        without the key it is read in English again, not detected (docs/DESIGN.md §1.1), so
+        a resume or replay of it takes the steps it took ("die casting" stays English).
+        """
+        if not isinstance(values, Mapping):
+            raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
+        if "language" in values:
+            return cls.from_mapping(values)
+        return cls.from_mapping({**values, "language": Language.ENGLISH})
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``from_mapping(to_dict())`` gives an equal config."""
         out = asdict(self)
         out["scope"] = self.scope.value
         out["strategy"] = self.strategy.value
+        out["language"] = self.language.value
+        out["render"] = self.render.value
         out["prior_weights"] = list(self.prior_weights)
         return out
 
@@ -175,7 +251,23 @@ class CrawlConfig:
             seed_url=self.seed_url,
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
+            concurrency=self.concurrency,
         )
+
+    def sitemap_limits(self) -> SitemapLimits:
+        """The caps of the sitemap harvest (``net/sitemaps.py``)."""
+        return SitemapLimits(self.max_sitemaps, self.max_sitemap_urls, self.max_sitemap_bytes)
+
+    @property
+    def query_language(self) -> Language:
+        """The language the query is read in: ``language``, or the one detected for ``AUTO``
+        (docs/DESIGN.md §1.1). The same query always resolves the same way."""
+        return Query(self.query, self.language).language
+
+    def describe_language(self) -> str:
+        """The query's language in words, as the app shows it: "German (detected)"."""
+        how = "detected" if self.language is Language.AUTO else "chosen"
+        return f"{self.query_language.label} ({how})"
 
     @property
     def seed_host(self) -> str:
@@ -278,11 +370,32 @@ SETTINGS: tuple[Setting, ...] = (
             "are counted, not looked at", "--max-links", 1, MAX_LIMIT),
     Setting("max_queued_links", int, "links the queue keeps; beyond it a new link replaces "
             "the worst queued one only if it scores higher", "--max-queued", 1, 10_000_000),
+    Setting("use_sitemaps", bool, "also offer the URLs of the site's sitemaps (robots.txt "
+            "Sitemap: lines, else /sitemap.xml) as candidates when the crawl starts",
+            "--sitemaps"),
+    Setting("max_sitemaps", int, "sitemap files read at most, those a sitemap index lists "
+            "included", "--max-sitemaps", 1, MAX_FILE_NOTES),
+    Setting("max_sitemap_urls", int, "page URLs taken from the sitemaps at most; the rest are "
+            "counted, not offered", "--max-sitemap-urls", 1, MAX_LIMIT),
+    # sitemaps.org caps a sitemap at 50 MB uncompressed; 10 MB holds ~50,000 short URLs
+    Setting("max_sitemap_bytes", int, "largest sitemap file, after un-gzipping", low=1_000,
+            high=100_000_000),
+    Setting("concurrency", int, "fetches in flight at once, to different hosts (one request "
+            "at a time per host); pages are still taken in pop order, so a crawl repeats",
+            "--concurrency", 1, MAX_CONCURRENCY),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
-    Setting("user_agent", str, "the User-Agent header and robots.txt product token"),
+    Setting("user_agent", str, "the User-Agent header; its product token (before the first "
+            "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
             "thompson: best-first with link weights drawn from the model's posterior"),
+    Setting("language", Language, "the query's language (its stemmer and stop words): auto "
+            "detects it from the query; pages are read in their own", "--language"),
+    Setting("render", RenderMode, "render pages in headless Chromium before reading them: "
+            "off; empty: pages whose HTML has no text and no links; always: every page",
+            "--render"),
+    Setting("render_deadline_s", float, "most seconds one page's render may take; then the "
+            "page as it is (or the plain fetch) is read", "--render-deadline", 1.0, 120.0),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.links import features
-from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
+from pagesift_ui.session.ahead import Popped, popped, put_back
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links
 from pagesift_ui.session.record import (
@@ -34,6 +36,7 @@ from pagesift_ui.session.record import (
     VerdictFate,
 )
 from pagesift_ui.session.relabel import Sample, account, apply_labels, label_state
+from pagesift_ui.session.seeding import offer_sitemap_links
 from pagesift_ui.session.sinks import SessionEnd, SinkList, StepSink
 from pagesift_ui.session.source import PageSource, default_source
 from pagesift_ui.session.state import FrontierState, signal_of
@@ -55,6 +58,7 @@ logger = logging.getLogger(__name__)
 
 #: Score given to the seed link: it has no features and teaches the model nothing (§3).
 SEED_SCORE = 1.0
+LOOKAHEAD_PER_SLOT = 4
 #: The stop verdicts a user (or ``run(until_stop=False)``) may continue past.
 FORGIVABLE = frozenset(
     {StopReason.COVERAGE_REACHED, StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES}
@@ -76,6 +80,12 @@ class CrawlSession:
     session refuses further steps with ``SessionBroken``: what the sinks keep no longer
     matches it. ``clock`` times each step for ``elapsed_ms`` (seconds, monotonic); a replay
     that must reproduce ``elapsed_ms`` too injects the same deterministic clock.
+
+    With ``config.concurrency`` N > 1 up to N popped links are in flight (``in_flight``):
+    each step first pops up to N (never past the budget) and asks the source to prefetch
+    them, then takes the oldest one's page into the crawl exactly as with one fetch at a
+    time (docs/DESIGN.md §11.14). When the crawl stops with links in flight, they go back to
+    the queue unfetched (``session/ahead.py``).
     """
 
     def __init__(
@@ -107,6 +117,8 @@ class CrawlSession:
         self._labelled_fresh: dict[int, bool] = {}  # step → freshness under the labels
         self._closed = False
         self._interrupted = ""  # why a step broke off half-way; never healed
+        self._ahead: deque[Popped] = deque()  # popped links in flight, oldest first (§11.14)
+        self._carried: list[str] = []  # dropped by pops whose link is not in a step yet
         seed = clean(config.seed_url)
         self.state.queue.offer(dedupe_key(seed), seed, 0, SEED_SCORE, None, config.limit)
 
@@ -184,9 +196,17 @@ class CrawlSession:
         """Take pages from ``source`` from the next step on (a resumed session goes live).
 
         Returns the previous source, which the caller closes; the session's state is untouched.
+        The links in flight are asked of ``source`` (§11.14): a resumed session fetches live
+        the pages its rebuild had popped ahead.
         """
         previous, self._source = self._source, source
+        self._prefetch()
         return previous
+
+    @property
+    def in_flight(self) -> tuple[str, ...]:
+        """The URLs of the links popped ahead and being fetched, oldest first (§11.14)."""
+        return tuple(link.entry.url for link in self._ahead)
 
     def close(self) -> None:
         self._closed = True
@@ -220,27 +240,92 @@ class CrawlSession:
     # -- one step -------------------------------------------------------------------------
 
     def _take_step(self, started: float) -> StepRecord | None:
-        """§11.2-11.12; None when the pop found the queue empty (the crawl is exhausted)."""
-        dropped: list[str] = []
-        entry = next_entry(self.state, self.config.seed_host, dropped)
-        if entry is None:
+        """§11.2-11.14; None when the pop found the queue empty and nothing is in flight
+        (the crawl is exhausted)."""
+        self._top_up()
+        if not self._ahead:
+            self._carried.clear()  # no step reports them (as when pop and fetch were one)
             self._end(StopReason.EXHAUSTED, len(self.steps))
             return None
-        facts = self._run_entry(entry, dropped)
+        facts = self._run_entry(self._ahead.popleft())
+        if facts.step == 1 and self.config.use_sitemaps:
+            # §11.13: after the seed page, so the seed is fetched first and its robots.txt
+            # (which names the sitemaps) is read; before the budget check, so a seed that
+            # failed or had no links does not end the crawl before its sitemap links
+            facts.sitemap = offer_sitemap_links(
+                self.state, self.config, self._source.sitemaps(self.config.sitemap_limits()),
+                self._source.allowed_by_robots,
+            )
         record = self._finish(facts, started)
         self.steps.append(record)
         return record
 
-    def _run_entry(self, entry: Entry, dropped: list[str]) -> StepFacts:
+    def _top_up(self) -> None:
+        """§11.14: pop until ``concurrency`` links are in flight or the budget has none left
+        (a link in flight counts against the limit), then have the source prefetch them."""
+        room = min(self.config.concurrency, self.config.limit - self.pages_scheduled)
+        while len(self._ahead) < room:
+            link = self._pop_for_an_idle_host()
+            if link is None:
+                break
+            self._ahead.append(link)
+        self._prefetch()
+
+    def _pop_for_an_idle_host(self) -> Popped | None:
+        """§11.14: the best of the next ``concurrency`` pops whose host has no link in
+        flight, else the best of them; the others go back to the queue (``put_back``).
+
+        One request at a time per host means two links in flight on one host are fetched
+        one after the other, however many threads wait; per-host queues are how parallel
+        crawlers keep every connection busy (Mercator's back queues, Heydon & Najork 1999).
+        Which host is busy is read off the links in flight, never off the network, so the
+        choice repeats run after run; with nothing in flight (always, with one fetch at a
+        time) the best link is taken, as before.
+        """
+        busy = {urlsplit(link.entry.url).hostname for link in self._ahead}
+        passed: list[Popped] = []
+        chosen: Popped | None = None
+        for _ in range(LOOKAHEAD_PER_SLOT * self.config.concurrency):
+            entry = next_entry(self.state, self.config.seed_host, self._carried)
+            if entry is None:
+                break
+            link = popped(self.state, entry, self._carried)
+            self._carried = []
+            if urlsplit(entry.url).hostname not in busy:
+                chosen = link
+                break
+            passed.append(link)
+        if chosen is None and passed:
+            chosen = passed.pop(0)
+        for link in passed:
+            put_back(self.state, link, self.config.max_queued_links)
+            self._carried.extend(link.dropped)
+        return chosen
+
+    def _prefetch(self) -> None:
+        # one fetch at a time asks nothing of the source: no thread runs (§11.14)
+        if self.config.concurrency > 1:
+            self._source.prefetch(self.in_flight)
+
+    def _put_back(self) -> None:
+        """§11.14: the crawl stopped; its links in flight go back to the queue unfetched,
+        and the links their pops dropped are reported by the next step that is taken."""
+        if not self._ahead:
+            return
+        carried = [url for link in self._ahead for url in link.dropped] + self._carried
+        for link in self._ahead:
+            put_back(self.state, link, self.config.max_queued_links)
+        logger.info("the crawl stopped with %d links in flight: queued again unfetched",
+                    len(self._ahead))
+        self._ahead.clear()
+        self._carried = carried
+        self._prefetch()
+
+    def _run_entry(self, link: Popped) -> StepFacts:
+        entry = link.entry
         self.pages_scheduled += 1
-        self.state.scheduled_by_cluster[cluster_key(entry.url)] += 1
-        self.state.fetched_keys.add(entry.key)
-        self.state.depths.fetched(entry.key, entry.depth)
-        facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=tuple(dropped))
-        signal = signal_of(entry)
-        if signal is not None:
-            # explain with the weights the link was ranked under, before this page teaches
-            facts.link_explanation = self.state.explain(signal).to_dict()
+        facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=link.dropped)
+        facts.link_explanation = link.link_explanation
         try:
             result = self._source.fetch(entry.url)
         except FetchError as exc:
@@ -304,7 +389,8 @@ class CrawlSession:
             self._relevant_urls.add(facts.url)
             if link_signal is not None:
                 self.state.leads.found_relevant(facts.entry.score)
-        lead = pending_lead(self.state, self.config.seed_host)
+        ahead = [link.entry for link in self._ahead]
+        lead = pending_lead(self.state, self.config.seed_host, ahead)
         facts.lead_pending, facts.lead_why = lead.pending, lead.why
         if reason is not None:
             verdict = judge(self.state, self.config, facts, reason, lead)
@@ -319,7 +405,7 @@ class CrawlSession:
         tally = enqueue_links(
             self.state, self.config, page, links,
             facts.entry.depth if depth is None else depth, relevance,
-            self._source.allowed_by_robots,
+            self._source.allowed_by_robots, facts.language,
         )
         # the page's links moved every link's popularity (frontier/siblings.py)
         if self.state.focus.needs_rescore():
@@ -330,7 +416,8 @@ class CrawlSession:
         """§11.1 and §11.12: the budget and queue ending, then the record."""
         if facts.stopped and facts.verdict is not None:
             self._end(facts.verdict, facts.step)
-        elif (end := ending(self.state, self.config, self.pages_scheduled)) is not None:
+        elif (end := ending(self.state, self.config, self.pages_scheduled,
+                            len(self._ahead))) is not None:
             # a budget or queue end overrides a forgiven verdict of the same step
             facts.verdict, facts.stopped = end, True
             facts.verdict_fate = VerdictFate.STOPPED
@@ -344,6 +431,7 @@ class CrawlSession:
         return record
 
     def _end(self, reason: StopReason, step: int) -> None:
+        self._put_back()
         self.done = True
         self.stop_reason = reason
         if self.stop_step is None:
@@ -461,7 +549,7 @@ class CrawlSession:
 
     def _reopen_if_fetchable(self) -> None:
         if (self.done and self.stop_reason is StopReason.EXHAUSTED
-                and has_fetchable(self.state, self.config.seed_host)):
+                and has_fetchable(self.state)):
             self.done, self.stop_reason = False, None
 
     def _record(

@@ -11,6 +11,7 @@ from typing import Any
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
 from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
@@ -21,7 +22,7 @@ from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.scope import in_scope
 from pagesift_ui.session.state import FrontierState, signal_of
 
-__all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links"]
+__all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links", "refuse", "requeue", "tally_offer"]
 
 logger = logging.getLogger(__name__)
 
@@ -148,13 +149,15 @@ def enqueue_links(
     depth: int,
     relevance: float,
     robots_allows: Callable[[str], bool],
+    language: Language | None = None,
 ) -> LinkTally:
     """Offer the page's links to the queue, which keeps up to ``config.max_queued_links``.
 
     ``depth`` is the page's shortest known click depth; its links are offered at
     ``depth + 1``, and a link already queued deeper, or a fetched page reached deeper, moves
     up (``ClickDepths``; docs/DESIGN.md §9). Each link joins the sibling group of its list
-    block on this page (``siblings.py``).
+    block on this page (``siblings.py``). The links' words are read in ``language``, the
+    page's (None: the query's; docs/DESIGN.md §1.1).
 
     Only the first ``config.max_links_per_page`` links are considered: every link costs a
     cleaning, a robots check and a score (a 150,000-link page took minutes), and a page's
@@ -194,17 +197,17 @@ def enqueue_links(
         link_depth = depth + 1 if queued is None else min(queued.depth, depth + 1)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
-            seed_host, group, target,
+            seed_host, group, target, language,
         )
         if queued is not None:
-            _requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
+            requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
             tally.requeued += 1
             continue
         score = state.link_score(signal)
         outcome, evicted = state.queue.offer(
             key, url, link_depth, score, signal, config.max_queued_links
         )
-        _tally_offer(tally, url, outcome, evicted)
+        tally_offer(tally, url, outcome, evicted)
     return tally
 
 
@@ -229,7 +232,7 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
             tally.skip(url, Skip(SkipReason.COPY))
 
 
-def _requeue(
+def requeue(
     state: FrontierState,
     key: str,
     depth: int,
@@ -270,6 +273,18 @@ def _refusal(
     """Why a link not yet queued is refused, or None to offer it."""
     if link.nofollow:
         return Skip(SkipReason.NOFOLLOW)
+    return refuse(state, url, config, robots_allows)
+
+
+def refuse(
+    state: FrontierState,
+    url: str,
+    config: CrawlConfig,
+    robots_allows: Callable[[str], bool],
+) -> Skip | None:
+    """Why a cleaned URL not yet queued may not be offered (a copy, out of scope, URL
+    hygiene, a dry subtree, robots.txt), or None: the checks every candidate passes, a
+    page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13)."""
     if dedupe_key(url) in state.copies:
         return Skip(SkipReason.COPY)
     if not in_scope(url, config.seed_host, config.scope):
@@ -299,7 +314,7 @@ def _robots_refusal(
     return None if allowed else Skip(SkipReason.ROBOTS_DISALLOWED)
 
 
-def _tally_offer(
+def tally_offer(
     tally: LinkTally,
     url: str,
     outcome: Offer,

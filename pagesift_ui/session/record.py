@@ -252,11 +252,17 @@ class StepRecord:
     # a Crawl-delay or Retry-After the fetcher cut to its cap ("" when none); a replay,
     # which waits for nothing, leaves it empty
     politeness_note: str = ""
+    # what rendering the page in headless Chromium did (net/rendered.py RenderReport.to_dict:
+    # end, served, refused, the first refusals, elapsed_s); None when it was not rendered,
+    # and then left out of to_dict(), so a crawl without render writes what it wrote before
+    render: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "render" and value is None:
+                continue
             if isinstance(value, PartStats):
                 value = value.to_dict()
             elif isinstance(value, tuple):

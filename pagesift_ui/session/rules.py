@@ -25,7 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, Adaptive
+from pagesift_ui.frontier.focus import markdown_language
 from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import z_two_sided
 from pagesift_ui.session.config import CrawlConfig
@@ -38,6 +40,7 @@ __all__ = [
     "labelled_relevance",
     "observed",
     "replay_rules",
+    "rules_language",
     "rules_markdown",
     "rules_relevance",
 ]
@@ -124,6 +127,12 @@ def rules_markdown(record: StepRecord) -> str:
     return evidence_markdown(record.markdown)
 
 
+def rules_language(record: StepRecord, query: Query) -> Language:
+    """The language the step read its page in (docs/DESIGN.md §1.1), found again from the
+    record's ``lang`` and Markdown as the live step found it from the page's."""
+    return markdown_language(record.lang, record.markdown, query.language)
+
+
 def rules_relevance(record: StepRecord, labels: Mapping[str, bool]) -> float:
     """The relevance the rules take for an observed record, after the user's label."""
     if record.relevance is None:
@@ -157,7 +166,7 @@ def replay_rules(
     (and ``reset_cold`` for ``--no-stop``); after each user ``forgive`` override, both. With
     no labels the result equals the live session's state exactly.
     """
-    query = Query(config.query)
+    query = Query(config.query, config.language)
     adaptive = Adaptive(config.adaptive, len(query))
     z = z_two_sided(config.delta)
     subtrees, clusters = Harvest(z=z), Harvest(z=z)
@@ -166,7 +175,7 @@ def replay_rules(
     for record in steps:
         if observed(record):
             adaptive.observe(query, rules_markdown(record), rules_relevance(record, labels),
-                             record.blind)
+                             record.blind, rules_language(record, query))
             hit = adaptive.last_fresh
             fresh[record.step] = hit
             subtrees.observe(record.subtree, hit)

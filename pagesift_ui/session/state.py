@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -13,13 +14,14 @@ import numpy.typing as npt
 from pagesift_ui.frontier.adaptive import Adaptive
 from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
-from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.links import (
     LINK_COLUMNS,
     LinkColumns,
     LinkExplanation,
     LinkSignal,
+    PartialSums,
     column_row,
 )
 from pagesift_ui.frontier.neardup import NearDuplicates
@@ -95,10 +97,12 @@ class FrontierState:
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None
+    # what the queue's partial sums were computed under (links.score_queued)
+    partial_sums: PartialSums = field(default_factory=PartialSums)
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
-        query = Query(config.query)
+        query = Query(config.query, config.language)
         return cls(
             query=query,
             focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta)),
@@ -106,8 +110,10 @@ class FrontierState:
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),
-            # signals kept as records too, so a rescore reads columns (issue 15)
-            queue=BestFirst(Packing(LINK_COLUMNS, column_row)),
+            # signals kept as columns too, so a rescore reads columns, and each link's
+            # subtree, so the best link outside dry subtrees is one masked argmax (issue 15)
+            queue=BestFirst(Packing(LINK_COLUMNS, column_row),
+                            part_of=functools.partial(subtree, config.seed_host)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
             sampler=PosteriorSampler(config.sampling_seed)
@@ -159,7 +165,8 @@ class FrontierState:
     ) -> npt.NDArray[np.float64]:
         # the columns of the LinkSignals the session offered (column_row); the thompson
         # strategy ranks with its latest draw, until the model's next rescore
-        return self.focus.score_batch(LinkColumns.from_columns(columns), self.ranking_weights)
+        return self.focus.score_queued(LinkColumns.from_columns(columns), self.partial_sums,
+                                       self.ranking_weights)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap

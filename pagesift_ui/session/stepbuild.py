@@ -8,6 +8,7 @@ from typing import Any
 from pagesift_ui.errors import FetchError, HTTPStatusError, UnsupportedContentType
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.harvest import subtree
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.page.extract import Page
@@ -47,11 +48,13 @@ class StepFacts:
     forgiven_why: str = ""
     stopped: bool = False
     links: LinkTally | None = None
+    sitemap: dict[str, Any] | None = None  # step 1 with use_sitemaps: seeding.offer_sitemap_links
     politeness_note: str = ""
     lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
     lead_why: str = ""  # §11.10's answer in words, with its numbers
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
+    language: Language | None = None  # the language the page was read in (observed pages)
 
     @property
     def url(self) -> str:
@@ -81,7 +84,16 @@ class StepFacts:
 
 
 def _links(facts: StepFacts) -> dict[str, Any]:
-    """The record's ``links``. The ``<a>`` tags of a page too big to read whole
+    """The record's ``links``, with the sitemap seeding's account as ``links.sitemap`` at the
+    step that seeded (docs/DESIGN.md §11.13)."""
+    links = _page_links(facts)
+    if facts.sitemap is not None:
+        links["sitemap"] = facts.sitemap
+    return links
+
+
+def _page_links(facts: StepFacts) -> dict[str, Any]:
+    """What became of the page's links. The ``<a>`` tags of a page too big to read whole
     (``Page.cut``) were found but never parsed: they count as found and not considered, like
     the links after ``max_links_per_page``, and ``page_cut`` says where reading stopped."""
     if facts.links is None:
@@ -179,4 +191,5 @@ def build_record(
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
         politeness_note=result.politeness_note if result is not None else facts.politeness_note,
+        render=result.render.to_dict() if result is not None and result.render else None,
     )

@@ -6,7 +6,7 @@ none of them knows the session, its page source or its sinks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
 
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
@@ -76,7 +76,12 @@ def observe_page(
     observation, both harvests and the link model; what they say goes into ``facts``. The
     queue is left to rescore (``focus.needs_rescore()``): the caller's next step. Returns the
     page's signal and the stop verdict that fired, if any."""
-    page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text)
+    # the page is read in its own language (docs/DESIGN.md §1.1): its relevance, evidence
+    # and links; the replays of the stop rules find it again from the record (rules.py)
+    language = state.focus.page_language(page.lang, page.markdown)
+    facts.language = language
+    page_signal = state.focus.page_signal(facts.url, page.title, page.headings, page.text,
+                                          language)
     state.focus.observe_page(page_signal, lang=page.lang)
     # one pass over the active units gives both the number and its explanation (the
     # collocation tests behind them were a tenth of a step, done twice; issue 15)
@@ -88,7 +93,8 @@ def observe_page(
     signal = signal_of(facts.entry)
     blind = bool(signal is not None and signal.blind)
     # link destinations are not content (session/rules.py)
-    reason = state.adaptive.observe(state.query, evidence_markdown(page.markdown), relevance, blind)
+    reason = state.adaptive.observe(state.query, evidence_markdown(page.markdown), relevance, blind,
+                                    language)
     facts.evidence_added = tuple(
         a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
     )
@@ -134,48 +140,35 @@ def judge(
     return Verdict(facts.step, reason, facts.verdict_fate, lead.why)
 
 
-def ending(state: FrontierState, config: CrawlConfig, pages_scheduled: int) -> StopReason | None:
-    """§11.1: the budget's or the queue's end after a step, or None to go on."""
+def ending(
+    state: FrontierState, config: CrawlConfig, pages_scheduled: int, in_flight: int = 0
+) -> StopReason | None:
+    """§11.1: the budget's or the queue's end after a step, or None to go on. A queue that
+    is empty while ``in_flight`` pages are being fetched (§11.14) has not ended."""
     if pages_scheduled >= config.limit:
         return StopReason.LIMIT_REACHED
-    if not has_fetchable(state, config.seed_host):
+    if not in_flight and not has_fetchable(state):
         return StopReason.EXHAUSTED
     return None
 
 
-def pending_lead(state: FrontierState, seed_host: str) -> Lead:
-    """§11.10: is the best queued link outside dry subtrees a lead (``frontier/leads.py``)?
-    The answer says why, with numbers, whichever way it goes."""
-    head = next(
-        (e for e in _pop_order(state) if not state.is_dry(subtree(seed_host, e.url))), None
-    )
+def pending_lead(state: FrontierState, seed_host: str, ahead: Sequence[Entry] = ()) -> Lead:
+    """§11.10: is the best link outside dry subtrees a lead (``frontier/leads.py``)? The
+    answer says why, with numbers, whichever way it goes. ``ahead`` are the links popped and
+    in flight (§11.14), oldest first: the crawl takes them before the queue's, whose best is
+    read off its columns (``first_outside``, §9)."""
+    head = next((e for e in ahead if not state.is_dry(subtree(seed_host, e.url))), None)
+    if head is None:
+        head = state.queue.first_outside(state.is_dry)
     if head is None:
         return state.leads.judge(None, "")
     return state.leads.judge(head.score, head.url)
 
 
-def _pop_order(state: FrontierState) -> Iterator[Entry]:
-    """The queue's entries in pop order, taken in growing batches: ``pending_lead`` runs at
-    every step and usually stops within the first few, so listing a queue of thousands
-    each time would dominate the step. ``top(n)`` is a prefix of the full order."""
-    taken, batch = 0, 16
-    while True:
-        entries = state.queue.top(batch)
-        yield from entries[taken:]
-        if len(entries) < batch:
-            return
-        taken, batch = len(entries), batch * 4
-
-
-def has_fetchable(state: FrontierState, seed_host: str) -> bool:
-    """§11.1: some queued link is outside a dry subtree. Runs after every step, so it looks
-    at the head first and lists the whole queue only when the head is dry."""
-    head = state.queue.top(1)
-    if not head:
-        return False
-    if not state.is_dry(subtree(seed_host, head[0].url)):
-        return True
-    return any(not state.is_dry(subtree(seed_host, e.url)) for e in state.queue.entries())
+def has_fetchable(state: FrontierState) -> bool:
+    """§11.1: some queued link is outside a dry subtree (the queue's parts are the
+    subtrees, ``FrontierState.from_config``)."""
+    return state.queue.first_outside(state.is_dry) is not None
 
 
 def relevant_count(relevant_urls: set[str], labels: Mapping[str, bool]) -> int:

@@ -52,6 +52,7 @@ from pagesift_ui.session.record import StepOutcome, StepRecord, VerdictFate
 from pagesift_ui.session.rules import (
     NO_STOP_WHY,
     observed,
+    rules_language,
     rules_markdown,
     rules_relevance,
 )
@@ -192,7 +193,7 @@ def what_if(
         raise ValueError(f"options must be AdaptiveOptions, got {type(options).__name__}")
     labels: Mapping[str, bool] = session.labels if use_labels else {}
     steps = session.steps
-    query = Query(session.config.query)
+    query = Query(session.config.query, session.config.language)
     adaptive = Adaptive(options, len(query))
     lead_recorded = all(r.lead_pending is not None for r in steps if observed(r))
     verdicts: list[ReplayedVerdict] = []
@@ -202,7 +203,8 @@ def what_if(
         fired: ReplayedVerdict | None = None
         if observed(record):
             reason = adaptive.observe(query, rules_markdown(record),
-                                      rules_relevance(record, labels), record.blind)
+                                      rules_relevance(record, labels), record.blind,
+                                      rules_language(record, query))
             if same_until is None and adaptive.last_fresh != record.fresh:
                 same_until = record.step
             if reason is not None:

@@ -25,6 +25,7 @@ from pagesift_ui.store.recording import (
     RecordedError,
     RecordedFetch,
     RecordedRobots,
+    RecordedSitemaps,
     RecordingSource,
     ReplaySource,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "RecordedError",
     "RecordedFetch",
     "RecordedRobots",
+    "RecordedSitemaps",
     "RecordingSink",
     "RecordingSource",
     "ReplayDiverged",

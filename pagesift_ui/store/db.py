@@ -36,6 +36,7 @@ from pagesift_ui.session import CrawlConfig, Override, StepRecord
 from pagesift_ui.store.recording import Recorded
 from pagesift_ui.store.replay import SessionEvent
 from pagesift_ui.store.schema import (
+    MIGRATIONS,
     RESPONSE_COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
@@ -206,7 +207,7 @@ class SessionStore:
         try:
             return StoredSession(
                 info=info,
-                config=CrawlConfig.from_mapping(json.loads(raw_config)),
+                config=CrawlConfig.from_recorded(json.loads(raw_config)),
                 steps=tuple(StepRecord.from_dict(json.loads(row[0])) for row in steps),
                 events=tuple(_event(after, raw) for after, raw in events),
                 responses=tuple(recorded_from_row(row) for row in responses),
@@ -289,6 +290,9 @@ class SessionStore:
                 raise SchemaTooNew(str(self.path), version, SCHEMA_VERSION)
             if version == SCHEMA_VERSION:
                 return
+            if version in MIGRATIONS:
+                self._migrate(db, version)
+                return
             if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise StoreError(
                     f"{self.path} is an SQLite database but not a pagesift-ui session store; "
@@ -298,6 +302,17 @@ class SessionStore:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             logger.info("created the session store %s", self.path)
+
+
+    def _migrate(self, db: sqlite3.Connection, version: int) -> None:
+        """Bring a store of an older ``version`` to ``SCHEMA_VERSION``, one version at a
+        time, in the caller's transaction (a failure leaves the file as it was)."""
+        for old in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[old]:
+                db.execute(statement)
+            logger.info("migrated the session store %s from version %d to %d", self.path,
+                        old, old + 1)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _connect(path: Path) -> sqlite3.Connection:

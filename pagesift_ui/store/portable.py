@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pagesift_ui.errors import BundleError, ConfigError
+from pagesift_ui.net.sitemaps import SitemapHarvest
 from pagesift_ui.session import CrawlConfig, Override
 from pagesift_ui.session.bundle import BUNDLE_FORMAT, BUNDLE_VERSION, load_bundle, session_bundle
 from pagesift_ui.session.view import SessionView
@@ -31,6 +32,7 @@ from pagesift_ui.store.recording import (
     RecordedError,
     RecordedFetch,
     RecordedRobots,
+    RecordedSitemaps,
     fetch_result,
 )
 from pagesift_ui.store.replay import SessionEvent, merge_events, queue_empty_marks
@@ -142,7 +144,7 @@ def _check_head(parsed: Any) -> None:
 
 def _config(raw: Mapping[str, Any]) -> CrawlConfig:
     try:
-        return CrawlConfig.from_mapping(raw)
+        return CrawlConfig.from_recorded(raw)
     except ConfigError as exc:
         raise BundleError(f"config.{exc.field}: {exc.message}") from exc
     except (TypeError, ValueError, OverflowError) as exc:
@@ -171,6 +173,8 @@ def bundle_with_responses(
 
 def recorded_to_dict(answer: Recorded) -> dict[str, Any]:
     """One answer as plain JSON values (the body as base64 of its zlib compression)."""
+    if isinstance(answer, RecordedSitemaps):
+        return {"kind": "sitemaps", "url": "", "harvest": answer.harvest.to_dict()}
     if isinstance(answer, RecordedRobots):
         return {"kind": "robots", "url": answer.url, "allowed": answer.allowed}
     if answer.error is not None:
@@ -206,6 +210,11 @@ def recorded_from_dict(
     url = data["url"]
     if data["kind"] == "robots":
         return RecordedRobots(url, data["allowed"])
+    if data["kind"] == "sitemaps":
+        try:
+            return RecordedSitemaps(SitemapHarvest.from_dict(data["harvest"]))
+        except (KeyError, TypeError, ValueError) as exc:  # check_answer saw the shape
+            raise BundleError(f"answer.harvest: {exc}") from exc
     if "error" in data:
         return RecordedFetch(url, error=RecordedError.from_dict(data["error"]))
     raw = data["result"]

@@ -2,15 +2,16 @@
 
 A ``CrawlSession`` is a pure function of its config, the answers of its ``PageSource`` in
 order, and the overrides at their steps. ``RecordingSource`` keeps the answers (every fetch
-outcome, error or page, and every robots answer); ``ReplaySource`` gives them back without a
-network, so a session can be rebuilt (resume) or re-run with other settings (replay).
+outcome, error or page, every robots answer, and the sitemap harvest); ``ReplaySource`` gives
+them back without a network, so a session can be rebuilt (resume) or re-run with other
+settings (replay).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -22,6 +23,13 @@ from pagesift_ui.errors import (
     fetch_error_class,
 )
 from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.net.sitemaps import (
+    SitemapFile,
+    SitemapFound,
+    SitemapHarvest,
+    SitemapLimits,
+    SitemapOutcome,
+)
 from pagesift_ui.session.crawl import PageSource
 
 __all__ = [
@@ -29,6 +37,7 @@ __all__ = [
     "RecordedError",
     "RecordedFetch",
     "RecordedRobots",
+    "RecordedSitemaps",
     "RecordingSource",
     "ReplaySource",
     "fetch_result",
@@ -136,6 +145,17 @@ class RecordedRobots:
     allowed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RecordedSitemaps:
+    """One ``sitemaps(limits)`` answer: the harvest as the session received it.
+
+    The harvest, not the sitemap files, is the answer: a session asks for it once, and it
+    is what the session's decisions depend on (``docs/DESIGN.md`` §11.13).
+    """
+
+    harvest: SitemapHarvest
+
+
 def _text(data: Mapping[str, Any], key: str) -> str:
     value = data[key]
     if not isinstance(value, str):
@@ -144,7 +164,7 @@ def _text(data: Mapping[str, Any], key: str) -> str:
 
 
 #: One recorded answer of a page source, in the order it was given.
-Recorded = RecordedFetch | RecordedRobots
+Recorded = RecordedFetch | RecordedRobots | RecordedSitemaps
 
 
 def fetch_result(
@@ -204,10 +224,19 @@ class RecordingSource:
         self._sink(RecordedFetch(url, result=result))
         return result
 
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Passed on: only ``fetch``'s answers are recorded, in the order they are taken."""
+        self.source.prefetch(urls)
+
     def allowed_by_robots(self, url: str) -> bool:
         allowed = self.source.allowed_by_robots(url)
         self._sink(RecordedRobots(url, bool(allowed)))
         return allowed
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        harvest = self.source.sitemaps(limits)
+        self._sink(RecordedSitemaps(harvest))
+        return harvest
 
     def close(self) -> None:
         self.source.close()
@@ -226,14 +255,21 @@ class ReplaySource:
     the recording never asked about is allowed: robots.txt itself is not recorded, and if
     the page was never fetched either, its fetch reports ``not_recorded`` — the honest
     answer — rather than a guess that it was disallowed.
+
+    ``sitemaps(limits)`` gives the recorded harvests in order (after the last, the last
+    again), cut to ``limits.urls`` when a replay asks for fewer URLs than were recorded; a
+    recording without one answers with no URLs and a note saying it was not recorded.
     """
 
     def __init__(self, recorded: Iterable[Recorded]) -> None:
         self._fetches: dict[str, list[RecordedFetch]] = {}
         self._robots: dict[str, list[bool]] = {}
+        self._sitemaps: list[SitemapHarvest] = []
         for answer in recorded:
             if isinstance(answer, RecordedFetch):
                 self._fetches.setdefault(answer.url, []).append(answer)
+            elif isinstance(answer, RecordedSitemaps):
+                self._sitemaps.append(answer.harvest)
             else:
                 self._robots.setdefault(answer.url, []).append(answer.allowed)
         self._served: Counter[tuple[str, str]] = Counter()
@@ -259,9 +295,25 @@ class ReplaySource:
         assert answer.result is not None  # RecordedFetch holds exactly one of the two
         return answer.result
 
+    def prefetch(self, urls: Sequence[str]) -> None:
+        """Nothing to start: a recorded answer is given when ``fetch`` asks for it, so a
+        link popped ahead and put back unfetched (docs/DESIGN.md §11.13) takes none."""
+
     def allowed_by_robots(self, url: str) -> bool:
         answers = self._robots.get(url)
         return self._next("robots", url, answers) if answers else True
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        if not self._sitemaps:
+            note = SitemapFile("", SitemapFound.DEFAULT, SitemapOutcome.FAILED,
+                               detail="the recording holds no sitemaps; a replay is offline")
+            return SitemapHarvest((), (note,))
+        harvest = self._next("sitemaps", "", self._sitemaps)
+        if len(harvest.entries) <= limits.urls:
+            return harvest
+        kept = harvest.entries[: limits.urls]
+        return SitemapHarvest(kept, harvest.files, harvest.cut + len(harvest.entries) - len(kept),
+                              harvest.not_read)
 
     def close(self) -> None:
         """Nothing to release: the recording is in memory."""

@@ -29,8 +29,9 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Step-record fields that measure the run rather than the crawl: never compared (a replay
-#: waits for nothing, so it has no politeness to note).
-UNREPRODUCIBLE = frozenset({"elapsed_ms", "politeness_note"})
+#: waits for nothing, so it has no politeness to note; it renders nothing either: its bodies
+#: are the rendered ones, so every decision is the same, but it has no render to report).
+UNREPRODUCIBLE = frozenset({"elapsed_ms", "politeness_note", "render"})
 #: Step-record fields added after sessions were first saved: a record saved before holds
 #: None there, which is not a difference.
 ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending", "lead_why"})

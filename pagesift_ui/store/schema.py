@@ -1,7 +1,10 @@
 """The store's SQL schema, and recorded answers as rows of ``responses`` (bodies zlib'd).
 
-Schema changes bump ``SCHEMA_VERSION`` (kept in ``PRAGMA user_version``) and add a migration;
-a file with a newer version is refused rather than misread.
+Schema changes bump ``SCHEMA_VERSION`` (kept in ``PRAGMA user_version``) and add a migration
+(``MIGRATIONS``); a file with a newer version is refused rather than misread.
+
+Version 2 (sitemap seeding, docs/DESIGN.md §11.13) lets ``responses.kind`` be ``sitemaps``: the
+row of a sitemap harvest, its JSON zlib'd in ``body``.
 """
 
 from __future__ import annotations
@@ -11,15 +14,18 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from pagesift_ui.net.sitemaps import SitemapHarvest
 from pagesift_ui.store.recording import (
     Recorded,
     RecordedError,
     RecordedFetch,
     RecordedRobots,
+    RecordedSitemaps,
     fetch_result,
 )
 
 __all__ = [
+    "MIGRATIONS",
     "RESPONSE_COLUMNS",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -28,7 +34,7 @@ __all__ = [
     "response_row",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: One table per concern; every row of a session goes with it (ON DELETE CASCADE).
 SCHEMA = (
@@ -54,7 +60,7 @@ SCHEMA = (
         session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
         step INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('fetch', 'robots')),
+        kind TEXT NOT NULL CHECK (kind IN ('fetch', 'robots', 'sitemaps')),
         url TEXT NOT NULL,
         allowed INTEGER,
         final_url TEXT,
@@ -77,6 +83,19 @@ SCHEMA = (
         PRIMARY KEY (session_id, seq)
     )""",
 )
+_RESPONSES_TABLE = next(table for table in SCHEMA if "CREATE TABLE responses" in table)
+#: By the version a store has, the statements that bring it to the next one. 1 → 2: SQLite
+#: cannot change a CHECK constraint in place, so ``responses`` is rebuilt the documented way
+#: (https://sqlite.org/lang_altertable.html#otheralter: create, copy, drop, rename); nothing
+#: references it, so foreign keys need not be switched off.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        _RESPONSES_TABLE.replace("CREATE TABLE responses", "CREATE TABLE responses_v2", 1),
+        "INSERT INTO responses_v2 SELECT * FROM responses",
+        "DROP TABLE responses",
+        "ALTER TABLE responses_v2 RENAME TO responses",
+    ),
+}
 #: zlib level for stored bodies: on the university demo, 9 saves under 0.1% more than 6.
 ZLIB_LEVEL = 6
 RESPONSE_COLUMNS = (
@@ -88,6 +107,10 @@ RESPONSE_COLUMNS = (
 
 def response_row(session_id: str, seq: int, step: int, answer: Recorded) -> tuple[Any, ...]:
     """The row for one answer, in ``RESPONSE_COLUMNS`` order."""
+    if isinstance(answer, RecordedSitemaps):
+        harvest = json.dumps(answer.harvest.to_dict(), ensure_ascii=False).encode("utf-8")
+        return (session_id, seq, step, "sitemaps", "", *(None,) * 5,
+                zlib.compress(harvest, ZLIB_LEVEL), *(None,) * 5)
     if isinstance(answer, RecordedRobots):
         return (session_id, seq, step, "robots", answer.url, int(answer.allowed),
                 *(None,) * 10)
@@ -114,6 +137,12 @@ def recorded_from_row(row: Sequence[Any]) -> Recorded:
      elapsed_s, fetched_at, headers, error) = row
     if kind == "robots":
         return RecordedRobots(url, bool(allowed))
+    if kind == "sitemaps":
+        try:
+            data = json.loads(zlib.decompress(body).decode("utf-8"))
+        except zlib.error as exc:
+            raise ValueError(f"the stored sitemap harvest is damaged: {exc}") from exc
+        return RecordedSitemaps(SitemapHarvest.from_dict(data))
     if error is not None:
         return RecordedFetch(url, error=RecordedError.from_dict(json.loads(error)))
     try:

@@ -22,12 +22,15 @@ from typing import Any
 
 from pagesift_ui.errors import BundleError, PagesiftError
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.frontier.links import SCORE_TERM_NAMES
+from pagesift_ui.frontier.links import SCORE_TERM_NAMES, LinkVia
 from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.net.rendered import MAX_LISTED_REFUSALS, RenderEnd
+from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapFound, SitemapOutcome
 from pagesift_ui.session.record import OverrideKind, StepOutcome, SubtreeState, VerdictFate
 
 __all__ = [
     "ERROR",
+    "HARVEST",
     "LONG_TEXT",
     "MARK",
     "MAX_INT",
@@ -281,7 +284,8 @@ _FEATURE = record({"name": choice(*SCORE_TERM_NAMES), "value": _FINITE, "weight"
 _SHAPE_STEP = record({"rule": text(), "factor": _FINITE, "score": _FINITE})
 #: A link's score explanation (``LinkExplanation.to_dict``).
 LINK = record({"features": items(_FEATURE, limit=64), "raw": _FINITE,
-               "steps": items(_SHAPE_STEP, limit=64), "score": _FINITE, "blind": boolean})
+               "steps": items(_SHAPE_STEP, limit=64), "score": _FINITE, "blind": boolean},
+              {"via": choice(*(v.value for v in LinkVia)), "lastmod": text(64)})
 _UNIT = record({"unit": text(), "about": boolean, "head": boolean, "tf": _COUNT,
                 "evidence": _FINITE, "weight": _FINITE})
 #: A page's relevance explanation (``RelevanceExplanation.to_dict``).
@@ -291,11 +295,23 @@ PART = record({"part": text(), "pages": _COUNT, "hits": _COUNT, "low": _SHARE, "
                "rest_low": _SHARE, "rest_high": _SHARE, "state": _STATE},
               {"forced": choice("", *(s.value for s in SubtreeState))}, extra=False)
 _EXAMPLE = pair(_URL, text())
+#: One sitemap file's note (``SitemapFile.to_dict``).
+_SITEMAP_FILE = record({
+    "url": _URL, "found": choice(*(f.value for f in SitemapFound)),
+    "outcome": choice(*(o.value for o in SitemapOutcome)), "kind": text(64),
+    "listed": _COUNT, "taken": _COUNT, "other_host": _COUNT, "detail": text(),
+})
+_TALLY = {"queued": _COUNT, "requeued": _COUNT, "evicted": items(_URL), "evicted_count": _COUNT,
+          "rejected": items(_EXAMPLE), "rejected_count": _COUNT, "skipped": items(_EXAMPLE),
+          "skipped_by_reason": mapping(_COUNT)}
+#: The sitemap seeding's account (``session/seeding.py``), at the step that seeded.
+SITEMAP_LINKS = record(
+    {"found": _COUNT, "files": items(_SITEMAP_FILE, limit=MAX_FILE_NOTES)},
+    {**_TALLY, "cut": _COUNT, "not_read": _COUNT, "already_fetched": _COUNT},
+)
 LINKS = record(
     {"found": _COUNT},
-    {"queued": _COUNT, "requeued": _COUNT, "evicted": items(_URL), "evicted_count": _COUNT,
-     "rejected": items(_EXAMPLE), "rejected_count": _COUNT, "skipped": items(_EXAMPLE),
-     "skipped_by_reason": mapping(_COUNT), "not_considered": _COUNT, "page_cut": text()},
+    {**_TALLY, "not_considered": _COUNT, "page_cut": text(), "sitemap": SITEMAP_LINKS},
 )
 
 #: Every field of a step record (``StepRecord``), by name.
@@ -325,6 +341,11 @@ STEP_FIELDS: dict[str, Check] = {
 STEP_OPTIONAL: dict[str, Check] = {
     "predicted": nullable(_SHARE), "prior_predicted": nullable(_SHARE),
     "lead_pending": nullable(boolean), "politeness_note": text(), "lead_why": text(),
+    "render": nullable(record({
+        "end": choice(*(e.value for e in RenderEnd)), "served": _COUNT, "refused": _COUNT,
+        "refusals": items(pair(_URL, text(256)), limit=MAX_LISTED_REFUSALS),
+        "elapsed_s": number(0.0),
+    })),
 }
 _STEP = record(STEP_FIELDS, STEP_OPTIONAL)
 
@@ -376,14 +397,23 @@ _RESULT = record({
 ANSWER_ROBOTS = record({"kind": choice("robots"), "url": _URL, "allowed": boolean})
 ANSWER_ERROR = record({"kind": choice("fetch"), "url": _URL, "error": ERROR})
 ANSWER_PAGE = record({"kind": choice("fetch"), "url": _URL, "result": _RESULT})
+#: A sitemap harvest (``SitemapHarvest.to_dict``): at most ``MAX_FILE_NOTES`` files.
+HARVEST = record({
+    "entries": items(pair(_URL, text(64))), "files": items(_SITEMAP_FILE, limit=MAX_FILE_NOTES),
+    "cut": _COUNT, "not_read": _COUNT,
+})
+ANSWER_SITEMAPS = record({"kind": choice("sitemaps"), "url": _URL, "harvest": HARVEST})
 MARK = record({"after_step": _COUNT, "overrides_before": _COUNT})
 
 
 def check_answer(value: Any, path: str, error: ErrorClass = BundleError) -> None:
-    """One item of ``responses.items``: a robots answer, a failed fetch or a page."""
-    record({"kind": choice("fetch", "robots")})(value, path, error)
+    """One item of ``responses.items``: a robots answer, a sitemap harvest, a failed fetch
+    or a page."""
+    record({"kind": choice("fetch", "robots", "sitemaps")})(value, path, error)
     if value["kind"] == "robots":
         ANSWER_ROBOTS(value, path, error)
+    elif value["kind"] == "sitemaps":
+        ANSWER_SITEMAPS(value, path, error)
     elif "error" in value:
         ANSWER_ERROR(value, path, error)
     else:

@@ -158,7 +158,7 @@ def _bundle_config(raw: Any) -> CrawlConfig | None:
     if not isinstance(raw, dict):
         return None
     try:
-        return CrawlConfig.from_mapping(raw)
+        return CrawlConfig.from_recorded(raw)
     except ConfigError as exc:
         raise BundleError(f"the snapshot's config is invalid: {exc}") from exc
 

@@ -37,6 +37,7 @@ from warcio.statusandheaders import StatusAndHeadersParserException
 
 from pagesift_ui.errors import ConfigError, WarcError
 from pagesift_ui.net.fetcher import HTML_MEDIA_TYPES, parse_content_type
+from pagesift_ui.net.sitemaps import SitemapHarvest
 from pagesift_ui.page.extract import decode_html
 from pagesift_ui.session import CrawlConfig, Override
 from pagesift_ui.store.recording import (
@@ -44,12 +45,14 @@ from pagesift_ui.store.recording import (
     RecordedError,
     RecordedFetch,
     RecordedRobots,
+    RecordedSitemaps,
     ReplaySource,
     fetch_result,
 )
 from pagesift_ui.store.replay import SessionEvent, merge_events
 from pagesift_ui.store.validate import (
     ERROR,
+    HARVEST,
     MARK,
     Check,
     boolean,
@@ -63,7 +66,13 @@ from pagesift_ui.store.validate import (
     record,
     text,
 )
-from pagesift_ui.warc.writer import EVENT_META, FETCH_META, ROBOTS_META, WARC_FORMAT
+from pagesift_ui.warc.writer import (
+    EVENT_META,
+    FETCH_META,
+    ROBOTS_META,
+    SITEMAPS_META,
+    WARC_FORMAT,
+)
 
 __all__ = [
     "MAX_WARC_BYTES",
@@ -138,8 +147,8 @@ def read_warc(path: Path) -> WarcRecording:
                 session, later = data, []
             elif data.get("kind") == FETCH_META:
                 answers.append(_answer(where, data, pages))
-            elif data.get("kind") in (ROBOTS_META, EVENT_META):
-                _check(_ROBOTS if data["kind"] == ROBOTS_META else _EVENT, data, where)
+            elif data.get("kind") in _LATER:
+                _check(_LATER[data["kind"]], data, where)
                 later.append(data)
     if torn and session is None:
         raise WarcError(f"{path} is cut short: it ends in a partial record ({torn:,} bytes)")
@@ -177,11 +186,14 @@ _SESSION: Check = record(
     {"config": record({})},
     {"overrides": items(check_override, limit=10_000_000),
      "queue_empty": items(MARK, limit=10_000_000), "robots": _ROBOT_PAIRS,
-     "session_id": text(256)},
+     "session_id": text(256), "sitemaps": items(HARVEST, limit=10_000)},
 )
 _ROBOTS: Check = record({"kind": text(), "robots": _ROBOT_PAIRS})
 _EVENT: Check = record({"kind": text(), "after_step": integer(),
                         "override": nullable(check_override)})
+_SITEMAPS: Check = record({"kind": text(), "harvest": HARVEST})
+#: The metadata records a reader keeps for after the last session record, by kind.
+_LATER: dict[str, Check] = {ROBOTS_META: _ROBOTS, EVENT_META: _EVENT, SITEMAPS_META: _SITEMAPS}
 _FETCH_ERROR: Check = record({"url": text(), "error": ERROR})
 _FETCH_PAGE: Check = record({
     "url": text(), "response": text(1024), "final_url": text(),
@@ -378,7 +390,7 @@ def _recording(
     """The session record's config, robots answers and events, then those written after it
     (all checked already, but the config, which ``CrawlConfig`` checks here)."""
     try:
-        config = CrawlConfig.from_mapping(session["config"])
+        config = CrawlConfig.from_recorded(session["config"])
     except ConfigError as exc:
         raise WarcError(f"{path}: the session record's config.{exc.field}: "
                         f"{exc.message}") from exc
@@ -387,10 +399,14 @@ def _recording(
     overrides = [Override.from_dict(raw) for raw in session.get("overrides", [])]
     marks = [(m["after_step"], m["overrides_before"]) for m in session.get("queue_empty", [])]
     robots = _robots(session.get("robots", []))
+    robots.extend(RecordedSitemaps(SitemapHarvest.from_dict(harvest))
+                  for harvest in session.get("sitemaps", []))
     events = merge_events(overrides, marks)
     for data in later:
         if data["kind"] == ROBOTS_META:
             robots.extend(_robots(data["robots"]))
+        elif data["kind"] == SITEMAPS_META:
+            robots.append(RecordedSitemaps(SitemapHarvest.from_dict(data["harvest"])))
         else:
             raw = data["override"]
             override = Override.from_dict(raw) if raw is not None else None

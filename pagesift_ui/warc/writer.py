@@ -15,14 +15,17 @@ Layout, one gzip member per record (``.warc.gz``), in the order things happened:
      exactly as received;
    - a failed fetch (timeout, 404, robots, …): a ``metadata`` record with the error;
    - the step's robots answers, if it asked any: one ``metadata`` record
-     (``"kind": "pagesift-robots"``).
+     (``"kind": "pagesift-robots"``);
+   - the sitemap harvest of a step that read the sitemaps: one ``metadata`` record
+     (``"kind": "pagesift-sitemaps"``, docs/DESIGN.md §11.13).
 
    Then each event after that step (an override, or a ``step()`` that found the queue
    empty): a ``metadata`` record (``"kind": "pagesift-event"``).
 4. The session record again, now complete, when the crawl ends (and when the file is
    finished, if anything was written after it).
 
-A reader takes the last session record and adds the robots answers and events written after
+A reader takes the last session record and adds the robots answers, sitemap harvests and
+events written after
 it, so a file whose writer was killed mid-crawl still replays every step written whole.
 ``WarcLog`` writes this layout; ``write_warc`` (a saved recording, at once) and ``WarcSink``
 (a crawl, as it goes) both use it, so they write the same records.
@@ -54,7 +57,7 @@ from warcio.warcwriter import WARCWriter
 from pagesift_ui import __version__
 from pagesift_ui.net.fetcher import FetchResult
 from pagesift_ui.session import CrawlConfig
-from pagesift_ui.store.recording import Recorded, RecordedFetch, RecordedRobots
+from pagesift_ui.store.recording import Recorded, RecordedFetch, RecordedRobots, RecordedSitemaps
 from pagesift_ui.store.replay import SessionEvent, queue_empty_marks
 
 __all__ = [
@@ -62,6 +65,7 @@ __all__ = [
     "FETCH_META",
     "ROBOTS_META",
     "SESSION_META",
+    "SITEMAPS_META",
     "WARC_FORMAT",
     "WarcLog",
     "write_recorded",
@@ -75,6 +79,7 @@ WARC_FORMAT_VERSION = 1
 SESSION_META = "urn:pagesift:session"
 FETCH_META = "pagesift-fetch"
 ROBOTS_META = "pagesift-robots"
+SITEMAPS_META = "pagesift-sitemaps"
 EVENT_META = "pagesift-event"
 #: Headers that describe the bytes on the wire, not the decoded body the WARC holds.
 _WIRE_HEADERS = frozenset({"content-encoding", "transfer-encoding", "content-length"})
@@ -147,6 +152,7 @@ class WarcLog:
         self.session_id = session_id
         self.pages = 0
         self._robots: list[RecordedRobots] = []
+        self._sitemaps: list[RecordedSitemaps] = []
         self._events: list[SessionEvent] = []
         self._since_session = True  # records were written after the last session record
         self._writer.write_record(self._warcinfo(filename))
@@ -162,6 +168,10 @@ class WarcLog:
         for answer in answers:
             if isinstance(answer, RecordedRobots):
                 robots.append(answer)
+            elif isinstance(answer, RecordedSitemaps):
+                self._write_json(self._session_uri, {"kind": SITEMAPS_META,
+                                                     "harvest": answer.harvest.to_dict()})
+                self._sitemaps.append(answer)
             else:
                 self.pages += _write_fetch(self._writer, answer, self.config.user_agent)
         if robots:
@@ -197,6 +207,8 @@ class WarcLog:
             ],
             "robots": _robot_pairs(self._robots),
         }
+        if self._sitemaps:  # only then, so files of crawls without sitemaps read as before
+            meta["sitemaps"] = [answer.harvest.to_dict() for answer in self._sitemaps]
         self._write_json(self._session_uri, meta)
         self._since_session = False
 

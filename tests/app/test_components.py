@@ -354,6 +354,25 @@ def test_highlight_blocks_marks_stemmed_hits_escapes_and_outlines_evidence() -> 
     assert "<b>Fees</b>" not in html_text
 
 
+def test_highlight_blocks_marks_a_german_page_as_the_crawl_read_it() -> None:
+    from pagesift_ui.frontier.language import Language
+
+    markdown = "Die Gebühr für Austauschstudierende\n\nHousing: see the halls"
+    german = highlight_blocks(markdown, Query("Gebühren für Austauschstudierende"), [],
+                              Language.GERMAN)
+    assert "Die <mark>Gebühr</mark> für <mark>Austauschstudierende</mark>" in german
+    english = highlight_blocks(markdown, Query("housing for exchange students"), [],
+                               Language.GERMAN)
+    assert "<mark>Housing</mark>: see the halls" in english  # the English stem still meets it
+
+
+def test_the_setup_form_offers_the_query_language() -> None:
+    values = {**form_defaults(), "query": "Wohnen für Austauschstudierende"}
+    assert values["language"] == "auto"
+    mapping = config_mapping({**values, "language": "de"}, "http://e.localhost/")
+    assert mapping["language"] == "de"
+
+
 def test_relevance_rows_sum_to_the_relevance() -> None:
     frame, line = relevance_rows(DETAIL)
     assert frame["weight × evidence"].tolist() == [0.9, 0.25, 0.0]

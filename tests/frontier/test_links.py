@@ -29,6 +29,7 @@ from pagesift_ui.frontier.links import (
     FeatureContribution,
     LinkColumns,
     LinkSignal,
+    PartialSums,
     column_row,
     explain,
     explain_with,
@@ -43,10 +44,11 @@ from pagesift_ui.frontier.links import (
     other_language,
     score,
     score_batch,
+    score_queued,
 )
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.queue import BestFirst, Packing
+from pagesift_ui.frontier.queue import BestFirst, Offer, Packing
 
 SEED = "www.uni.localhost"
 U = "https://www.uni.localhost"
@@ -455,3 +457,72 @@ def _batch_of_columns(
 ) -> npt.NDArray[np.float64]:
     return score_batch(LinkColumns.from_columns(columns), link_weights, term_weights,
                        portal_open, english, credits, shares)
+
+
+_CHANGES = st.sampled_from(["offer", "offer", "update", "drop", "shares", "credits", "weights",
+                            "terms", "portal"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), n_terms=st.sampled_from([2, 9]),
+       changes=st.lists(_CHANGES, max_size=30))
+def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batch(
+    seed: int, n_terms: int, changes: list[str]
+) -> None:
+    # score_queued reads back the sums before popularity when the weights and credits are
+    # those of its last call; every other change (and every link queued, changed or moved
+    # since) must be summed again: each rescore is compared with score_batch from scratch
+    rng = random.Random(seed)
+    pool = [replace(s, target=rng.randrange(-1, 30)) for s in _random_signals(rng, 120, n_terms)]
+    queue, sums, queued = BestFirst(Packing(LINK_COLUMNS, column_row)), PartialSums(), {}
+    link_weights = [rng.uniform(-1.0, 3.0) for _ in range(5)]
+    term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
+    credits, shares = np.array([rng.random() for _ in range(6)]), np.zeros(30)
+    portal = False
+
+    def offer() -> None:
+        key = f"k{len(queued) + rng.randrange(1000)}"
+        signal = pool[rng.randrange(len(pool))]
+        if key not in queued and queue.offer(key, signal.url, signal.depth, 0.0, signal,
+                                             80)[0] is not Offer.REJECTED:
+            queued[key] = signal
+
+    for _ in range(70):  # past 64 slots: the columns are moved once
+        offer()
+    for change in [*changes, "shares"]:
+        if change == "offer":
+            offer()
+        elif change == "update" and queued:
+            key = rng.choice(sorted(queued))
+            queued[key] = replace(pool[rng.randrange(len(pool))], depth=rng.randrange(12))
+            queue.update(key, queued[key].depth, 0.0, queued[key])
+        elif change == "drop" and queued:
+            queue.drop(key := rng.choice(sorted(queued)))
+            del queued[key]
+        elif change == "shares":
+            shares = np.array([rng.random() for _ in range(30)])
+        elif change == "credits":
+            credits = np.append(credits, rng.random()) if rng.random() < 0.5 else credits * 0.5
+        elif change == "weights":
+            link_weights[rng.randrange(5)] = rng.uniform(0.0, 3.0)
+        elif change == "terms":
+            term_weights[rng.randrange(n_terms)] = rng.uniform(0.15, 1.0)
+        else:
+            portal = not portal
+        queued = {key: signal for key, signal in queued.items() if key in queue}
+        queue.rescore_columns(partial(_queued_scores, sums, link_weights, term_weights,
+                                      portal, credits, shares))
+        keys = sorted(queued)
+        expected = score_batch([queued[k] for k in keys], link_weights, term_weights, portal,
+                               True, credits, shares)
+        got = [entry.score for entry in map(queue.get, keys) if entry is not None]
+        assert got == expected.tolist()  # the very same floats
+
+
+def _queued_scores(
+    sums: PartialSums, link_weights: list[float], term_weights: list[float], portal: bool,
+    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64],
+    columns: Mapping[str, npt.NDArray[Any]],
+) -> npt.NDArray[np.float64]:
+    return score_queued(LinkColumns.from_columns(columns), sums, link_weights, term_weights,
+                        portal, True, credits, shares)

@@ -476,6 +476,23 @@ class QueueMachine(RuleBasedStateMachine):
             if values[2] is not None:
                 values[0] = _clean_score(factor * values[2] + shift)
 
+    @rule(excluded=st.sets(st.sampled_from(sorted({cluster_key(k) for k in KEYS}))))
+    def first_outside(self, excluded: set[str]) -> None:
+        # the default part of a URL is its cluster; the head is read from the columns
+        asked: list[str] = []
+
+        def is_excluded(part: str) -> bool:
+            asked.append(part)
+            return part in excluded
+
+        unpinned = sorted((k for k in self.model if k not in self.pins),
+                          key=lambda k: (-self.model[k][0], self.model[k][1]))
+        expected = next((k for k in self.pins + unpinned if cluster_key(k) not in excluded),
+                        None)
+        head = self.queue.first_outside(is_excluded)
+        assert (None if head is None else head.key) == expected
+        assert len(asked) == len(set(asked))  # once per part met
+
     @invariant()
     def matches_the_model(self) -> None:
         assert len(self.queue) == len(self.model) <= ROOM
@@ -490,3 +507,21 @@ class QueueMachine(RuleBasedStateMachine):
 
 TestQueueMachine = QueueMachine.TestCase
 TestQueueMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+
+
+def test_first_outside_takes_the_pins_first_then_the_best_outside_the_excluded_parts() -> None:
+    queue = queue_of(("https://a.com/x/1", 0.9), ("https://a.com/x/2", 0.8),
+                     ("https://b.com/y/3", 0.1), ("https://a.com/z/4", 0.5))
+    assert queue.first_outside(lambda part: part == "a.com/x").key == "https://a.com/z/4"
+    queue.pin("https://b.com/y/3")
+    assert queue.first_outside(lambda part: False).key == "https://b.com/y/3"
+    assert queue.first_outside(lambda part: part == "b.com/y").key == "https://a.com/x/1"
+    assert queue.first_outside(lambda part: True) is None
+
+
+def test_first_outside_reads_the_part_the_queue_was_made_with() -> None:
+    queue = BestFirst(part_of=lambda url: url.rsplit("/", 1)[0])
+    for url, score in (("https://a.com/x/1", 0.9), ("https://a.com/x/y/2", 0.8)):
+        queue.offer(url, url, 1, score, None, BIG_ROOM)
+    assert queue.first_outside(lambda part: part == "https://a.com/x").key == (
+        "https://a.com/x/y/2")

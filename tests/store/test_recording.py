@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -70,11 +71,15 @@ class ScriptedSource:
     def __init__(self, errors: dict[str, FetchError]) -> None:
         self.errors = errors
         self.closed = False
+        self.prefetched: list[tuple[str, ...]] = []
 
     def fetch(self, url: str) -> FetchResult:
         if url in self.errors:
             raise self.errors[url]
         return PAGE
+
+    def prefetch(self, urls: Sequence[str]) -> None:
+        self.prefetched.append(tuple(urls))
 
     def allowed_by_robots(self, url: str) -> bool:
         return "private" not in url
@@ -126,6 +131,19 @@ def test_the_recorder_keeps_every_answer_in_order() -> None:
     )
     replayed = recorded[2].error.to_exception("http://a.test/gone")  # type: ignore[union-attr]
     assert isinstance(replayed, HTTPStatusError) and replayed.at == 1_700_000_000.5
+
+
+def test_the_recorder_passes_prefetch_on_and_records_only_fetched_answers() -> None:
+    recorded: list[Recorded] = []
+    inner = ScriptedSource({})
+    source = RecordingSource(inner, recorded.append)
+    source.prefetch(["http://a.test/1", "http://a.test/2"])
+    assert inner.prefetched == [("http://a.test/1", "http://a.test/2")] and recorded == []
+    source.fetch("http://a.test/2")
+    assert [answer.url for answer in recorded] == ["http://a.test/2"]
+    replay = ReplaySource(recorded)
+    replay.prefetch(["http://a.test/1"])  # a hint only: nothing is served or marked
+    assert replay.unavailable == []
 
 
 def test_replay_answers_in_recorded_order_then_repeats_the_last() -> None:

@@ -19,7 +19,9 @@ from urllib.parse import parse_qsl, urlencode
 
 from .html import PORT_TOKEN, Chrome, Link, PageSpec, para, render_page
 
-__all__ = ["DemoResponse", "DemoSite", "DynamicHandler", "SiteBuilder", "split_host"]
+__all__ = [
+    "DemoResponse", "DemoSite", "DynamicHandler", "ScenarioQuery", "SiteBuilder", "split_host",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +73,16 @@ class _Routes:
 
 
 @dataclass(frozen=True, slots=True)
+class ScenarioQuery:
+    """Another query a scenario answers, with its own answer key: (host, path) pairs as in
+    ``DemoSite.relevant``, and the language the query is in (an ISO 639-1 code)."""
+
+    text: str
+    language: str
+    relevant: frozenset[tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
 class DemoSite:
     """A scenario: its hosts, pages, default query and answer key (``relevant``).
 
@@ -81,6 +93,8 @@ class DemoSite:
     "" for none), says in ``watch`` what to look at while it runs, and lists in
     ``settings`` the crawl settings it needs besides the defaults (``SETTINGS`` names, e.g.
     ``{"limit": 20}``): with them, a crawl of the scenario ends with that reason.
+    ``more_queries`` are the other queries the site answers, each with its own answer key
+    (the multilingual site's German query).
     """
 
     name: str
@@ -94,6 +108,7 @@ class DemoSite:
     lesson: str = ""
     watch: str = ""
     settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    more_queries: tuple[ScenarioQuery, ...] = ()
 
     @property
     def page_count(self) -> int:
@@ -220,6 +235,7 @@ class SiteBuilder:
         self._dynamic: list[tuple[str, str, DynamicHandler]] = []
         self._chrome: dict[str, tuple[str, Chrome]] = {}
         self._relevant: list[tuple[str, str]] = []
+        self._queries: list[ScenarioQuery] = []
 
     def register_host(self, host: str, chrome: Chrome, lang: str, disallow: Sequence[str]) -> None:
         """Declare a host with its chrome (for the 404 page) and its robots.txt rules.
@@ -255,6 +271,14 @@ class SiteBuilder:
         if relevant:
             self._relevant.append(key)
 
+    def relevant_keys(self) -> tuple[tuple[str, str], ...]:
+        """The (host, path) pairs marked relevant so far, in the order they were added."""
+        return tuple(self._relevant)
+
+    def add_query(self, text: str, language: str, relevant: Sequence[tuple[str, str]]) -> None:
+        """Another query the site answers, with its answer key ((host, path) pairs)."""
+        self._queries.append(ScenarioQuery(text, language, frozenset(relevant)))
+
     def add_redirect(self, host: str, path: str, location: Link) -> None:
         self._redirects[(host, path)] = location
 
@@ -284,7 +308,8 @@ class SiteBuilder:
         return render_page(spec).encode()
 
     def build(self) -> DemoSite:
-        missing = [key for key in self._relevant if key not in self._pages]
+        keys = [*self._relevant, *(key for query in self._queries for key in query.relevant)]
+        missing = [key for key in keys if key not in self._pages]
         if missing:
             raise ValueError(f"relevant pages were never generated: {missing}")
         hosts = tuple(self._chrome)
@@ -309,4 +334,5 @@ class SiteBuilder:
             lesson=self.lesson,
             watch=self.watch,
             settings=self.settings,
+            more_queries=tuple(self._queries),
         )

@@ -7,6 +7,6 @@ equivalent pages), :mod:`.words` the word banks of all three languages.
 
 from __future__ import annotations
 
-from .scenario import HOST, QUERY, build_multilingual
+from .scenario import GERMAN_QUERY, HOST, QUERY, build_multilingual
 
-__all__ = ["HOST", "QUERY", "build_multilingual"]
+__all__ = ["GERMAN_QUERY", "HOST", "QUERY", "build_multilingual"]

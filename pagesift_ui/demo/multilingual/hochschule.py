@@ -16,7 +16,9 @@ from ..kit.html import Block, Chrome, Link, social_links
 from ..kit.text import slugify
 from .words import PROGRAMMES
 
-__all__ = ["HOST", "Hochschule", "de_chrome", "en_chrome", "fr_chrome", "programme_paths"]
+__all__ = [
+    "HOST", "Hochschule", "de_chrome", "en_chrome", "fr_chrome", "programme_paths", "twins",
+]
 
 HOST = "www.hochschule.localhost"
 
@@ -50,6 +52,14 @@ _EQUIVALENTS: tuple[tuple[str, str, str | None], ...] = (
     *((de, en, None) for de, en in (programme_paths(g, e) for g, e in PROGRAMMES) if en),
 )
 _LANGS = ("de", "en", "fr")
+
+
+def twins(paths: Sequence[str], lang: str) -> tuple[str, ...]:
+    """The ``lang`` equivalents of ``paths`` (any language) that exist, in table order."""
+    wanted = set(paths)
+    column = _LANGS.index(lang)
+    return tuple(twin for row in _EQUIVALENTS
+                 if wanted.intersection(p for p in row if p) and (twin := row[column]) is not None)
 _HOMES = {"de": "/", "en": "/en/", "fr": "/fr/"}
 _NAMES = {"de": "Deutsch", "en": "English", "fr": "Français"}
 

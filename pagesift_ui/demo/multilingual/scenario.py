@@ -13,7 +13,7 @@ from ..kit.html import Heading, Link, bullets, para
 from ..kit.site import DemoSite, SiteBuilder
 from ..kit.text import Prose, slugify
 from .german import build_german
-from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths
+from .hochschule import HOST, Hochschule, de_chrome, en_chrome, fr_chrome, programme_paths, twins
 from .words import (
     ABOUT_EN,
     EXCHANGE_EN,
@@ -26,9 +26,13 @@ from .words import (
     THEMES_EN,
 )
 
-__all__ = ["HOST", "QUERY", "build_multilingual"]
+__all__ = ["GERMAN_QUERY", "HOST", "QUERY", "build_multilingual"]
 
 QUERY = "housing for exchange students"
+#: The same question in German (docs/DESIGN.md §1.1): its answers are the German twins of the
+#: English answers (the equivalents table of ``hochschule``), /wohnen/ and its pages and the
+#: exchange students' pages under /international/austausch/.
+GERMAN_QUERY = "Wohnen für Austauschstudierende"
 DESCRIPTION = (
     "Hochschule Talheim: a German university website of about 330 pages whose home page is in "
     "German. The English pages about housing for exchange students sit behind the 'English' "
@@ -36,7 +40,8 @@ DESCRIPTION = (
     "not match an English query, and a small French portal (/fr/) is a second wrong language. "
     "Expect the crawl to take the language portal early, find the English housing pages and "
     "stop with coverage_reached. Also shows hreflang alternates, a /de/ redirect "
-    "and robots.txt blocking /suche and /intern/."
+    "and robots.txt blocking /suche and /intern/. The German query 'Wohnen für "
+    "Austauschstudierende' is read in German and finds the German twins instead."
 )
 HOUSING = Link("Housing", "/en/housing/")
 EXCHANGE = Link("Exchange students", "/en/international/exchange-students/")
@@ -161,4 +166,6 @@ def build_multilingual(seed: int) -> DemoSite:
     _english_rest(site, prose)
     _french(site, site.contexts["fr"].prose("fr"))
     builder.add_redirect(HOST, "/de/", Link("", "/"))
+    english = [path for host, path in builder.relevant_keys() if host == HOST]
+    builder.add_query(GERMAN_QUERY, "de", [(HOST, path) for path in twins(english, "de")])
     return builder.build()

@@ -1,0 +1,77 @@
+"""The per-URL caches of issue 15 are bounded and answer what the uncached code answers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import pytest
+from w3lib.url import safe_url_string
+
+from pagesift_ui.frontier import linkrules, links, urls
+from pagesift_ui.page import extract
+
+CACHES: dict[str, Any] = {
+    "extract._resolve_href": extract._resolve_href,
+    "extract._http_url": extract._http_url,
+    "extract._boilerplate_classes": extract._boilerplate_classes,
+    "urls._clean": urls._clean,
+    "urls._dedupe_key": urls._dedupe_key,
+    "linkrules._is_ip": linkrules._is_ip,
+    "linkrules._locator_text": linkrules._locator_text,
+    "linkrules._furniture_path": linkrules._furniture_path,
+    "linkrules._is_dated": linkrules._is_dated,
+    "linkrules._section_shape": linkrules._section_shape,
+    "linkrules._english_root": linkrules._english_root,
+    "linkrules._other_language": linkrules._other_language,
+    "links._locator_mask": links._locator_mask,
+}
+
+
+@pytest.mark.parametrize("cache", CACHES.values(), ids=CACHES.keys())
+def test_every_per_url_cache_has_a_bound(cache: Any) -> None:
+    assert cache.cache_info().maxsize is not None
+    assert cache.cache_info().maxsize <= 65_536
+
+
+def test_a_crawl_of_more_urls_than_the_bound_keeps_the_bound() -> None:
+    bound = urls.URL_CACHE_SIZE
+    for i in range(bound + 1_000):
+        urls.dedupe_key(f"http://h{i % 7}.example/p/{i}?utm_source=x&id={i}")
+    assert urls._clean.cache_info().currsize <= bound
+    assert urls._dedupe_key.cache_info().currsize == bound
+
+
+def _resolve_uncached(base: str, href: str) -> str | None:
+    """extract._resolve as it was before its caches."""
+    href = href.strip().translate(extract._TAB_NEWLINE)
+    try:
+        absolute = urldefrag(urljoin(base, href)).url
+        parts = urlsplit(absolute)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            return None
+        return str(safe_url_string(absolute))
+    except ValueError:
+        return None
+
+
+BASES = ("http://h.example/dir/page.html", "http://h.example/dir/page.html?q=1#top",
+         "http://h.example", "https://h.example/a/b/?", "http://h.example/p;params/x")
+HREFS = ("", "#", "#top", "a.html", "a.html#", "a.html#x", "a.html#x#y", "?q#f", "?#f",
+         " ../up.html#s ", "//other.example/x#f", "http://o.example/p?#", "/abs#f", "a b.html#é",
+         "javascript:void(0)#x", "mailto:a@b.example", "http://[bad#x", "http://h:99999/#f",
+         "\ta\n.html#\tf", "https://Ü.example/ä?ö#ü")
+
+
+@pytest.mark.parametrize(("base", "href"), list(itertools.product(BASES, HREFS)))
+def test_link_resolution_answers_as_before_its_caches(base: str, href: str) -> None:
+    assert extract._resolve(base, href) == _resolve_uncached(base, href)
+
+
+def test_cached_url_rules_answer_for_the_anchor_each_time() -> None:
+    # the section rule keeps the anchor out of its cache: one URL, two anchors, two answers
+    url = "http://www.uni.example/admissions"
+    assert linkrules.is_section_entry(url, "Admissions", "www.uni.example")
+    assert not linkrules.is_section_entry(url, "", "www.uni.example")
+    assert linkrules.is_section_entry(url, "Admissions", "www.uni.example")
