@@ -39,6 +39,7 @@ __all__ = [
     "forest_figure",
     "stale_cold_figure",
     "switch_counts",
+    "threshold_line",
     "verdict_marks",
     "weight_switches",
     "weights_figure",
@@ -67,6 +68,33 @@ _LAYOUT = {
 #: A forest label's longest part name; longer names are cut in the middle (full in hover),
 #: so the labels leave the plot most of a half-width column at 1280 px.
 FOREST_LABEL_CHARS = 26
+
+
+def threshold_line(
+    y: float, text: str, line: dict[str, object], position: str = "top left",
+    font_size: int | None = None,
+) -> tuple[dict[str, object], dict[str, object]]:
+    """The layout shape and annotation ``fig.add_hline(y, line=…, annotation_text=text,
+    annotation_position=position, annotation_font_size=font_size)`` adds, as plain dicts for
+    the figure's constructor: ``add_hline`` validates the whole layout again on each call,
+    ~10 ms apiece (issue 15; docs/DECISIONS.md). ``position``: "top|bottom left|right"."""
+    vertical, side = position.split()
+    shape: dict[str, object] = {"type": "line", "xref": "x domain", "x0": 0, "x1": 1,
+                                "yref": "y", "y0": y, "y1": y, "line": line}
+    annotation: dict[str, object] = {
+        "text": text, "showarrow": False, "xref": "x domain", "x": 0 if side == "left" else 1,
+        "xanchor": side, "yref": "y", "y": y,
+        "yanchor": "bottom" if vertical == "top" else "top"}
+    if font_size is not None:
+        annotation["font"] = {"size": font_size}
+    return shape, annotation
+
+
+def _lines_layout(
+    lines: Sequence[tuple[dict[str, object], dict[str, object]]],
+) -> dict[str, list[dict[str, object]]]:
+    return {"shapes": [shape for shape, _ in lines],
+            "annotations": [annotation for _, annotation in lines]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,43 +173,47 @@ def stale_cold_figure(
     stale = np.fromiter((r.stale for r in shown), dtype=np.int64, count=len(shown))
     cold = np.fromiter((r.cold for r in shown), dtype=np.int64, count=len(shown))
     mode = "lines+markers" if len(x) <= 100 else "lines"  # dots show each step's value
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=x, y=stale, name="stale", mode=mode, marker={"size": 4},
-                             line={"shape": "hv", "color": "#1f77b4"}))
-    fig.add_trace(go.Scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
-                             line={"shape": "hv", "color": "#17becf"}))
-    lines = (
-        (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
-        (patience, "saturated", "#d62728"),
-        (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
-    )
-    for level, label, colour in lines:
-        fig.add_hline(y=level, line={"dash": "dash", "color": colour, "width": 1},
-                      annotation_text=f"{label}: {level}", annotation_position="top left",
-                      annotation_font_size=10)
+    traces: list[go.Scatter] = [
+        go.Scatter(x=x, y=stale, name="stale", mode=mode, marker={"size": 4},
+                   line={"shape": "hv", "color": "#1f77b4"}),
+        go.Scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
+                   line={"shape": "hv", "color": "#17becf"}),
+    ]
+    lines = [
+        threshold_line(level, f"{label}: {level}",
+                       {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
+        for level, label, colour in (
+            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+            (patience, "saturated", "#d62728"),
+            (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
+        )
+    ]
     first = int(x[0]) if len(x) else 1
-    _add_verdict_traces(fig, verdict_marks(shown, overrides, config))
+    traces.extend(_verdict_traces(verdict_marks(shown, overrides, config)))
     top = float(COLD_PATIENCE * patience + 1)
     override = _override_trace(overrides, first, top)
     if override is not None:
-        fig.add_trace(override)
+        traces.append(override)
     for step, label in marks:
         if step >= first:
-            fig.add_trace(go.Scatter(x=[step, step], y=[0.0, top], mode="lines", name=label,
+            traces.append(go.Scatter(x=[step, step], y=[0.0, top], mode="lines", name=label,
                                      hoverinfo="name", line={"color": WHATIF_COLOUR,
                                                              "dash": "dot", "width": 1.5}))
-    fig.update_layout(title="Stale and cold counters", xaxis=_step_axis(x),
-                      yaxis={"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT)
-    return fig
+    # one constructor call: the layout is validated once (issue 15)
+    return go.Figure(traces, {
+        "title": "Stale and cold counters", "xaxis": _step_axis(x),
+        "yaxis": {"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT,
+        **_lines_layout(lines)})
 
 
-def _add_verdict_traces(fig: go.Figure, marks: Sequence[VerdictMark]) -> None:
+def _verdict_traces(marks: Sequence[VerdictMark]) -> list[go.Scatter]:
+    traces = []
     for fate, label in VERDICT_FATES.items():
         chosen = [m for m in marks if m.fate is fate]
         if not chosen:
             continue
         y = np.array([m.level for m in chosen])
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=np.array([m.step for m in chosen]), y=y, mode="markers",
             name=label.words, legendgroup="verdict",
             marker={"size": 12, "color": label.colour,
@@ -189,6 +221,7 @@ def _add_verdict_traces(fig: go.Figure, marks: Sequence[VerdictMark]) -> None:
             hovertext=np.array([f"step {m.step}: {m.reason} ({label.words})" for m in chosen]),
             hoverinfo="text",
         ))
+    return traces
 
 
 def weight_switches(used: np.ndarray) -> np.ndarray:
@@ -215,55 +248,54 @@ def weights_figure(
     se = np.fromiter((r.standard_error[i] for r in shown), dtype=float, count=n)
     z = z_one_sided(config.delta)
     prior = shown[-1].prior[i] if n else config.prior_weights[i]
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=x, y=mean + z * se, mode="lines", line={"width": 0},
-                             showlegend=False, hoverinfo="skip"))
-    fig.add_trace(go.Scatter(x=x, y=mean - z * se, mode="lines", line={"width": 0},
-                             fill="tonexty", fillcolor="rgba(31,119,180,0.18)",
-                             name=f"±{z:.2f}·se", hoverinfo="skip"))
-    fig.add_trace(go.Scatter(x=x, y=mean, mode="lines", name="posterior mean",
-                             line={"color": "#1f77b4"}))
-    fig.add_trace(go.Scatter(x=x, y=used, mode="lines", name="weight in use",
-                             line={"shape": "hv", "color": "#ff7f0e", "width": 3}))
+    traces: list[go.Scatter] = [
+        go.Scatter(x=x, y=mean + z * se, mode="lines", line={"width": 0}, showlegend=False,
+                   hoverinfo="skip"),
+        go.Scatter(x=x, y=mean - z * se, mode="lines", line={"width": 0}, fill="tonexty",
+                   fillcolor="rgba(31,119,180,0.18)", name=f"±{z:.2f}·se", hoverinfo="skip"),
+        go.Scatter(x=x, y=mean, mode="lines", name="posterior mean",
+                   line={"color": "#1f77b4"}),
+        go.Scatter(x=x, y=used, mode="lines", name="weight in use",
+                   line={"shape": "hv", "color": "#ff7f0e", "width": 3}),
+    ]
     switches = weight_switches(used)
     if len(switches):
-        fig.add_trace(go.Scatter(x=x[switches], y=used[switches], mode="markers",
+        traces.append(go.Scatter(x=x[switches], y=used[switches], mode="markers",
                                  name="switched", marker={"size": 10, "color": "#d62728"}))
-    fig.add_hline(y=prior, line={"dash": "dash", "color": "#555", "width": 1},
-                  annotation_text=f"prior {prior:g}", annotation_position="top left")
+    prior_line = threshold_line(prior, f"prior {prior:g}",
+                                {"dash": "dash", "color": "#555", "width": 1}, "top left")
     finite = np.concatenate([mean + z * se, used, [prior]]) if n else np.array([prior])
     override = _override_trace(overrides, int(x[0]) if n else 1, float(np.nanmax(finite)))
     if override is not None:
-        fig.add_trace(override)
-    fig.update_layout(title=f"Link weight: {feature}", xaxis=_step_axis(x),
-                      yaxis_title="weight", **_LAYOUT)
-    return fig
+        traces.append(override)
+    return go.Figure(traces, {"title": f"Link weight: {feature}", "xaxis": _step_axis(x),
+                              "yaxis": {"title": "weight"}, **_LAYOUT,
+                              **_lines_layout([prior_line])})
 
 
 def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figure:
     """Evidence per query term after the last step, against ``evidence_per_term``."""
     opts = config.adaptive
-    fig = go.Figure()
+    traces: list[go.Bar] = []
     if steps:
         last = steps[-1]
         evidence = np.array(last.evidence, dtype=float)
         weights = np.array(last.term_weights, dtype=float)
         colours = np.where(evidence >= opts.evidence_per_term, "#2ca02c", "#ff7f0e")
-        fig.add_trace(go.Bar(
+        traces.append(go.Bar(
             x=np.array(last.terms), y=evidence, marker_color=colours, name="evidence",
             hovertext=np.array([f"{t}: {e:g} blocks, term weight {w:.2f}"
                                 for t, e, w in zip(last.terms, evidence, weights, strict=True)]),
             hoverinfo="text",
         ))
-    fig.add_hline(y=opts.evidence_per_term, line={"dash": "dash", "color": "#2ca02c"},
-                  annotation_text=f"evidence per term: {opts.evidence_per_term}",
-                  annotation_position="top right")
+    line = threshold_line(opts.evidence_per_term, f"evidence per term: {opts.evidence_per_term}",
+                          {"dash": "dash", "color": "#2ca02c"}, "top right")
     note = _coverage_note(steps[-1], config) if steps else "no page yet"
-    fig.update_layout(title={"text": "Evidence per term", "subtitle": {"text": note}},
-                      yaxis={"title": "evidence blocks", "rangemode": "tozero"},
-                      **{**_LAYOUT, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}})
-    fig.update_layout(showlegend=False)
-    return fig
+    return go.Figure(traces, {
+        "title": {"text": "Evidence per term", "subtitle": {"text": note}},
+        "yaxis": {"title": "evidence blocks", "rangemode": "tozero"},
+        **_LAYOUT, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "showlegend": False,
+        **_lines_layout([line])})
 
 
 def _coverage_note(last: StepRecord, config: CrawlConfig) -> str:
@@ -336,12 +368,12 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
     low = np.array([r.low for r in shown], dtype=float)
     high = np.array([r.high for r in shown], dtype=float)
     est = np.array([r.hits / r.pages if r.pages else 0.0 for r in shown], dtype=float)
-    fig = go.Figure(_rest_band(shown, labels))
+    traces = [_rest_band(shown, labels)]
     for state, label in SUBTREE_STATES.items():
         pick = np.array([r.state == state for r in shown], dtype=bool)
         if not pick.any():
             continue
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=est[pick], y=labels[pick], mode="markers", name=label.words, cliponaxis=False,
             marker={"size": 9, "color": label.colour}, hovertext=hover[pick],
             hoverinfo="text",
@@ -349,14 +381,12 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
                      "arrayminus": est[pick] - low[pick], "thickness": 2,
                      "color": label.colour},
         ))
-    fig.update_layout(
-        title="Harvest per subtree (Wilson interval)",
-        xaxis_title="share of pages with new content",
-        **{**_LAYOUT, "height": max(CHART_HEIGHT, 170 + 22 * len(shown))})
-    fig.update_xaxes(range=[-0.04, 1.04])
-    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], type="category",
-                     tickfont={"size": 10})
-    return fig
+    return go.Figure(traces, {
+        "title": "Harvest per subtree (Wilson interval)",
+        "xaxis": {"title": "share of pages with new content", "range": [-0.04, 1.04]},
+        "yaxis": {"categoryorder": "array", "categoryarray": labels[::-1], "type": "category",
+                  "tickfont": {"size": 10}},
+        **_LAYOUT, "height": max(CHART_HEIGHT, 170 + 22 * len(shown))})
 
 
 def switch_counts(steps: Sequence[StepRecord], window: int = DEFAULT_WINDOW) -> dict[str, int]:

@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from components.charts import CHART_HEIGHT, LEGEND_BELOW, WHATIF_COLOUR
+from components.charts import CHART_HEIGHT, LEGEND_BELOW, WHATIF_COLOUR, threshold_line
 from components.labels import STOP_REASONS
 from components.state import AnySession, StateKey
 from components.targets import demo_truth
@@ -128,22 +128,29 @@ def _words(reason: StopReason | None) -> str:
     return STOP_REASONS[reason].words if reason is not None else "end"
 
 
-def _mark_lines(fig: go.Figure, result: WhatIf, top: float) -> None:
+def _mark_lines(result: WhatIf, top: float) -> list[go.Scatter]:
     """Vertical lines: dotted pink where a rule would stand, solid black at the actual stop."""
+    traces = []
     for step, label in whatif_marks(result):
         actual = label.startswith("actual")
-        fig.add_trace(go.Scatter(
+        traces.append(go.Scatter(
             x=[step, step], y=[0.0, top], mode="lines", name=label, hoverinfo="name",
             line={"color": ACTUAL_COLOUR if actual else WHATIF_COLOUR,
                   "dash": "solid" if actual else "dot", "width": 1.5},
         ))
+    return traces
 
 
-def _layout(fig: go.Figure, title: str, y_title: str) -> None:
-    fig.update_layout(title=title, height=CHART_HEIGHT, legend=LEGEND_BELOW,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, hovermode="closest",
-                      xaxis={"title": "step", "tickformat": "d"},
-                      yaxis={"title": y_title, "rangemode": "tozero"})
+def _layout(
+    title: str, y_title: str, lines: Sequence[tuple[dict[str, object], dict[str, object]]],
+) -> dict[str, object]:
+    """The figure's whole layout, for its constructor: validated once (issue 15)."""
+    return {"title": title, "height": CHART_HEIGHT, "legend": LEGEND_BELOW,
+            "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "hovermode": "closest",
+            "xaxis": {"title": "step", "tickformat": "d"},
+            "yaxis": {"title": y_title, "rangemode": "tozero"},
+            "shapes": [shape for shape, _ in lines],
+            "annotations": [annotation for _, annotation in lines]}
 
 
 def whatif_stale_figure(result: WhatIf) -> go.Figure:
@@ -154,23 +161,25 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
     stale = np.fromiter((p.stale for p in points), dtype=np.int64, count=len(points))
     cold = np.fromiter((p.cold for p in points), dtype=np.int64, count=len(points))
     patience = result.options.patience
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=x, y=stale, name="stale (what-if)", mode="lines",
-                             line={"shape": "hv", "color": "#1f77b4"}))
-    fig.add_trace(go.Scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
-                             line={"shape": "hv", "color": "#17becf"}))
-    for level, label, colour in (
-        (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
-        (patience, "saturated", "#d62728"),
-        (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
-    ):
-        fig.add_hline(y=level, line={"dash": "dash", "color": colour, "width": 1},
-                      annotation_text=f"{label}: {level}", annotation_position="top left",
-                      annotation_font_size=10)
+    traces = [
+        go.Scatter(x=x, y=stale, name="stale (what-if)", mode="lines",
+                   line={"shape": "hv", "color": "#1f77b4"}),
+        go.Scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
+                   line={"shape": "hv", "color": "#17becf"}),
+    ]
+    lines = [
+        threshold_line(level, f"{label}: {level}",
+                       {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
+        for level, label, colour in (
+            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+            (patience, "saturated", "#d62728"),
+            (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
+        )
+    ]
     for stood, name in ((True, "verdict stands"), (False, "forgiven (a lead was pending)")):
         chosen = [v for v in result.verdicts if v.stood is stood]
         if chosen:
-            fig.add_trace(go.Scatter(
+            traces.append(go.Scatter(
                 x=np.array([v.step for v in chosen]),
                 y=np.array([v.cold if v.reason is StopReason.NO_RELEVANT_PAGES else v.stale
                             for v in chosen]),
@@ -180,9 +189,9 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
                                    for v in chosen]},
                 hovertext=np.array([f"step {v.step}: {v.reason}" for v in chosen]),
                 hoverinfo="text"))
-    _mark_lines(fig, result, float(COLD_PATIENCE * patience + 1))
-    _layout(fig, "What-if: stale and cold counters", "pages in a row")
-    return fig
+    traces.extend(_mark_lines(result, float(COLD_PATIENCE * patience + 1)))
+    return go.Figure(traces, _layout("What-if: stale and cold counters", "pages in a row",
+                                     lines))
 
 
 def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Figure:
@@ -192,21 +201,21 @@ def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Fi
     replayed = np.fromiter((p.coverage for p in result.points), dtype=float,
                            count=len(result.points))
     recorded = np.fromiter((r.coverage for r in steps), dtype=float, count=len(steps))
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=np.fromiter((r.step for r in steps), dtype=np.int64,
-                                           count=len(steps)),
-                             y=recorded, name="coverage (recorded)", mode="lines",
-                             line={"color": "#7f7f7f", "dash": "dash"}))
-    fig.add_trace(go.Scatter(x=x, y=replayed, name="coverage (what-if)", mode="lines",
-                             line={"color": "#2ca02c"}))
+    traces = [
+        go.Scatter(x=np.fromiter((r.step for r in steps), dtype=np.int64, count=len(steps)),
+                   y=recorded, name="coverage (recorded)", mode="lines",
+                   line={"color": "#7f7f7f", "dash": "dash"}),
+        go.Scatter(x=x, y=replayed, name="coverage (what-if)", mode="lines",
+                   line={"color": "#2ca02c"}),
+    ]
     threshold = result.options.coverage_threshold
-    fig.add_hline(y=threshold, line={"dash": "dash", "color": "#2ca02c", "width": 1},
-                  annotation_text=f"threshold {threshold:.0%}",
-                  annotation_position="bottom right", annotation_font_size=10)
-    _mark_lines(fig, result, 1.05)
-    _layout(fig, "What-if: coverage over the steps", "coverage")
-    fig.update_yaxes(range=[0, 1.08], tickformat=".0%")
-    return fig
+    line = threshold_line(threshold, f"threshold {threshold:.0%}",
+                          {"dash": "dash", "color": "#2ca02c", "width": 1}, "bottom right", 10)
+    traces.extend(_mark_lines(result, 1.05))
+    layout = _layout("What-if: coverage over the steps", "coverage", [line])
+    layout["yaxis"] = {"title": "coverage", "rangemode": "tozero", "range": [0, 1.08],
+                       "tickformat": ".0%"}
+    return go.Figure(traces, layout)
 
 
 def _reset_sliders() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from components.charts import (
@@ -15,6 +16,7 @@ from components.charts import (
     forest_figure,
     stale_cold_figure,
     switch_counts,
+    threshold_line,
     verdict_marks,
     weight_switches,
     weights_figure,
@@ -238,6 +240,19 @@ def test_stale_cold_chart_draws_counters_thresholds_and_verdict_fates() -> None:
     assert user.x.tolist() == [15] and user.y.tolist() == [5]
     override = next(trace for trace in fig.data if trace.name == "override")
     assert override.x[0] == 15.5
+
+
+@pytest.mark.parametrize("position", ["top left", "top right", "bottom left", "bottom right"])
+@pytest.mark.parametrize("font_size", [None, 10])
+def test_threshold_line_is_what_add_hline_adds(position: str, font_size: int | None) -> None:
+    line = {"dash": "dash", "color": "#2ca02c", "width": 1}
+    added = go.Figure(go.Scatter(x=[1, 2], y=[0, 4]))
+    added.add_hline(y=2.5, line=line, annotation_text="saturated: 2.5",
+                    annotation_position=position, annotation_font_size=font_size)
+    shape, annotation = threshold_line(2.5, "saturated: 2.5", line, position, font_size)
+    built = go.Figure(go.Scatter(x=[1, 2], y=[0, 4]),
+                      {"shapes": [shape], "annotations": [annotation]})
+    assert built.layout.to_plotly_json() == added.layout.to_plotly_json()
 
 
 def test_forest_labels_are_cut_and_the_plot_grows_with_the_rows() -> None:
