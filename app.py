@@ -29,7 +29,7 @@ from components.sidebar import init_state, render_setup
 from components.state import AnySession, pop_flashes
 from components.sweepview import render_sweeps
 from components.tables import render_frontier, render_pages, render_subtrees
-from components.whatif import render_whatif
+from components.whatif import keep_sliders, render_whatif
 
 FRONTIER_ROWS = 25
 _FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}
@@ -44,8 +44,10 @@ pages. Every crawl is saved as it goes: **Saved sessions** in the sidebar resume
 left off, and **Replay with these settings** crawls a session's recorded pages again offline.
 """
 #: The views under the charts. ``st.tabs`` with a key tracks the selected one in session
-#: state (``ss["view"]``), so it survives overrides and reruns; every view is still drawn,
-#: so the override widgets in each exist whichever is selected.
+#: state (``ss["view"]``), so it survives overrides and reruns; every view but the what-if
+#: one is still drawn, so the override widgets in each exist whichever is selected. The
+#: what-if view replays the whole history on each new step (~0.3 s at 2,000 steps), so it
+#: is drawn only while open (``Tab.open``; issue 15), its sliders kept meanwhile.
 VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees", "What-if stops")
 
 
@@ -71,7 +73,10 @@ def _tabs(session: AnySession, running: bool) -> None:
         render_subtrees(wilson)
         render_subtree_overrides(session, wilson, rows)
     with whatif:
-        render_whatif(session)
+        if whatif.open is False:
+            keep_sliders(st.session_state)
+        else:
+            render_whatif(session)
 
 
 def explorer() -> None:

@@ -240,6 +240,8 @@ def test_export_then_import_round_trips(at: AppTest) -> None:
     assert view.steps == session.steps
     assert export_json(view).encode() == data
     assert at.button(key="step").disabled and len(live_charts(at)) == 4
+    assert not drawn(at, "chart_whatif_stale")  # drawn only while its tab is open
+    open_view(at, "What-if stops")
     assert at.get_by_key("chart_whatif_stale") is not None  # what-if on an imported view
     assert metric(at, "Pages fetched") == "3"
 
@@ -323,6 +325,19 @@ def test_with_stop_on_verdict_off_the_first_verdict_that_stood_is_shown(at: AppT
     assert f"at step {session.stop_step}" in (tile.proto.delta or "")
 
 
+def drawn(at: AppTest, key: str) -> bool:
+    try:
+        at.get_by_key(key)
+    except KeyError:
+        return False
+    return True
+
+
+def open_view(at: AppTest, view: str) -> None:
+    at.session_state["view"] = view  # what clicking the tab does (a keyed st.tabs)
+    at.run()
+
+
 def whatif_table(at: AppTest) -> Any:
     return next(d.value for d in at.dataframe if "answers found" in d.value.columns)
 
@@ -332,6 +347,7 @@ def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> 
     at.button(key="run_to_stop").click().run()
     run_ticks(at, 30)
     assert session.done and session.stop_step is not None
+    open_view(at, "What-if stops")
     assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
     table = whatif_table(at)
     actual, replayed = table.iloc[0], table.iloc[1]
@@ -353,3 +369,26 @@ def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> 
     assert at.get_by_key("chart_whatif_stale") is not None
     at.button(key="whatif_reset").click().run()
     assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
+
+
+def what_if_marks(spec: dict[str, Any]) -> list[tuple[str, float]]:
+    return [(t["name"], t["x"][0]) for t in spec["data"]
+            if t.get("name", "").startswith(("what-if", "actual"))]
+
+
+def test_the_what_if_sliders_and_marks_outlive_another_open_view(at: AppTest) -> None:
+    session = start(at, "helpdesk")
+    step(at, 6)
+    open_view(at, "What-if stops")
+    at.slider(key="whatif_patience").set_value(1).run()
+    stale = json.loads(at.get_by_key("chart_stale").proto.spec)
+    marked = what_if_marks(stale)
+    assert marked  # the sliders differ from the session's options: the steps are marked
+    open_view(at, "Frontier")
+    at.run()  # the second run without the sliders drawn: Streamlit would have dropped them
+    assert not drawn(at, "chart_whatif_stale") and not at.exception
+    stale = json.loads(at.get_by_key("chart_stale").proto.spec)
+    assert what_if_marks(stale) == marked  # still the sliders' options
+    open_view(at, "What-if stops")
+    assert at.slider(key="whatif_patience").value == 1
+    assert at.slider(key="whatif_patience").value != session.config.adaptive.patience
