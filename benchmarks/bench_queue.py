@@ -173,7 +173,7 @@ def _step(state: FrontierState, config: CrawlConfig, step: int, first: int,
         state.focus.learn(entry.signal, relevance >= 0.5)
     state.focus.siblings.observe(entry.key, relevance)
     _rescore_if_stale(state)  # after learning and sibling credit, one rescore for both
-    lead = pending_lead(state)
+    lead = pending_lead(state, config.seed_host)
     # a stop verdict at every step, judged with the pending lead (forgiven or not, the
     # crawl goes on: stop_on_verdict is off)
     judge(state, config, StepFacts(step=step, entry=entry, dropped=()), StopReason.SATURATED,

@@ -55,7 +55,8 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
-                 "max_sitemap_urls", "concurrency", "render", "render_deadline_s", "language")
+                 "max_sitemap_urls", "concurrency", "per_host", "render", "render_deadline_s",
+                 "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -77,7 +78,7 @@ def form_defaults() -> dict[str, Any]:
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "allow_private",
                                          "user_agent", "use_sitemaps",
-                                         "max_sitemap_urls", "concurrency")},
+                                         "max_sitemap_urls", "concurrency", "per_host")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -210,14 +211,14 @@ FIELD_LABELS = {
     "dispersion_cap": "Dispersion cap", "scope": "Scope", "language": "Query language",
     "config": "Setup",
     "user_agent": "User-Agent",
-    "concurrency": "Fetches in flight",
+    "concurrency": "Fetches in flight", "per_host": "Requests per host",
     "render": "Render JavaScript", "render_deadline_s": "Render deadline",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
-                             "max_sitemap_urls", "concurrency", "render",
+                             "max_sitemap_urls", "concurrency", "per_host", "render",
                              "render_deadline_s", "language"})
 
 
@@ -329,8 +330,12 @@ def _advanced_inputs() -> None:
                           "are read in their own language (<html lang>, else detected)")
         st.number_input("Fetches in flight", key="concurrency", step=1,
                         help="pages fetched at once, from different hosts (one request at a "
-                             "time per host); they are still read in the crawl's order, so "
+                             "time per host unless raised below); they are still read in the "
+                             "crawl's order, so "
                              "a crawl repeats")
+        st.number_input("Requests per host at a time", key="per_host", step=1,
+                        help="with fetches in flight: more than 1 only where the site's owner "
+                             "agrees (the delay is then the gap between request starts)")
         st.checkbox("Stop on verdict", key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
         st.checkbox("Allow private addresses", key="allow_private")

@@ -25,7 +25,7 @@ URL = "http://shop.example/dir/page.html"
 def _read_with_bs4(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
     def bs4_extract(*args: object, **kwargs: object) -> Page:
         with monkeypatch.context() as patch:
-            patch.setattr(extract_module, "_read_tree", lambda markup: None)
+            patch.setattr(extract_module, "read_tree", lambda markup: None)
             return extract(*args, **kwargs)  # type: ignore[arg-type]
 
     return bs4_extract
@@ -159,13 +159,13 @@ def test_both_paths_stop_at_the_same_character_of_text(room: int,
 
 def _spy_on_bs4(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    original = extract_module._read_soup
+    original = extract_module.read_soup
 
     def spy(markup: str) -> object:
         calls.append(markup)
         return original(markup)
 
-    monkeypatch.setattr(extract_module, "_read_soup", spy)
+    monkeypatch.setattr(extract_module, "read_soup", spy)
     return calls
 
 

@@ -10,12 +10,12 @@ import pytest
 from w3lib.url import safe_url_string
 
 from pagesift_ui.frontier import linkrules, links, urls
-from pagesift_ui.page import extract
+from pagesift_ui.page import lxmltree, resolve
 
 CACHES: dict[str, Any] = {
-    "extract._resolve_href": extract._resolve_href,
-    "extract._http_url": extract._http_url,
-    "extract._boilerplate_classes": extract._boilerplate_classes,
+    "resolve.resolve_href": resolve.resolve_href,
+    "resolve.http_url": resolve.http_url,
+    "lxmltree._boilerplate_classes": lxmltree._boilerplate_classes,
     "urls._clean": urls._clean,
     "urls._dedupe_key": urls._dedupe_key,
     "linkrules._is_ip": linkrules._is_ip,
@@ -44,8 +44,8 @@ def test_a_crawl_of_more_urls_than_the_bound_keeps_the_bound() -> None:
 
 
 def _resolve_uncached(base: str, href: str) -> str | None:
-    """extract._resolve as it was before its caches."""
-    href = href.strip().translate(extract._TAB_NEWLINE)
+    """resolve.resolve as it was before its caches."""
+    href = href.strip().translate(resolve.TAB_NEWLINE)
     try:
         absolute = urldefrag(urljoin(base, href)).url
         parts = urlsplit(absolute)
@@ -66,7 +66,7 @@ HREFS = ("", "#", "#top", "a.html", "a.html#", "a.html#x", "a.html#x#y", "?q#f",
 
 @pytest.mark.parametrize(("base", "href"), list(itertools.product(BASES, HREFS)))
 def test_link_resolution_answers_as_before_its_caches(base: str, href: str) -> None:
-    assert extract._resolve(base, href) == _resolve_uncached(base, href)
+    assert resolve.resolve(base, href) == _resolve_uncached(base, href)
 
 
 def test_cached_url_rules_answer_for_the_anchor_each_time() -> None:

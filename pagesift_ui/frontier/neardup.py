@@ -8,13 +8,14 @@ before this by ``urls.text_fingerprints``; this catches the ones that differ in 
 
 Short texts are left out (``MIN_SHINGLES``): a page of a dozen words shares most of its
 shingles with any page of the same template, and an estimate over a handful of shingles is
-noise. The hash is blake2b of each shingle, so signatures are the same in every process (no
-``PYTHONHASHSEED``), and a replay finds the same duplicates.
+noise. A shingle's hash is built from blake2b hashes of its words, so signatures are the same
+in every process (no ``PYTHONHASHSEED``), and a replay finds the same duplicates.
 """
 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -42,19 +43,32 @@ _rng = np.random.default_rng(20261201)  # fixed: signatures must not change betw
 # odd multipliers and xor keys of the multiply-shift hash functions
 _A = _rng.integers(0, 1 << 63, size=SIGNATURE_SIZE, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 _B = _rng.integers(0, 1 << 63, size=SIGNATURE_SIZE, dtype=np.uint64)
+#: The multiplier of the shingle hash: odd, 2⁶⁴/φ (Knuth's multiplicative hashing constant).
+_P = np.uint64(0x9E3779B97F4A7C15)
+#: Distinct words whose hash is kept (a bound, like the URL caches: issue 15).
+WORD_HASH_CACHE_SIZE = 65_536
+
+
+@lru_cache(maxsize=WORD_HASH_CACHE_SIZE)
+def _word_hash(word: str) -> int:
+    return int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
 
 
 def _shingle_hashes(text: str) -> npt.NDArray[np.uint64]:
+    """The distinct shingles' hashes: each word hashed once (blake2b, cached: a site's pages
+    share most of their words), a shingle's hash the polynomial Σ wᵢ·P^(4−i) of its words'
+    over uint64 (wrapping), in numpy. Hashing every 5-word string took a blake2b call and a
+    join per shingle, 16% of a step on the Python docs (issue 15)."""
     words = text.lower().split()
-    shingles = {
-        " ".join(words[i:i + SHINGLE_WORDS]) for i in range(len(words) - SHINGLE_WORDS + 1)
-    }
-    return np.fromiter(
-        (int.from_bytes(hashlib.blake2b(s.encode(), digest_size=8).digest(), "little")
-         for s in shingles),
-        dtype=np.uint64,
-        count=len(shingles),
-    )
+    count = len(words) - SHINGLE_WORDS + 1
+    if count <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    word_hashes = np.fromiter(map(_word_hash, words), dtype=np.uint64, count=len(words))
+    hashes = word_hashes[:count].copy()
+    for offset in range(1, SHINGLE_WORDS):
+        hashes *= _P
+        hashes += word_hashes[offset:offset + count]
+    return np.unique(hashes)
 
 
 def minhash(text: str) -> npt.NDArray[np.uint64] | None:

@@ -69,8 +69,9 @@ class FetchPolicy:
     (each redirect hop and each robots.txt download is one), whatever the read timeout lets
     a dripping server do. A ``Crawl-delay`` or ``Retry-After`` longer than
     ``max_crawl_delay_s`` / ``max_retry_after_s`` is waited only that long. ``concurrency``
-    is the most fetches the fetcher runs at once (its prefetch threads; never two requests
-    to one host at a time, docs/DESIGN.md §11.14). The checks here
+    is the most fetches the fetcher runs at once (its prefetch threads), ``per_host`` the most
+    requests to one host at a time (1: one, as a polite crawler does unless told otherwise;
+    docs/DESIGN.md §11.14). The checks here
     are what the fetcher needs to work at all; ``CrawlConfig`` narrows them to the ranges a
     user may choose.
     """
@@ -88,6 +89,7 @@ class FetchPolicy:
     max_crawl_delay_s: float
     max_retry_after_s: float
     concurrency: int
+    per_host: int
 
     def __post_init__(self) -> None:
         ua = self.user_agent
@@ -107,10 +109,10 @@ class FetchPolicy:
             raise ConfigError(
                 "max_redirects", f"must be an integer ≥ 0, got {self.max_redirects!r}"
             )
-        if not is_count(self.concurrency) or self.concurrency < 1:
-            raise ConfigError(
-                "concurrency", f"must be an integer ≥ 1, got {self.concurrency!r}"
-            )
+        for name in ("concurrency", "per_host"):
+            value = getattr(self, name)
+            if not is_count(value) or value < 1:
+                raise ConfigError(name, f"must be an integer ≥ 1, got {value!r}")
         if not is_count(self.max_body_bytes) or self.max_body_bytes <= 0:
             raise ConfigError(
                 "max_body_bytes", f"must be an integer > 0, got {self.max_body_bytes!r}"

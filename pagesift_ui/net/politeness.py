@@ -14,10 +14,12 @@ stalled a crawl silently), so a longer wait is cut to its cap, and each cut is r
 fetcher hands it its clock and sleep.
 
 A crawl may have several fetches in flight (``CrawlConfig.concurrency``, docs/DESIGN.md
-§11.14), but never two requests to one host at once: ``turn`` holds the host's lock from
-the wait through the whole exchange, so the gaps above are measured exactly as with one
-fetch at a time. A thread holds at most one host's turn (a redirect to another host takes
-its turn on the next hop, after this one's is given back), so turns cannot deadlock.
+§11.14), but at most ``FetchPolicy.per_host`` requests to one host at once (1 by default):
+``turn`` holds one of the host's slots from the wait through the whole exchange, so with one
+slot the gaps above are measured exactly as with one fetch at a time; with more, the waits
+themselves still go one after another, so ``delay_s`` is the gap between request starts. A
+thread holds at most one host's turn (a redirect to another host takes its turn on the next
+hop, after this one's is given back), so turns cannot deadlock.
 """
 
 from __future__ import annotations
@@ -91,20 +93,29 @@ class Politeness:
         self._sleep = sleep
         self._last_request_at: dict[str, float] = {}
         self._not_before: dict[str, float] = {}
-        self._turns: dict[str, threading.Lock] = {}  # host → held while a request to it runs
+        # host → its slots, one held while a request to it runs (``FetchPolicy.per_host``),
+        # and the lock its waits take one after another (they read and set its last request)
+        self._turns: dict[str, tuple[threading.BoundedSemaphore, threading.Lock]] = {}
         self._turns_lock = threading.Lock()
 
     @contextlib.contextmanager
     def turn(
         self, host: str, *, loopback: bool, crawl_delay: float | None
     ) -> Iterator[CappedWait | None]:
-        """Hold ``host``'s turn for one request: wait for any request to it in flight, then
-        ``wait_turn``; the block sends the request and reads the answer. Yields the cap
-        ``wait_turn`` returns. Never take another host's turn inside the block."""
+        """Hold one of ``host``'s slots for one request: wait for a slot (all taken: that many
+        requests to it are in flight), then ``wait_turn``; the block sends the request and
+        reads the answer. Yields the cap ``wait_turn`` returns. Never take another host's
+        turn inside the block."""
         with self._turns_lock:
-            lock = self._turns.setdefault(host, threading.Lock())
-        with lock:
-            yield self.wait_turn(host, loopback=loopback, crawl_delay=crawl_delay)
+            turn = self._turns.get(host)
+            if turn is None:
+                turn = (threading.BoundedSemaphore(self._policy.per_host), threading.Lock())
+                self._turns[host] = turn
+        slots, waits = turn
+        with slots:
+            with waits:
+                capped = self.wait_turn(host, loopback=loopback, crawl_delay=crawl_delay)
+            yield capped
 
     def wait_turn(
         self, host: str, *, loopback: bool, crawl_delay: float | None

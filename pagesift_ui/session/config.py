@@ -27,6 +27,7 @@ from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
     "MAX_CONCURRENCY",
+    "MAX_PER_HOST",
     "MAX_LIMIT",
     "SETTINGS",
     "CrawlConfig",
@@ -43,6 +44,9 @@ MAX_LIMIT = 100_000
 #: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
 #: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
 MAX_CONCURRENCY = 32
+#: The most requests to one host at a time a session allows: a few are what a server that
+#: agrees to more than one expects; more is load, not politeness.
+MAX_PER_HOST = 8
 
 _LANGUAGE_CHOICES = (
     "choose auto (detect it from the query) or one of "
@@ -100,9 +104,10 @@ class CrawlConfig:
     different hosts (one request at a time per host, its delays unchanged); the pages are
     still taken into the crawl one at a time in pop order, so for a given site and
     ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
-    time (docs/DESIGN.md §11.14). ``render`` asks for pages to be rendered in headless
-    Chromium (off by default: a render costs a browser and up to ``render_deadline_s`` per
-    page, §11.3a). The ranges of the numbers are ``SETTINGS``'.
+    time (docs/DESIGN.md §11.14); ``per_host`` lets more than one of them go to one host.
+    ``render`` asks for pages to be rendered in headless Chromium (off by default: a render
+    costs a browser and up to ``render_deadline_s`` per page, §11.3a). The ranges of the
+    numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -134,6 +139,7 @@ class CrawlConfig:
     max_sitemap_urls: int = 1_000
     max_sitemap_bytes: int = 10_000_000
     concurrency: int = 1
+    per_host: int = 1
     language: Language = Language.AUTO
     render: RenderMode = RenderMode.OFF
     render_deadline_s: float = 10.0
@@ -252,6 +258,7 @@ class CrawlConfig:
             max_crawl_delay_s=self.max_crawl_delay_s,
             max_retry_after_s=self.max_retry_after_s,
             concurrency=self.concurrency,
+            per_host=self.per_host,
         )
 
     def sitemap_limits(self) -> SitemapLimits:
@@ -383,6 +390,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("concurrency", int, "fetches in flight at once, to different hosts (one request "
             "at a time per host); pages are still taken in pop order, so a crawl repeats",
             "--concurrency", 1, MAX_CONCURRENCY),
+    Setting("per_host", int, "requests to one host at a time, when fetches are in flight (1: "
+            "one, the polite default; more only where the site's owner agrees)", "--per-host",
+            1, MAX_PER_HOST),
     # httpx's own cap is 20 (DEFAULT_MAX_REDIRECTS); browsers also stop at 20
     Setting("max_redirects", int, "redirects followed per page", low=0, high=20),
     Setting("user_agent", str, "the User-Agent header; its product token (before the first "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -272,8 +272,9 @@ class CrawlSession:
         self._prefetch()
 
     def _pop_for_an_idle_host(self) -> Popped | None:
-        """§11.14: the best of the next ``concurrency`` pops whose host has no link in
-        flight, else the best of them; the others go back to the queue (``put_back``).
+        """§11.14: the best of the next ``LOOKAHEAD_PER_SLOT × concurrency`` pops whose host
+        has fewer than ``per_host`` links in flight, else the best of them; the others go
+        back to the queue (``put_back``).
 
         One request at a time per host means two links in flight on one host are fetched
         one after the other, however many threads wait; per-host queues are how parallel
@@ -282,7 +283,8 @@ class CrawlSession:
         choice repeats run after run; with nothing in flight (always, with one fetch at a
         time) the best link is taken, as before.
         """
-        busy = {urlsplit(link.entry.url).hostname for link in self._ahead}
+        in_flight = Counter(urlsplit(link.entry.url).hostname for link in self._ahead)
+        busy = {host for host, count in in_flight.items() if count >= self.config.per_host}
         passed: list[Popped] = []
         chosen: Popped | None = None
         for _ in range(LOOKAHEAD_PER_SLOT * self.config.concurrency):

@@ -115,6 +115,41 @@ def test_four_in_flight_crawl_the_same_pages_in_the_same_order_on_two_runs(
     assert len(hosts_first) == SITE.hosts
 
 
+@pytest.fixture(scope="module")
+def one_host_server() -> Iterator[SlowServer]:
+    with SlowServer(SlowSite(hosts=1, pages=40), delay_s=0.1) as running:
+        yield running
+
+
+def test_requests_per_host_stay_one_at_a_time_unless_raised(
+    one_host_server: SlowServer,
+) -> None:
+    """``per_host`` (default 1) is the most requests to one host at once: a one-host site at
+    four in flight gets one at a time by default, and two with ``per_host=2``; the crawl
+    still repeats."""
+    one = crawl_live(one_host_server, live_config(one_host_server, concurrency=4, limit=12))
+    assert set(one_host_server.max_in_flight().values()) == {1}
+    config = live_config(one_host_server, concurrency=4, per_host=2, limit=12)
+    two = crawl_live(one_host_server, config)
+    assert set(one_host_server.max_in_flight().values()) == {2}
+    same_crawl(two, crawl_live(one_host_server, config))
+    assert len(one) == len(two) == 12
+
+
+def test_per_host_is_a_setting_from_1_to_8_default_1() -> None:
+    assert memory_config().per_host == 1
+    setting = next(s for s in SETTINGS if s.name == "per_host")
+    assert (setting.flag, setting.low, setting.high, setting.default) == ("--per-host", 1, 8, 1)
+    for bad in (0, 9, 1.5):
+        with pytest.raises(ConfigError) as caught:
+            memory_config(per_host=bad)
+        assert caught.value.field == "per_host"
+    config = memory_config(concurrency=4, per_host=2)
+    assert CrawlConfig.from_mapping(config.to_dict()) == config
+    assert config.fetch_policy().per_host == 2
+    assert "per_host" in FORM_SETTINGS
+
+
 def test_one_at_a_time_the_server_sees_the_pages_in_the_crawls_order(
     server: SlowServer,
 ) -> None:

@@ -94,6 +94,7 @@ def test_fetch_policy_carries_the_configs_values() -> None:
         "connect_timeout_s": 1.5, "read_timeout_s": 7.0, "max_redirects": 0,
         "max_body_bytes": 123_456, "allow_private": True, "fetch_deadline_s": 12.5,
         "max_crawl_delay_s": 7.0, "max_retry_after_s": 90.0, "concurrency": 3,
+        "per_host": 2,
     }
     policy = CrawlConfig.from_mapping({**GOOD, **changed}).fetch_policy()
     # the seed's origin is the one loopback or private origin the policy lets through

@@ -1,0 +1,200 @@
+"""Walk events to Markdown blocks, plain-text blocks, headings and links: the one
+``Collector`` both tree walks feed, so the two parsers give the same ``Page``
+(docs/DESIGN.md §2)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pagesift_ui.page.markup import BLOCKS, HEADINGS, Attrs, attr_list, normalise
+from pagesift_ui.page.model import Link
+from pagesift_ui.page.resolve import resolve
+
+__all__ = ["Collector"]
+
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+
+
+@dataclass(slots=True)
+class _OpenLink:
+    node: object  # the <a> element, to close the right link
+    url: str
+    in_main: bool
+    nofollow: bool
+    hreflang: str | None
+    fallback: str
+    parts: list[str] = field(default_factory=list)
+    image_alts: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Collector:
+    """Turns walk events into Markdown blocks, plain-text blocks, headings and links."""
+
+    base: str
+    page_nofollow: bool
+    text_room: int  # characters of text still to take; ``full`` once a text did not fit
+    full: bool = False
+    markdown_blocks: list[str] = field(default_factory=list)
+    plain_blocks: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    _markdown: list[str] = field(default_factory=list)
+    # ``"".join(_markdown).strip() != ""``, kept as pieces come: joining at every table cell
+    # made a long row quadratic
+    _markdown_shows: bool = False
+    _plain: list[str] = field(default_factory=list)
+    _prefix: str = ""
+    _pre_depth: int = 0
+    _heading: list[str] | None = None
+    _open_links: list[_OpenLink] = field(default_factory=list)
+    _ordinals: list[int] = field(default_factory=list)
+
+    def text(self, value: str, content: bool) -> None:
+        if len(value) > self.text_room:
+            value = value[: self.text_room]
+            self.full = True
+        self.text_room -= len(value)
+        for link in self._open_links:
+            link.parts.append(value)
+        if content and self._heading is not None:
+            self._heading.append(value)
+        if content and not self._open_links:
+            self._markdown.append(value)
+            self._markdown_shows = self._markdown_shows or not _blank(value)
+            self._plain.append(value)
+
+    def start(self, name: str, element: Attrs, content: bool) -> None:
+        if name == "a":
+            self._open_link(element, content)
+        elif name == "img" and self._open_links:
+            alt = element.get("alt")
+            if isinstance(alt, str):
+                self._open_links[-1].image_alts.append(alt)
+        elif name == "br":
+            self.text("\n" if self._pre_depth else " ", content)
+        elif name in ("td", "th") and content and self._markdown_shows:
+            self._markdown.append(" | ")
+            self._plain.append(" | ")
+        elif name in BLOCKS and not self._pre_depth:
+            self.flush(end=False)
+            self._start_block(name, content)
+        elif name == "pre":
+            self._pre_depth += 1
+
+    def end(self, name: str, element: object, content: bool) -> None:
+        if name == "a" and self._open_links and self._open_links[-1].node is element:
+            self._close_link(content)
+        elif name == "pre":
+            self._pre_depth -= 1
+            if not self._pre_depth:
+                self._flush_preformatted()
+        elif name in BLOCKS and not self._pre_depth:
+            if name in HEADINGS and self._heading is not None:
+                heading = normalise("".join(self._heading))
+                if heading:
+                    self.headings.append(heading)
+                self._heading = None
+            if name == "ol" and self._ordinals:
+                self._ordinals.pop()
+            self.flush(end=True)
+
+    def flush(self, *, end: bool) -> None:
+        """Emit the pending block; an empty one keeps its prefix unless the element ended."""
+        # (_plain only ever grows with _markdown: nothing pending, nothing to emit)
+        markdown = normalise("".join(self._markdown)) if self._markdown else ""
+        if markdown:
+            self.markdown_blocks.append(self._prefix + markdown)
+            self.plain_blocks.append(normalise("".join(self._plain)))
+        if markdown or end:
+            self._prefix = ""
+        self._markdown.clear()
+        self._markdown_shows = False
+        self._plain.clear()
+
+    def _start_block(self, name: str, content: bool) -> None:
+        if name == "ol":
+            self._ordinals.append(0)
+        elif name in HEADINGS:
+            self._prefix = HEADINGS[name]
+            self._heading = [] if content else None
+        elif name == "li":
+            if self._ordinals:
+                self._ordinals[-1] += 1
+                self._prefix = f"{self._ordinals[-1]}. "
+            else:
+                self._prefix = "- "
+        elif name == "pre":
+            self._pre_depth += 1
+
+    def _flush_preformatted(self) -> None:
+        raw = "".join(self._markdown)
+        plain = "".join(self._plain)
+        self._markdown.clear()
+        self._markdown_shows = False
+        self._plain.clear()
+        # Blank lines inside code would read as block separators, so fold them.
+        code = _BLANK_LINES.sub("\n", raw).strip("\n").rstrip()
+        if code.strip():
+            self.markdown_blocks.append(f"```\n{code}\n```")
+            self.plain_blocks.append(normalise(plain))
+        self._prefix = ""
+
+    def _open_link(self, tag: Attrs, content: bool) -> None:
+        href = tag.get("href")
+        url = resolve(self.base, href) if isinstance(href, str) else None
+        if url is None or (isinstance(href, str) and href.strip().startswith("#")):
+            return
+        rel = {value.lower() for value in attr_list(tag.get("rel"))}
+        hreflang = tag.get("hreflang")
+        fallback = [tag.get("title"), tag.get("aria-label")]
+        self._open_links.append(
+            _OpenLink(
+                node=tag,
+                url=url,
+                in_main=content,
+                nofollow=self.page_nofollow or "nofollow" in rel,
+                hreflang=hreflang.strip().lower() if isinstance(hreflang, str) else None,
+                fallback=_first_text(value for value in fallback if isinstance(value, str)),
+            )
+        )
+
+    def _close_link(self, content: bool) -> None:
+        link = self._open_links.pop()
+        raw = "".join(link.parts)
+        anchor = normalise(raw) or _first_text(link.image_alts) or link.fallback
+        self.links.append(Link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
+        if content and anchor and not self._open_links:
+            label = anchor.replace("[", r"\[").replace("]", r"\]")
+            # Keep the word boundary that spaces inside the <a> made ("<a>out </a>next").
+            before = " " if raw[:1].isspace() else ""
+            after = " " if raw[-1:].isspace() else ""
+            markdown = f"{before}[{label}]({_markdown_destination(link.url)}){after}"
+            self._markdown.append(markdown)
+            self._markdown_shows = True  # "[label](url)": never blank
+            self._plain.append(f"{before}{anchor}{after}")
+
+
+def _blank(text: str) -> bool:
+    return not text or text.isspace()
+
+
+def _markdown_destination(url: str) -> str:
+    """``url`` as a CommonMark link destination: kept as is (so it equals ``Link.url``)
+    unless its parentheses are unbalanced, which would end the link early."""
+    if "(" not in url and ")" not in url:
+        return url
+    depth = 0
+    for char in url:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            break
+    if depth == 0:
+        return url
+    return url.replace("(", "%28").replace(")", "%29")
+
+
+def _first_text(values: Iterable[str]) -> str:
+    return next((text for value in values if (text := normalise(value))), "")

@@ -1,0 +1,197 @@
+"""The ordinary reader: an lxml tree built in C, walked by ``etree.iterwalk`` (docs/DESIGN.md §2).
+
+bs4 builds the same tree from the same libxml2 parse event by event in Python (its lxml
+builder), at ~30 µs an element; tests/test_extract_paths.py holds both readers to the same Page.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from lxml import etree
+
+from pagesift_ui.page.collect import Collector
+from pagesift_ui.page.document import Document
+from pagesift_ui.page.markup import (
+    BLOCKS,
+    BOILERPLATE_ROLES,
+    BOILERPLATE_TAGS,
+    BOILERPLATE_TOKENS,
+    SKIPPED,
+    is_main,
+    is_robots,
+    lang_of,
+    normalise,
+    robots_directives,
+)
+
+__all__ = ["read_tree"]
+
+#: What the one XPath pass finds: the head's elements wherever they are (as bs4's
+#: ``find``/``find_all`` did) and the candidates for the main content inside the body.
+_ONE_PASS = etree.XPath(
+    "//title | //base[@href] | //meta | //link[@href] | //body | "
+    "//body//main | //body//article | //body//*[@role]"
+)
+#: libxml2 builds a tree at most 256 elements deep (without XML_PARSE_HUGE) and silently stops
+#: reading at the first element deeper: the last element it made is then that deep. bs4's
+#: builder gets the parser's events, not its tree, and has no such limit, so a document whose
+#: last element is this deep goes to bs4 (a little below 256 in case of an off-by-one).
+_LXML_DEPTH_GUARD = 250
+_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+_PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
+#: The elements ``Collector.start``/``end`` act on; for any other (span, code, em, …: most
+#: of a documentation page) both do nothing, so the tree walk does not call them.
+_COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
+
+
+def read_tree(markup: str) -> Document | None:
+    """The document through lxml, or None when lxml gives no tree with a ``<body>``
+    (an empty document, a frameset, a head only): bs4 reads those (``read_soup``)."""
+    parser = etree.HTMLParser(recover=True)
+    try:
+        parser.feed(markup)
+        root = parser.close()
+    except (etree.ParserError, etree.XMLSyntaxError, UnicodeError, LookupError):
+        return None
+    if root is None or _last_depth(root) >= _LXML_DEPTH_GUARD:
+        return None
+    title: str | None = None
+    base_href: str | None = None
+    robots: list[object] = []
+    head_links: list[tuple[object, str, object]] = []
+    body = None
+    main = None
+    articles: list[Any] = []
+    for element in _ONE_PASS(root):
+        name = element.tag
+        if name == "title" and title is None:
+            title = normalise("".join(element.itertext()))
+        elif name == "base" and base_href is None:
+            base_href = element.get("href")
+        elif name == "meta" and is_robots(element.get("name")):
+            robots.append(element.get("content"))
+        elif name == "link" and element.get("href") is not None:
+            head_links.append((element.get("rel"), element.get("href"), element.get("hreflang")))
+        elif name == "body" and body is None:
+            body = element
+        if body is not None and main is None and element is not body:
+            if is_main(name, element):
+                main = element
+            elif name == "article" and next(element.iterancestors("article"), None) is None:
+                articles.append(element)
+    if body is None:
+        return None
+    roots = [main] if main is not None else articles
+    html = root if root.tag == "html" else next(root.iter("html"), None)
+    return Document(
+        title=title or "",
+        lang=lang_of(html),
+        base_href=base_href,
+        robots=robots_directives(robots),
+        head_links=tuple(head_links),
+        walk=lambda collector: _walk_tree(body, set(roots) if roots else None, collector),
+    )
+
+
+def _last_depth(root: Any) -> int:
+    """The depth of the last element in document order (``<html>`` is 1)."""
+    depth, element = 1, root
+    while True:
+        for child in reversed(element):
+            if isinstance(child.tag, str):  # not a comment
+                break
+        else:
+            return depth
+        depth, element = depth + 1, child
+
+
+def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> int:
+    """``soup._walk_soup`` over an lxml tree: the same events in the same order.
+
+    bs4's tree turns a string of ASCII whitespace outside ``<pre>``/``<textarea>`` into one
+    newline or space; the same is done here, so text, caps and anchors agree.
+    """
+    whole_body = main_roots is None
+    in_root, boiler = whole_body, False
+    # per element started: the (in_root, boiler) to go back to, or None if not opened
+    saved: list[tuple[bool, bool] | None] = []
+    preserve = 0
+    not_walked = -1
+    start, end, text = collector.start, collector.end, collector.text
+    walker = etree.iterwalk(body, events=("start", "end", "comment", "pi"))
+    skip_subtree = walker.skip_subtree
+    for event, element in walker:
+        if event == "start":
+            name = element.tag
+            if collector.full:
+                not_walked = max(not_walked, 0) + sum(1 for _ in element.iter("a"))
+                skip_subtree()
+                saved.append(None)
+                continue
+            if name in SKIPPED:
+                skip_subtree()
+                saved.append(None)
+                continue
+            saved.append((in_root, boiler))
+            if main_roots is not None and element in main_roots:
+                in_root, boiler = True, False
+            elif not boiler:
+                boiler = _is_boilerplate_element(name, element, whole_body)
+            if name in _COLLECTED:
+                start(name, element, in_root and not boiler)
+            if name in _PRESERVE_WHITESPACE:
+                preserve += 1
+            value = element.text
+        elif event == "end":
+            state = saved.pop()
+            if state is not None:
+                name = element.tag
+                if name in _COLLECTED:
+                    end(name, element, in_root and not boiler)
+                in_root, boiler = state
+                if name in _PRESERVE_WHITESPACE:
+                    preserve -= 1
+            if element is body:
+                break
+            value = element.tail
+        else:  # a comment or processing instruction: skipped, the text after it is not
+            if collector.full:
+                not_walked = max(not_walked, 0)
+            value = element.tail
+        if not value:
+            continue
+        if collector.full:
+            not_walked = max(not_walked, 0)
+            continue
+        if not preserve and not value.strip(_ASCII_SPACES):
+            value = "\n" if "\n" in value else " "
+        text(value, in_root and not boiler)
+    return not_walked
+
+
+def _is_boilerplate_element(name: str, element: Any, whole_body: bool) -> bool:
+    """``is_boilerplate`` for an lxml element, reading its attributes once."""
+    if name in BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    for key, value in element.items():
+        if key == "class":
+            if _boilerplate_classes(value):
+                return True
+        elif key == "id":
+            if value.lower() in BOILERPLATE_TOKENS:
+                return True
+        elif key == "hidden" or (key == "aria-hidden" and value == "true"):
+            return True
+        elif key == "role":
+            role = value.strip().lower()
+            if role in BOILERPLATE_ROLES or (whole_body and role == "banner"):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _boilerplate_classes(classes: str) -> bool:
+    # a site's pages use a few hundred class attributes, over and over
+    return not BOILERPLATE_TOKENS.isdisjoint(token.lower() for token in classes.split())

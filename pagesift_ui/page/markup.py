@@ -1,0 +1,105 @@
+"""What the walk reads of HTML elements, whichever parser built them: the tag sets, the
+main-content and boilerplate rules, meta robots and ``lang`` (docs/DESIGN.md §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+__all__ = [
+    "BLOCKS",
+    "BOILERPLATE_ROLES",
+    "BOILERPLATE_TAGS",
+    "BOILERPLATE_TOKENS",
+    "HEADINGS",
+    "SKIPPED",
+    "Attrs",
+    "attr_list",
+    "is_boilerplate",
+    "is_main",
+    "is_robots",
+    "lang_of",
+    "normalise",
+    "robots_directives",
+]
+
+SKIPPED = frozenset(
+    "script style noscript template head title meta link base iframe object embed svg math "
+    "canvas select textarea button input option datalist rt rp".split()
+)
+BLOCKS = frozenset(
+    "address article aside blockquote body caption center dd details dialog div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr legend li "
+    "main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
+)
+HEADINGS = {f"h{level}": "#" * level + " " for level in range(1, 7)}
+BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu", "form"})
+BOILERPLATE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "menu"})
+BOILERPLATE_TOKENS = frozenset(
+    "nav navbar navigation menu sidebar breadcrumb breadcrumbs site-header site-footer "
+    "masthead skip-link cookie-banner".split()
+)
+
+
+class Attrs(Protocol):
+    """What the walk reads of an element: a bs4 ``Tag`` or an lxml element."""
+
+    def get(self, key: str, /) -> Any: ...
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def robots_directives(contents: Iterable[object]) -> frozenset[str]:
+    directives: set[str] = set()
+    for content in contents:
+        if isinstance(content, str):
+            directives.update(content.lower().replace(",", " ").split())
+    if "none" in directives:  # "none" means noindex, nofollow
+        directives.update({"noindex", "nofollow"})
+    return frozenset(directives)
+
+
+def is_robots(name: object) -> bool:
+    return isinstance(name, str) and name.strip().lower() == "robots"
+
+
+def lang_of(html: Attrs | None) -> str:
+    if html is None:
+        return ""
+    lang = html.get("lang") or html.get("xml:lang")
+    return lang.strip().lower() if isinstance(lang, str) else ""
+
+
+def attr_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str)]
+    return []
+
+
+def is_main(name: str, element: Attrs) -> bool:
+    role = element.get("role")
+    return name == "main" or (isinstance(role, str) and role.strip().lower() == "main")
+
+
+def is_boilerplate(name: str, element: Attrs, whole_body: bool) -> bool:
+    if name in BOILERPLATE_TAGS or (whole_body and name == "header"):
+        return True
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    role = element.get("role")
+    if isinstance(role, str):
+        role = role.strip().lower()
+        if role in BOILERPLATE_ROLES or (whole_body and role == "banner"):
+            return True
+    classes = element.get("class")
+    element_id = element.get("id")
+    if not classes and not element_id:
+        return False
+    tokens = {token.lower() for token in attr_list(classes)}
+    if isinstance(element_id, str):
+        tokens.add(element_id.lower())
+    return not tokens.isdisjoint(BOILERPLATE_TOKENS)
