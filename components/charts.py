@@ -90,11 +90,26 @@ def threshold_line(
     return shape, annotation
 
 
-def _lines_layout(
+def lines_layout(
     lines: Sequence[tuple[dict[str, object], dict[str, object]]],
 ) -> dict[str, list[dict[str, object]]]:
+    """The ``shapes`` and ``annotations`` of a layout holding ``lines`` (``threshold_line``)."""
     return {"shapes": [shape for shape, _ in lines],
             "annotations": [annotation for _, annotation in lines]}
+
+
+def stop_rule_lines(patience: int) -> list[tuple[dict[str, object], dict[str, object]]]:
+    """The levels of the stale and cold counters at which the stop rules fire (§5), as
+    dashed lines: the live chart and the what-if chart draw the same ones."""
+    return [
+        threshold_line(level, f"{label}: {level}",
+                       {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
+        for level, label, colour in (
+            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+            (patience, "saturated", "#d62728"),
+            (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
+        )
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,15 +194,7 @@ def stale_cold_figure(
         go.Scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
                    line={"shape": "hv", "color": "#17becf"}),
     ]
-    lines = [
-        threshold_line(level, f"{label}: {level}",
-                       {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
-        for level, label, colour in (
-            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
-            (patience, "saturated", "#d62728"),
-            (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
-        )
-    ]
+    lines = stop_rule_lines(patience)
     first = int(x[0]) if len(x) else 1
     traces.extend(_verdict_traces(verdict_marks(shown, overrides, config)))
     top = float(COLD_PATIENCE * patience + 1)
@@ -203,7 +210,7 @@ def stale_cold_figure(
     return go.Figure(traces, {
         "title": "Stale and cold counters", "xaxis": _step_axis(x),
         "yaxis": {"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT,
-        **_lines_layout(lines)})
+        **lines_layout(lines)})
 
 
 def _verdict_traces(marks: Sequence[VerdictMark]) -> list[go.Scatter]:
@@ -270,7 +277,7 @@ def weights_figure(
         traces.append(override)
     return go.Figure(traces, {"title": f"Link weight: {feature}", "xaxis": _step_axis(x),
                               "yaxis": {"title": "weight"}, **_LAYOUT,
-                              **_lines_layout([prior_line])})
+                              **lines_layout([prior_line])})
 
 
 def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figure:
@@ -295,7 +302,7 @@ def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figu
         "title": {"text": "Evidence per term", "subtitle": {"text": note}},
         "yaxis": {"title": "evidence blocks", "rangemode": "tozero"},
         **_LAYOUT, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "showlegend": False,
-        **_lines_layout([line])})
+        **lines_layout([line])})
 
 
 def _coverage_note(last: StepRecord, config: CrawlConfig) -> str:

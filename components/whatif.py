@@ -11,7 +11,6 @@ imported sessions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +20,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from components.charts import CHART_HEIGHT, LEGEND_BELOW, WHATIF_COLOUR, threshold_line
+from components.charts import (
+    CHART_HEIGHT,
+    LEGEND_BELOW,
+    WHATIF_COLOUR,
+    lines_layout,
+    stop_rule_lines,
+    threshold_line,
+)
 from components.labels import STOP_REASONS
 from components.state import AnySession, StateKey
 from components.targets import demo_truth
@@ -154,8 +160,7 @@ def _layout(
             "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "hovermode": "closest",
             "xaxis": {"title": "step", "tickformat": "d"},
             "yaxis": {"title": y_title, "rangemode": "tozero"},
-            "shapes": [shape for shape, _ in lines],
-            "annotations": [annotation for _, annotation in lines]}
+            **lines_layout(lines)}
 
 
 def whatif_stale_figure(result: WhatIf) -> go.Figure:
@@ -172,15 +177,7 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
         go.Scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
                    line={"shape": "hv", "color": "#17becf"}),
     ]
-    lines = [
-        threshold_line(level, f"{label}: {level}",
-                       {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
-        for level, label, colour in (
-            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
-            (patience, "saturated", "#d62728"),
-            (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
-        )
-    ]
+    lines = stop_rule_lines(patience)
     for stood, name in ((True, "verdict stands"), (False, "forgiven (a lead was pending)")):
         chosen = [v for v in result.verdicts if v.stood is stood]
         if chosen:
