@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.relevance import (
+    P_NORM,
     FacetStats,
     PageSignal,
     SiteStats,
@@ -121,8 +122,11 @@ def test_relevance_before_three_pages_weighs_every_term_one() -> None:
     )
     stats.observe(sig)
     # avg_len = len: international (1 + 1 + 1/3)/3 = 7/9, student (0 + 1 + 1/3)/3 = 4/9,
-    # fees (1 + 1 + 2/4)/3 = 5/6; no pairs before 3 pages → (7/9 + 4/9 + 5/6)/3 = 37/54
-    assert stats.relevance(sig) == pytest.approx(37 / 54)
+    # fees (1 + 1 + 2/4)/3 = 5/6; no pairs before 3 pages; equal weights, so the p-norm OR
+    # is the power mean (((7/9)³ + (4/9)³ + (5/6)³)/3)^(1/3), p = P_NORM = 3
+    expected = (((7 / 9) ** 3 + (4 / 9) ** 3 + (5 / 6) ** 3) / 3) ** (1 / 3)
+    assert P_NORM == 3.0
+    assert stats.relevance(sig) == pytest.approx(expected)
     explanation = stats.explain_relevance(sig)
     assert [u.unit for u in explanation.units] == ["international", "student", "fees"]
     assert [u.weight for u in explanation.units] == [1.0, 1.0, 1.0]
@@ -259,3 +263,24 @@ def test_relevance_is_always_in_unit_interval(
             assert explanation.relevance == stats.relevance(each)
             assert all(0.0 <= u.evidence <= 1.0 and 0.0 <= u.weight <= 1.0
                        for u in explanation.units)
+
+
+def test_a_page_about_one_want_of_a_long_query_is_relevant() -> None:
+    # seven wants, the page is about one of them only (title, heading, body): the weighted mean
+    # gives it less than EVIDENCE_RELEVANCE; the p-norm OR (docs/DESIGN.md §7) does not
+    from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
+
+    query = Query("compress archives sockets timeouts parsers locks queues")
+    stats = FacetStats(query)
+    page = page_signal(query, "https://d.localhost/zlib", "Compress data", ["Compress"],
+                       "Compress a stream. Compress again.")
+    stats.observe(page)
+    explanation = stats.explain_relevance(page)
+    parts = [(u.weight, u.evidence) for u in explanation.units]
+    mean = sum(w * e for w, e in parts) / sum(w for w, _ in parts)
+    p_norm = (sum((w * e) ** P_NORM for w, e in parts) / sum(w**P_NORM for w, _ in parts)) ** (
+        1 / P_NORM
+    )
+    assert mean < EVIDENCE_RELEVANCE
+    assert explanation.relevance == pytest.approx(p_norm)
+    assert explanation.relevance >= EVIDENCE_RELEVANCE

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pagesift_ui.demo import build_site
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Adaptive
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, Adaptive
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.model import LinkModel
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind, StepRecord
@@ -111,11 +111,13 @@ def test_labelled_relevance_replaces_only_a_disagreeing_verdict() -> None:
 
 
 def _irrelevant_page_with_terms(session: CrawlSession) -> StepRecord:
-    """A fetched page below MIN_RELEVANCE whose blocks name a query term, not the seed."""
+    """A fetched page the crawler did not count relevant (below EVIDENCE_RELEVANCE) whose
+    blocks name a query term, not the seed; the least relevant such page first."""
     terms = session.state.query
-    for record in _observed(session)[1:]:
+    observed = _observed(session)[1:]
+    for record in sorted(observed, key=lambda r: r.relevance if r.relevance is not None else 0):
         assert record.relevance is not None
-        if record.relevance < MIN_RELEVANCE and any(
+        if record.relevance < EVIDENCE_RELEVANCE and any(
             terms.hit_mask(block) for block in evidence_markdown(record.markdown).split("\n\n")
         ):
             return record
