@@ -55,8 +55,8 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads", "user_agent",
-                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render", "render_deadline_s",
-                 "language")
+                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
+                 "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
