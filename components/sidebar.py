@@ -54,9 +54,9 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict", "user_agent", "use_sitemaps",
-                 "max_sitemap_urls", "concurrency", "per_host", "render", "render_deadline_s",
-                 "language")
+                 "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads", "user_agent",
+                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
+                 "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -76,7 +76,8 @@ def form_defaults() -> dict[str, Any]:
         "render": RenderMode(fields["render"]).value,
         "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
-                                         "dispersion_cap", "stop_on_verdict", "allow_private",
+                                         "dispersion_cap", "stop_on_verdict", "forgive_leads",
+                                         "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
@@ -305,6 +306,10 @@ def _crawl_inputs() -> None:
         st.number_input("Patience", key="patience", step=1,
                         help="pages in a row with nothing new before 'saturated'")
         st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
+        st.checkbox("Forgive while a lead is pending", key="forgive_leads",
+                    help="a verdict is forgiven while the best queued link scores at least "
+                         "as well as a link that found an on-topic page; off: every verdict "
+                         "stands (the seed's rules alone)")
         st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
         st.checkbox("Respect robots.txt", key="respect_robots")

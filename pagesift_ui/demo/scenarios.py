@@ -57,7 +57,8 @@ BENCH_SCENARIOS: tuple[str, ...] = ("university", "helpdesk", "needle", "multili
 #: settings and the lesson's ``settings``, each ends with its reason (tests/demo/test_lessons.py).
 LESSONS: tuple[Lesson, ...] = (
     Lesson(StopReason.COVERAGE_REACHED, "helpdesk",
-           "every term has enough evidence, then nothing new for a few pages", helpdesk.WATCH),
+           "every term has enough evidence, then nothing new for a few pages", helpdesk.WATCH,
+           helpdesk.SETTINGS),
     Lesson(StopReason.SATURATED, "bakery",
            "nothing new for patience pages in a row", bakery.WATCH),
     Lesson(StopReason.NO_RELEVANT_PAGES, "needle",

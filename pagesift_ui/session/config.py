@@ -87,7 +87,10 @@ class CrawlConfig:
     ``scope`` defaults to ``SITE``: a query crawl is after a topic, and sites put topics on
     sub-domains (journals, events, help centres); ``HOST`` keeps to the seed's host.
     ``stop_on_verdict=False`` records every stop verdict but keeps crawling to the limit, as if
-    "continue anyway" were chosen each time (the CLI's ``--no-stop``). The fetch settings
+    "continue anyway" were chosen each time (the CLI's ``--no-stop``). ``forgive_leads``
+    forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
+    off, every verdict stands: the seed's stop rules alone, as the lessons show them. The fetch
+    settings
     (``user_agent`` … ``max_redirects``, ``fetch_deadline_s``, ``max_crawl_delay_s``,
     ``max_retry_after_s``, with ``seed_url`` and ``allow_private``) become the fetcher's
     ``FetchPolicy`` through ``fetch_policy()``. ``max_links_per_page`` bounds the work one
@@ -122,6 +125,7 @@ class CrawlConfig:
     prior_weights: tuple[float, ...] = PRIOR_WEIGHTS
     dispersion_cap: int | None = None
     stop_on_verdict: bool = True
+    forgive_leads: bool = True
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
     connect_timeout_s: float = 5.0
@@ -159,6 +163,9 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
+        if not isinstance(self.forgive_leads, bool):
+            raise ConfigError("forgive_leads",
+                              f"must be true or false, got {self.forgive_leads!r}")
         if not isinstance(self.use_sitemaps, bool):
             raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
         if not isinstance(self.strategy, Strategy):
@@ -358,6 +365,9 @@ SETTINGS: tuple[Setting, ...] = (
             "seed's own server (refused by default; link-local never)", "--allow-private"),
     Setting("stop_on_verdict", bool, "record every stop verdict but crawl on to the limit, "
             "as if 'continue anyway' were chosen each time", "--no-stop"),
+    Setting("forgive_leads", bool, "let every stop verdict stand: no forgiveness while the "
+            "best queued link is still a lead (the seed's stop rules alone)",
+            "--no-lead-forgiveness"),
     Setting("delta", float, "error rate δ of the Wilson intervals and the link model",
             low=1e-6, high=0.5),
     Setting("dispersion_cap", int, "pages per cluster before the crawl spreads out (None: "

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
+from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import clean, dedupe_key
@@ -389,10 +390,14 @@ class CrawlSession:
             self._samples.append(Sample(facts.url, x, relevance))
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
-            if link_signal is not None:
-                self.state.leads.found_relevant(facts.entry.score)
+        if link_signal is not None and relevance >= MIN_RELEVANCE:
+            # the bar of §11.10 learns from the links that found on-topic pages: the link
+            # model's own positive label (§3), not only pages relevant enough for evidence
+            self.state.leads.found_on_topic(facts.entry.score)
         ahead = [link.entry for link in self._ahead]
         lead = pending_lead(self.state, self.config.seed_host, ahead)
+        if lead.pending and not self.config.forgive_leads:
+            lead = Lead(False, f"{lead.why}; lead forgiveness is off, so a verdict stands")
         facts.lead_pending, facts.lead_why = lead.pending, lead.why
         if reason is not None:
             verdict = judge(self.state, self.config, facts, reason, lead)

@@ -91,7 +91,7 @@ class FrontierState:
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
-    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found relevant pages
+    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found on-topic pages
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
     # the thompson strategy's posterior sampler, and the weights of its latest draw

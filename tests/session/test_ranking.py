@@ -5,6 +5,7 @@
    still fetched when it becomes the best;
 3. depth is the shortest known click distance;
 4. siblings of relevant entries rise;
+6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
 
@@ -207,3 +208,64 @@ def test_a_canonical_copy_and_a_near_duplicate_count_once() -> None:
     assert "/guide.html" not in by_path
     assert by_path["/print.html"].outcome is StepOutcome.FETCHED
     assert records[-1].pages_scheduled == 3  # seed, notes 1, print: the duplicate is refunded
+
+
+def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead_bar() -> None:
+    # mechanism 6: the seed links to a weakly on-topic page (relevance between MIN_RELEVANCE
+    # and EVIDENCE_RELEVANCE: it counts for no evidence) and to filler; the lead bar learns
+    # from the link model's own successes, so it exists although no page was relevant enough
+    # for evidence (docs/DESIGN.md §11.10)
+    weak = ("Scheduling is mentioned here once, among licences, printing conventions and the "
+            "history of the project, and who wrote which part of it.")
+    pages = {
+        "/": page("Docs home", [FILLER], [[("Scheduling notes", "/notes"),
+                                            ("Licence", "/licence"), ("History", "/history")]]),
+        "/notes": page("Notes", [weak, FILLER, FILLER]),
+        "/licence": page("Licence", [FILLER]),
+        "/history": page("History", [FILLER]),
+    }
+    records = crawl(pages, QUERY, limit=4)
+    notes = next(r for r in records if r.url.endswith("/notes"))
+    assert notes.relevance is not None and 0.05 <= notes.relevance < 0.15
+    # from /notes on, one link (to it) has found an on-topic page and every check that has a
+    # queued link to judge compares it with that link's score
+    judged = [r for r in records
+              if r.step >= notes.step and r.lead_why.startswith("the best queued link")]
+    assert len(judged) >= 2
+    assert all("the lowest score of the 1 links that led to on-topic pages" in r.lead_why
+               for r in judged)
+
+
+@pytest.mark.parametrize("forgive", [True, False])
+def test_lead_forgiveness_can_be_switched_off_to_show_the_seed_rules_alone(forgive: bool) -> None:
+    # the helpdesk demo's first verdict (coverage_reached at step 10) comes with a queued
+    # link scoring at least a link that found an on-topic page: forgiven by default, and
+    # standing with forgive_leads off, its record saying both why and that it was off
+    from pagesift_ui.demo import build_site
+    from pagesift_ui.session import VerdictFate
+    from tests.fakes import demo_seed, demo_source
+
+    site = build_site("helpdesk", 0)
+    config = CrawlConfig.from_mapping({"seed_url": demo_seed(site), "query": site.query,
+                                       "forgive_leads": forgive})
+    with CrawlSession(config, demo_source(site)) as session:
+        session.run()
+    first = session.verdicts[0]
+    record = session.steps[first.step - 1]
+    assert "at least" in record.lead_why
+    if forgive:
+        assert first.fate is VerdictFate.AUTO_FORGIVEN and record.lead_pending
+        assert session.stop_step is not None and session.stop_step > first.step
+    else:
+        assert first.fate is VerdictFate.STOPPED and record.lead_pending is False
+        assert record.lead_why.endswith("lead forgiveness is off, so a verdict stands")
+        assert session.stop_step == first.step
+
+
+def test_forgive_leads_must_be_a_bool() -> None:
+    from pagesift_ui.errors import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY,
+                                  "forgive_leads": "no"})
+    assert caught.value.field == "forgive_leads"

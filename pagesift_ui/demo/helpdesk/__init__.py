@@ -6,6 +6,6 @@ product catalogue around it, :mod:`.words` holds the word banks.
 
 from __future__ import annotations
 
-from .scenario import HELP_HOST, LESSON, QUERY, SHOP_HOST, WATCH, build_helpdesk
+from .scenario import HELP_HOST, LESSON, QUERY, SETTINGS, SHOP_HOST, WATCH, build_helpdesk
 
-__all__ = ["HELP_HOST", "LESSON", "QUERY", "SHOP_HOST", "WATCH", "build_helpdesk"]
+__all__ = ["HELP_HOST", "LESSON", "QUERY", "SETTINGS", "SHOP_HOST", "WATCH", "build_helpdesk"]

@@ -27,7 +27,7 @@ from .words import (
     RETURNS,
 )
 
-__all__ = ["HELP_HOST", "LESSON", "QUERY", "SHOP_HOST", "WATCH", "build_helpdesk"]
+__all__ = ["HELP_HOST", "LESSON", "QUERY", "SETTINGS", "SHOP_HOST", "WATCH", "build_helpdesk"]
 
 SHOP_HOST = "www.shop.localhost"
 HELP_HOST = "help.shop.localhost"
@@ -51,6 +51,10 @@ WATCH = (
     "5 of the 8 refund articles read: coverage counts evidence per query term, not answers. "
     "The footer's 'refund policy' on every page counts for nothing: it is not main content."
 )
+#: The seed's rule by itself: with lead forgiveness on (the default, docs/DESIGN.md §11.10)
+#: the first coverage_reached verdict is forgiven (a queued link scores as well as one that
+#: found an on-topic page) and the crawl stops three pages later with the same articles.
+SETTINGS = {"forgive_leads": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +230,7 @@ def _shop_home(shop: HostContext) -> None:
 def build_helpdesk(seed: int) -> DemoSite:
     builder = SiteBuilder(name="helpdesk", query=QUERY, description=DESCRIPTION,
                           seed_host=SHOP_HOST, kept_params=("page",), lesson=LESSON,
-                          watch=WATCH)
+                          watch=WATCH, settings=SETTINGS)
     builder.register_host(SHOP_HOST, _shop_chrome(), "en",
                           ("/cart", "/checkout", "/account/", "/search"))
     builder.register_host(HELP_HOST, _help_chrome(), "en", ("/search", "/requests/", "/feedback"))
