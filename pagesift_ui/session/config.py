@@ -89,7 +89,8 @@ class CrawlConfig:
     ``stop_on_verdict=False`` records every stop verdict but keeps crawling to the limit, as if
     "continue anyway" were chosen each time (the CLI's ``--no-stop``). ``forgive_leads``
     forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
-    off, every verdict stands: the seed's stop rules alone, as the lessons show them. The fetch
+    off, every verdict stands: the seed's stop rules alone, as the coverage_reached lesson shows
+    them. The fetch
     settings
     (``user_agent`` … ``max_redirects``, ``fetch_deadline_s``, ``max_crawl_delay_s``,
     ``max_retry_after_s``, with ``seed_url`` and ``allow_private``) become the fetcher's
@@ -163,11 +164,9 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
-        if not isinstance(self.forgive_leads, bool):
-            raise ConfigError("forgive_leads",
-                              f"must be true or false, got {self.forgive_leads!r}")
-        if not isinstance(self.use_sitemaps, bool):
-            raise ConfigError("use_sitemaps", f"must be true or false, got {self.use_sitemaps!r}")
+        for name in ("forgive_leads", "use_sitemaps"):
+            if not isinstance(value := getattr(self, name), bool):
+                raise ConfigError(name, f"must be true or false, got {value!r}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
         if not isinstance(self.render, RenderMode):
