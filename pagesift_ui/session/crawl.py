@@ -392,7 +392,7 @@ class CrawlSession:
             self._relevant_urls.add(facts.url)
         if link_signal is not None and relevance >= MIN_RELEVANCE:
             # the bar of §11.10 learns from the links that found on-topic pages: the link
-            # model's own positive label (§3), not only pages relevant enough for evidence
+            # model's own positive label (§11.9), not only pages relevant enough for evidence
             self.state.leads.found_on_topic(facts.entry.score)
         ahead = [link.entry for link in self._ahead]
         lead = pending_lead(self.state, self.config.seed_host, ahead)
