@@ -28,12 +28,12 @@ from pagesift_ui.page.markup import (
 
 __all__ = ["read_tree"]
 
-#: What the one XPath pass finds: the head's elements wherever they are (as bs4's
-#: ``find``/``find_all`` did) and the candidates for the main content inside the body.
-_ONE_PASS = etree.XPath(
-    "//title | //base[@href] | //meta | //link[@href] | //body | "
-    "//body//main | //body//article | //body//*[@role]"
-)
+#: The head's elements, wherever they are (as bs4's ``find``/``find_all`` did), found by
+#: ``iter`` in C: one XPath union of them and the main candidates cost more than the parse
+#: itself on the Python docs (each ``//x[@y]`` is a whole-document scan; issue 15).
+_HEAD_PARTS = ("title", "base", "meta", "link", "body")
+#: The candidates for the main content inside the body, in document order.
+_MAIN_CANDIDATES = etree.XPath("descendant::main | descendant::article | descendant::*[@role]")
 #: libxml2 builds a tree at most 256 elements deep (without XML_PARSE_HUGE) and silently stops
 #: reading at the first element deeper: the last element it made is then that deep. bs4's
 #: builder gets the parser's events, not its tree, and has no such limit, so a document whose
@@ -64,25 +64,27 @@ def read_tree(markup: str) -> Document | None:
     body = None
     main = None
     articles: list[Any] = []
-    for element in _ONE_PASS(root):
+    for element in root.iter(*_HEAD_PARTS):
         name = element.tag
         if name == "title" and title is None:
             title = normalise("".join(element.itertext()))
         elif name == "base" and base_href is None:
-            base_href = element.get("href")
+            base_href = element.get("href")  # None for a <base> without one: the next counts
         elif name == "meta" and is_robots(element.get("name")):
             robots.append(element.get("content"))
         elif name == "link" and element.get("href") is not None:
             head_links.append((element.get("rel"), element.get("href"), element.get("hreflang")))
         elif name == "body" and body is None:
-            body = element
-        if body is not None and main is None and element is not body:
-            if is_main(name, element):
-                main = element
-            elif name == "article" and next(element.iterancestors("article"), None) is None:
-                articles.append(element)
+            body = element  # libxml2 makes one <body>: a misplaced second tag is dropped
     if body is None:
         return None
+    for element in _MAIN_CANDIDATES(body):
+        name = element.tag
+        if is_main(name, element):
+            main = element
+            break
+        if name == "article" and next(element.iterancestors("article"), None) is None:
+            articles.append(element)
     roots = [main] if main is not None else articles
     html = root if root.tag == "html" else next(root.iter("html"), None)
     return Document(
