@@ -65,6 +65,7 @@ def _hash_words(words: list[str]) -> npt.NDArray[np.uint64]:
     if missing:
         if len(cache) + len(missing) > WORD_HASH_CACHE_SIZE:
             cache.clear()
+            missing = set(words)  # the page's words that were cached went with the rest
         for word in missing:
             cache[word] = _word_hash(word)
     return np.fromiter(map(cache.__getitem__, words), dtype=np.uint64, count=len(words))
