@@ -114,62 +114,57 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
 
     bs4's tree turns a string of ASCII whitespace outside ``<pre>``/``<textarea>`` into one
     newline or space; the same is done here, so text, caps and anchors agree.
+
+    A recursion over each element's children rather than ``etree.iterwalk``: an element's
+    state (inside the main content, inside boilerplate, inside ``<pre>``) is the call's
+    arguments, so nothing is pushed or popped per element and no event tuple is built;
+    the walk was two thirds of extraction on the Python docs (issue 15).
     """
     whole_body = main_roots is None
-    in_root, boiler = whole_body, False
-    # per element started: the (in_root, boiler) to go back to, or None if not opened
-    saved: list[tuple[bool, bool] | None] = []
-    preserve = 0
-    not_walked = -1
+    roots = main_roots or frozenset()
     start, end, text = collector.start, collector.end, collector.text
-    walker = etree.iterwalk(body, events=("start", "end", "comment", "pi"))
-    skip_subtree = walker.skip_subtree
-    for event, element in walker:
-        if event == "start":
-            name = element.tag
-            if collector.full:
-                not_walked = max(not_walked, 0) + sum(1 for _ in element.iter("a"))
-                skip_subtree()
-                saved.append(None)
-                continue
-            if name in SKIPPED:
-                skip_subtree()
-                saved.append(None)
-                continue
-            saved.append((in_root, boiler))
-            if main_roots is not None and element in main_roots:
-                in_root, boiler = True, False
-            elif not boiler:
-                boiler = _is_boilerplate_element(name, element, whole_body)
-            if name in _COLLECTED:
-                start(name, element, in_root and not boiler)
-            if name in _PRESERVE_WHITESPACE:
-                preserve += 1
-            value = element.text
-        elif event == "end":
-            state = saved.pop()
-            if state is not None:
-                name = element.tag
-                if name in _COLLECTED:
-                    end(name, element, in_root and not boiler)
-                in_root, boiler = state
-                if name in _PRESERVE_WHITESPACE:
-                    preserve -= 1
-            if element is body:
-                break
-            value = element.tail
-        else:  # a comment or processing instruction: skipped, the text after it is not
-            if collector.full:
-                not_walked = max(not_walked, 0)
-            value = element.tail
-        if not value:
-            continue
+    not_walked = -1
+
+    def emit(value: str, content: bool, preserve: bool) -> None:
+        nonlocal not_walked
         if collector.full:
             not_walked = max(not_walked, 0)
-            continue
+            return
         if not preserve and not value.strip(_ASCII_SPACES):
             value = "\n" if "\n" in value else " "
-        text(value, in_root and not boiler)
+        text(value, content)
+
+    def walk(element: Any, name: str, in_root: bool, boiler: bool, preserve: bool) -> None:
+        nonlocal not_walked
+        if element in roots:
+            in_root, boiler = True, False
+        elif not boiler:
+            boiler = _is_boilerplate_element(name, element, whole_body)
+        content = in_root and not boiler
+        collected = name in _COLLECTED
+        if collected:
+            start(name, element, content)
+        preserve = preserve or name in _PRESERVE_WHITESPACE
+        value = element.text
+        if value:
+            emit(value, content, preserve)
+        for child in element:
+            tag = child.tag
+            if collector.full:
+                # the text cap is reached: count what is not read (its links), read nothing
+                not_walked = max(not_walked, 0)
+                if isinstance(tag, str):
+                    not_walked += sum(1 for _ in child.iter("a"))
+            elif isinstance(tag, str):  # an element, not a comment or processing instruction
+                if tag not in SKIPPED:
+                    walk(child, tag, in_root, boiler, preserve)
+            value = child.tail
+            if value:
+                emit(value, content, preserve)
+        if collected:
+            end(name, element, content)
+
+    walk(body, body.tag, whole_body, False, False)
     return not_walked
 
 
