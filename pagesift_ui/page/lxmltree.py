@@ -121,7 +121,7 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
     the walk was two thirds of extraction on the Python docs (issue 15).
     """
     whole_body = main_roots is None
-    roots = main_roots or frozenset()
+    roots: set[Any] | frozenset[Any] = main_roots or frozenset()
     start, end, text = collector.start, collector.end, collector.text
     not_walked = -1
 
