@@ -1,4 +1,4 @@
-"""The ordinary reader: an lxml tree built in C, walked by ``etree.iterwalk`` (docs/DESIGN.md §2).
+"""The ordinary reader: an lxml tree built in C, walked child by child (docs/DESIGN.md §2).
 
 bs4 builds the same tree from the same libxml2 parse event by event in Python (its lxml
 builder), at ~30 µs an element; tests/test_extract_paths.py holds both readers to the same Page.
