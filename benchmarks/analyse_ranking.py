@@ -70,7 +70,8 @@ def crawl(site, name, base, limit):
                          "terms": terms_of(record.link) if record.link else None})
             if record.step % EVERY == 0:
                 rows = session.frontier(100_000)
-                sigs = {e.key: signal_of(e) for e in session.state.queue.top(100_000, session.state.demoted_templates())}
+                demoted = session.state.demoted_templates()
+                sigs = {e.key: signal_of(e) for e in session.state.queue.top(100_000, demoted)}
                 snaps.append({"page": record.pages_scheduled, "rows": [
                     {"url": r.url.replace(base, "/"), "truth": r.key in keys, "rank": r.rank,
                      "anchor": r.anchor, "depth": r.depth,
