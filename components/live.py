@@ -1,11 +1,12 @@
 """The live panel: one fragment holding the headline metrics, the latest explanation and the
 four charts. While Run is on, the fragment reruns every ``TICK_S``. A timer run of the
 fragment only draws: a worker thread (``components.stepper``) steps the session all the
-while, and is parked between two steps while the panel reads it. A full run (the Run click,
-any other click while running, every AppTest run) halts the worker first (``settle_run``)
-and steps for one tick of ``STEP_BUDGET_S`` itself, as before the worker (docs/DESIGN.md
-§14.1-14.3). Pause halts the worker in its callback: it finishes the step in flight and is
-joined.
+while; it is parked between two steps while the session is copied (``components.snapshot``,
+~2 ms), and the panel is drawn from the copy as the worker steps on. A full run (the Run
+click, any other click while running, every AppTest run) halts the worker first
+(``settle_run``) and steps for one tick of ``STEP_BUDGET_S`` itself, as before the worker
+(docs/DESIGN.md §14.1-14.3). Pause halts the worker in its callback: it finishes the step
+in flight and is joined.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from components.metrics import headline_metrics, render_metrics
 from components.persist import fall_back_unsaved
 from components.replay import render_replay_status
 from components.runner import RunMode, TickEnd, TickResult, advance
+from components.snapshot import SessionSnapshot
 from components.state import AnySession, StateKey, add_flash, is_live
 from components.stepper import Stepper
 from components.whatif import WhatIfMark, chart_marks
@@ -271,8 +273,9 @@ def render_live(running: bool) -> None:
                 stepper = _worker(ss, session, mode)
                 if stepper is None:
                     st.rerun()  # a full run: the timer off, the buttons redrawn
-                with stepper.hold():  # the worker parked while the panel reads the session
-                    _panel(session)
+                with stepper.hold():  # the worker parked only while the session is copied
+                    snapshot = SessionSnapshot(session)
+                _panel(snapshot)  # drawn while the worker steps on
                 return
             result = _tick(ss, session, mode)  # a full run steps one tick itself
             if not result.keep_running:
