@@ -7,7 +7,7 @@ Run: ``python3 benchmarks/bench_ui.py`` (about 2 min; everything talks to 127.0.
 
 Run throughput (``ui_run.py``): the app in ``streamlit run`` and headless Chromium runs the
 university demo (limit 2,000, Stop on verdict off, delay 0 on loopback) for ``--window``
-seconds (or until 1,300 steps: the site runs out at ~1,600); its pace over those steps is set
+seconds (or until 1,000 steps: the site runs out at ~1,420); its pace over those steps is set
 against the engine's own on the same steps, measured in this process just before and just
 after. Targets (issue 15): ratio ≥ 0.80, and Pause takes
 effect within 0.5 s (no step fetched more than 0.5 s after the click).
@@ -151,7 +151,7 @@ def run_section(app_root: Path, window_s: float) -> None:
           f"({'meets' if ratio >= 0.80 else 'MISSES'} the 0.80 target)")
     print(f"Pause: {run.steps_after_pause()} step(s) fetched after the click, the last "
           f"{late * 1000:.0f} ms after it ({'meets' if late <= 0.5 else 'MISSES'} 0.5 s); "
-          f"the page showed Step enabled {run.ui_paused_s:.2f} s after the click "
+          f"the page showed Pause disabled {run.ui_paused_s:.2f} s after the click "
           f"(the click itself took {run.click_s:.2f} s to land; steps fetched after it "
           f"landed: {run.steps_after_pause(landed=True)})")
 
