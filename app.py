@@ -15,7 +15,7 @@ from components.decision_log import md_escape, render_decision_log
 from components.export import render_export
 from components.inspector import render_inspector
 from components.linkquality import render_link_quality
-from components.live import render_live, settle_run
+from components.live import render_live
 from components.overrides import (
     render_label_overrides,
     render_queue_overrides,
@@ -122,7 +122,6 @@ def run() -> None:
     st.set_page_config(page_title="pagesift-ui", layout="wide")
     ss = st.session_state
     init_state(ss)
-    settle_run(ss)  # Run's worker halted before this full run reads the session (§14.3)
     init_compare_state(ss)
     pages = {page: st.Page(draw, title=title, url_path=page.value,
                            default=page is Page.EXPLORER)

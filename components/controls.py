@@ -1,7 +1,5 @@
 """Step / Run / Run to stop / Pause / Stop. The buttons sit outside the live fragment, so each
-click is a full rerun that switches the fragment's timer on or off (docs/DESIGN.md §14.1).
-Each callback halts Run's worker thread first (``halt_worker``: it finishes the step in
-flight and is joined), so Pause takes effect at once and nothing here races a step (§14.3)."""
+click is a full rerun that switches the fragment's timer on or off (docs/DESIGN.md §14.1)."""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ import streamlit as st
 
 from components.persist import override_current, step_current
 from components.runner import RunMode
-from components.state import AnySession, add_flash, halt_worker, is_live
+from components.state import AnySession, add_flash, is_live
 from pagesift_ui.errors import PagesiftError
 
 __all__ = ["render_controls"]
@@ -36,7 +34,6 @@ def on_step() -> None:
 
 def _start_running(mode: RunMode) -> None:
     ss = st.session_state
-    halt_worker(ss)  # none should be running (Run is disabled while it runs): a stale page
     session = ss.get("session")
     if not is_live(session):
         return
@@ -56,14 +53,11 @@ def on_run_to_stop() -> None:
 
 
 def on_pause() -> None:
-    ss = st.session_state
-    halt_worker(ss)  # joined: no step after this; how it ended is reported by the full run
-    ss["running"] = False
+    st.session_state["running"] = False
 
 
 def on_stop() -> None:
     ss = st.session_state
-    halt_worker(ss)
     session = ss.get("session")
     ss["running"] = False
     if is_live(session) and not session.done:

@@ -1,13 +1,9 @@
 """The live panel: one fragment holding the headline metrics, the latest explanation and the
-four charts. While Run is on, the fragment reruns every ``TICK_S``. A timer run of the
-fragment only draws: a worker thread (``components.stepper``) steps the session all the
-while; it is parked between two steps while the session is copied (``components.snapshot``,
-~2 ms), and the panel is drawn from the copy as the worker steps on. A full run (the Run
-click, any other click while running, every AppTest run) halts the worker first
-(``settle_run``) and steps for one tick of ``STEP_BUDGET_S`` itself, as before the worker
-(docs/DESIGN.md §14.1-14.3). Pause halts the worker in its callback: it finishes the step
-in flight and is joined.
-"""
+four charts. While Run is on, the fragment reruns every ``TICK_S`` and steps the session for
+``STEP_BUDGET_S`` first, most of the tick, so the crawl goes at nearly the engine's own pace
+(docs/DESIGN.md §14.1-14.3: a tick of 1 s keeps headless Chromium from spending its time
+redrawing the charts). Pause still ends a tick within one step: between steps the tick reads
+session state, Streamlit's yield point, where a pending click ends the run."""
 
 from __future__ import annotations
 
@@ -19,7 +15,6 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from components.charts import (
     DEFAULT_WINDOW,
@@ -35,26 +30,20 @@ from components.metrics import headline_metrics, render_metrics
 from components.persist import fall_back_unsaved
 from components.replay import render_replay_status
 from components.runner import RunMode, TickEnd, TickResult, advance
-from components.snapshot import SessionSnapshot
 from components.state import AnySession, StateKey, add_flash, is_live
-from components.stepper import Stepper
 from components.whatif import WhatIfMark, chart_marks
 from pagesift_ui.demo import lesson_of, lesson_step
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlSession
 from pagesift_ui.store import StoreError
 
-__all__ = ["IDLE_S", "STEP_BUDGET_S", "TICK_S", "build_figures", "render_live", "settle_run"]
+__all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
 
 logger = logging.getLogger(__name__)
 
 TICK_S = 1.0
 #: 90% of the tick: the draw (~0.1 s at 2,000 steps) fits in the rest (issue 15; DECISIONS)
 STEP_BUDGET_S = 0.9
-#: Run's worker stops itself when no fragment run has checked in for this long: the tab is
-#: gone (recipe §2.4). Well above a tick, since a starved browser has sent ticks and clicks
-#: up to 10 s late (DECISIONS, issue 15); a tab that comes back starts a new worker.
-IDLE_S = 20.0
 WINDOW_OPTIONS = (100, 250, 500, 1000, 2000)
 CHART_KEYS = ("chart_coverage", "chart_stale", "chart_weights", "chart_forest")
 CAPTIONS = {
@@ -203,63 +192,6 @@ def _pause_message(
     return None
 
 
-def _fragment_run() -> bool:
-    """This run reruns the fragment alone (its timer, or a widget inside it), not the app."""
-    ctx = get_script_run_ctx()
-    return ctx is not None and bool(ctx.fragment_ids_this_run)
-
-
-def _end_run(ss: MutableMapping[StateKey, Any], session: CrawlSession,
-             result: TickResult) -> None:
-    """Switch Run off after a tick or the worker ended it, saying why."""
-    ss["running"] = False
-    message = _pause_message(ss, session, result)
-    if message:
-        add_flash(ss, *message)
-
-
-def settle_run(ss: MutableMapping[StateKey, Any]) -> TickResult | None:
-    """Halt Run's worker, if any (joined: the session is between two whole steps), and act
-    on how it ended as on a tick's end: a failed save goes on unsaved, a verdict, the stop,
-    the lesson or an error switches Run off with its message. None when there was none.
-
-    The app calls it at the top of every full run, so nothing the full run draws or does
-    races a step; the Run fragment calls it for a worker that ended on its own."""
-    stepper: Stepper | None = ss.get("stepper")
-    if stepper is None:
-        return None
-    ss["stepper"] = None
-    result = stepper.halt()
-    if stepper.session is not ss.get("session"):  # replaced meanwhile: nothing to report
-        return result
-    if stepper.store_error is not None:
-        fall_back_unsaved(ss, stepper.store_error)
-    if not result.keep_running:
-        _end_run(ss, stepper.session, result)
-    return result
-
-
-def _worker(ss: MutableMapping[StateKey, Any], session: CrawlSession,
-            mode: RunMode) -> Stepper | None:
-    """The worker stepping ``session``, started if there is none (or it stopped for want of
-    a heartbeat), told this fragment run checked in; None when it ended the run."""
-    stepper: Stepper | None = ss.get("stepper")
-    if stepper is not None and (stepper.done or stepper.session is not session):
-        settle_run(ss)
-        if not ss.get("running"):
-            return None
-        stepper = None
-    if stepper is None:
-        lesson = lesson_of(ss.get("lesson") or "")
-        stepper = Stepper(session, mode, idle_s=IDLE_S,
-                          pause_on_forgiven=bool(ss.get("pause_forgiven")),
-                          until=lesson.reached if lesson is not None else None)
-        ss["stepper"] = stepper
-        stepper.start()
-    stepper.beat()
-    return stepper
-
-
 def render_live(running: bool) -> None:
     @st.fragment(run_every=TICK_S if running else None)
     def live_panel() -> None:
@@ -269,17 +201,12 @@ def render_live(running: bool) -> None:
             return
         if ss.get("running") and is_live(session):
             mode = RunMode(ss.get("run_mode", RunMode.RUN.value))
-            if _fragment_run():
-                stepper = _worker(ss, session, mode)
-                if stepper is None:
-                    st.rerun()  # a full run: the timer off, the buttons redrawn
-                with stepper.hold():  # the worker parked only while the session is copied
-                    snapshot = SessionSnapshot(session)
-                _panel(snapshot)  # drawn while the worker steps on
-                return
-            result = _tick(ss, session, mode)  # a full run steps one tick itself
+            result = _tick(ss, session, mode)
             if not result.keep_running:
-                _end_run(ss, session, result)
+                ss["running"] = False
+                message = _pause_message(ss, session, result)
+                if message:
+                    add_flash(ss, *message)
                 st.rerun()
         _panel(session)
 

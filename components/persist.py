@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.decision_log import md_escape
-from components.state import StateKey, add_flash, halt_worker
+from components.state import StateKey, add_flash
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import (
@@ -103,7 +103,6 @@ def saving_of(session: object) -> StoreSink | None:
 def step_current(ss: MutableMapping[StateKey, Any]) -> StepRecord | None:
     """One turn of the current session's loop: its record, or None when it stopped instead
     (``stop_reason`` says why) or saving failed (the crawl then goes on unsaved)."""
-    halt_worker(ss)  # Run's worker, if any, must not step at the same time (§14.3)
     session: CrawlSession = ss["session"]
     try:
         records = session.run(max_steps=1)
@@ -119,7 +118,6 @@ def override_current(
     """Steer the current session with ``action`` (its store sink saves the override at
     once); a failed save switches the crawl to unsaved. ``ValueError`` (nothing to
     forgive, a link no longer queued, ...) propagates for the caller to show."""
-    halt_worker(ss)  # an override never races a step of Run's worker (§14.3)
     session: CrawlSession = ss["session"]
     try:
         action(session)

@@ -37,12 +37,9 @@ class RunMode(enum.StrEnum):
 
 
 class TickEnd(enum.StrEnum):
-    """Why a tick (or Run's worker, ``components.stepper``) ended; ``BUDGET``, ``HALTED``
-    and ``IDLE`` keep the Run timer on."""
+    """Why a tick ended; only ``BUDGET`` keeps the Run timer on."""
 
     BUDGET = "budget"  # the time budget is spent: the next tick goes on
-    HALTED = "halted"  # the worker was halted between two steps (Pause, a full rerun)
-    IDLE = "idle"  # the worker stopped itself: no fragment run checked in (a closed tab)
     STOPPED = "stopped"  # the crawl stopped (the verdict banner says why)
     VERDICT = "verdict"  # RUN mode: a verdict fired at the last step and the crawl goes on
     REACHED = "reached"  # ``until`` held for the last step (e.g. Run to the lesson)
@@ -66,10 +63,8 @@ class TickResult:
     @property
     def keep_running(self) -> bool:
         """False means: switch the timer off."""
-        return self.end in _GOES_ON
+        return self.end is TickEnd.BUDGET
 
-
-_GOES_ON = frozenset({TickEnd.BUDGET, TickEnd.HALTED, TickEnd.IDLE})
 
 #: The stop verdicts of the adaptive rules: the ones Run may pause at.
 _RULES = frozenset({StopReason.COVERAGE_REACHED, StopReason.SATURATED,

@@ -14,7 +14,6 @@ import logging
 from collections.abc import MutableMapping
 from typing import Any, TypeGuard
 
-from components.stepper import Stepper
 from pagesift_ui.session import CrawlSession, ReadableSession
 from pagesift_ui.store import StoreError, StoreSink
 
@@ -25,7 +24,6 @@ __all__ = [
     "discard_session",
     "ensure_defaults",
     "field_error",
-    "halt_worker",
     "is_live",
     "pop_flashes",
     "set_session",
@@ -44,9 +42,6 @@ StateKey = str | int
 STATE_DEFAULTS: dict[str, Any] = {
     "session": None,  # CrawlSession | SessionView | None, with the sinks that keep it
     "running": False,  # the Run fragment's timer is on
-    # components.stepper.Stepper: Run's worker thread stepping the session (while it is
-    # not None the worker may be stepping; halted, it keeps its result until collected)
-    "stepper": None,
     "run_mode": "run",  # "run": pause at verdicts (see runner.RunMode); "to_stop": to the stop
     "field_errors": {},  # setup field → message of the last failed Start
     "flashes": [],  # (kind, text) messages shown once at the top of the page
@@ -89,22 +84,8 @@ def set_session(
     ss["session_serial"] = int(ss.get("session_serial", 0)) + 1
 
 
-def halt_worker(ss: MutableMapping[StateKey, Any]) -> None:
-    """Stop Run's worker thread, if any, and wait for it: afterwards the session is between
-    two whole steps and only this thread touches it. The worker stays in ``ss`` with its
-    result, for the Run fragment or the next full run to report (``live.settle_run``).
-
-    Every callback that steers or replaces the session calls this first: callbacks run
-    before the script body, so the full run's own halt comes too late for them (§14.3)."""
-    stepper: Stepper | None = ss.get("stepper")
-    if stepper is not None:
-        stepper.halt()
-
-
 def discard_session(ss: MutableMapping[StateKey, Any]) -> None:
     """Close and forget the current session and any folder server started for it."""
-    halt_worker(ss)  # before closing: the worker must not step a closed session
-    ss["stepper"] = None
     session = ss.get("session")
     if isinstance(session, CrawlSession):
         session.close()
