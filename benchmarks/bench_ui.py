@@ -7,8 +7,9 @@ Run: ``python3 benchmarks/bench_ui.py`` (about 2 min; everything talks to 127.0.
 
 Run throughput (``ui_run.py``): the app in ``streamlit run`` and headless Chromium runs the
 university demo (limit 2,000, Stop on verdict off, delay 0 on loopback) for ``--window``
-seconds; its pace over those steps is set against the engine's own on the same steps, measured
-in this process just before and just after. Targets (issue 15): ratio ≥ 0.80, and Pause takes
+seconds (or until 1,000 steps: the site runs out at ~1,420); its pace over those steps is set
+against the engine's own on the same steps, measured in this process just before and just
+after. Targets (issue 15): ratio ≥ 0.80, and Pause takes
 effect within 0.5 s (no step fetched more than 0.5 s after the click).
 
 Histories come from real crawls of the bundled ``university`` demo (limit 2,000,
@@ -38,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
-from ui_run import app_run, engine_seconds  # noqa: E402
+from ui_run import PAUSE_AT_STEPS, app_run, engine_seconds  # noqa: E402
 
 from components.decision_log import log_entries  # noqa: E402
 from components.live import build_figures  # noqa: E402
@@ -136,7 +137,8 @@ def run_section(app_root: Path, window_s: float) -> None:
     ratio = engine_s / app_s
     late = max((r.fetched_at - run.pause_clicked for r in run.steps
                 if r.fetched_at > run.pause_clicked), default=0.0)
-    print(f"app: {app_root}")
+    print(f"app: {app_root}; Pause pressed {run.pause_clicked - run.run_clicked:.1f} s after "
+          f"Run to stop (window {window_s:.0f} s, or at {PAUSE_AT_STEPS} steps saved)")
     print(f"steps {first.step}..{last.step} ({n} steps) in the app: {app_s:.2f} s = "
           f"{n / app_s:.1f} steps/s")
     print(f"engine alone on the same steps: {engine[0]:.2f} s / {engine[1]:.2f} s = "
@@ -149,7 +151,7 @@ def run_section(app_root: Path, window_s: float) -> None:
           f"({'meets' if ratio >= 0.80 else 'MISSES'} the 0.80 target)")
     print(f"Pause: {run.steps_after_pause()} step(s) fetched after the click, the last "
           f"{late * 1000:.0f} ms after it ({'meets' if late <= 0.5 else 'MISSES'} 0.5 s); "
-          f"the page showed Step enabled {run.ui_paused_s:.2f} s after the click "
+          f"the page showed Pause disabled {run.ui_paused_s:.2f} s after the click "
           f"(the click itself took {run.click_s:.2f} s to land; steps fetched after it "
           f"landed: {run.steps_after_pause(landed=True)})")
 
