@@ -13,6 +13,7 @@ from pagesift_ui.frontier import linkrules, links, urls
 from pagesift_ui.page import lxmltree, resolve
 
 CACHES: dict[str, Any] = {
+    "resolve.resolve": resolve.resolve,
     "resolve.resolve_href": resolve.resolve_href,
     "resolve.http_url": resolve.http_url,
     "lxmltree._boilerplate_classes": lxmltree._boilerplate_classes,

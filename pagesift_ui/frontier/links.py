@@ -370,25 +370,36 @@ def _raw(x: Sequence[float], weights: Sequence[float], credit: float, share: flo
 
 
 def _shape(
-    signal: LinkSignal, raw: float, portal_open: bool, english_query: bool
-) -> list[ShapeStep]:
-    steps: list[ShapeStep] = []
+    signal: LinkSignal,
+    raw: float,
+    portal_open: bool,
+    english_query: bool,
+    steps: list[ShapeStep] | None = None,
+) -> float:
+    """The shaped score of ``raw``; each applied step also goes into ``steps`` when given
+    (``explain``), and nothing is built when not (``score_with``, the queue's hot path)."""
     value = raw
     if signal.dated:
         value *= DATED_FACTOR
-        steps.append(ShapeStep(ShapeRule.DATED, DATED_FACTOR, value))
+        if steps is not None:
+            steps.append(ShapeStep(ShapeRule.DATED, DATED_FACTOR, value))
     elif signal.furniture:
         value *= FURNITURE_FACTOR
-        steps.append(ShapeStep(ShapeRule.FURNITURE, FURNITURE_FACTOR, value))
+        if steps is not None:
+            steps.append(ShapeStep(ShapeRule.FURNITURE, FURNITURE_FACTOR, value))
     if english_query and portal_open and signal.portal:
         value = max(value, LANGUAGE_PORTAL_SCORE)
-        steps.append(ShapeStep(ShapeRule.LANGUAGE_PORTAL, LANGUAGE_PORTAL_SCORE, value))
+        if steps is not None:
+            steps.append(ShapeStep(ShapeRule.LANGUAGE_PORTAL, LANGUAGE_PORTAL_SCORE, value))
     elif english_query and signal.other_language:
         value *= OTHER_LANGUAGE_FACTOR
-        steps.append(ShapeStep(ShapeRule.OTHER_LANGUAGE, OTHER_LANGUAGE_FACTOR, value))
+        if steps is not None:
+            steps.append(ShapeStep(ShapeRule.OTHER_LANGUAGE, OTHER_LANGUAGE_FACTOR, value))
     decay = DEPTH_DECAY**signal.depth
-    steps.append(ShapeStep(ShapeRule.DEPTH, decay, value * decay))
-    return steps
+    value *= decay
+    if steps is not None:
+        steps.append(ShapeStep(ShapeRule.DEPTH, decay, value))
+    return value
 
 
 def explain(
@@ -434,9 +445,27 @@ def explain_with(
         parts += (FeatureContribution(SCORE_TERM_NAMES[6], share, POPULARITY_WEIGHT,
                                       POPULARITY_WEIGHT * share),)
     raw = _raw(x, weights, credit, share)
-    steps = tuple(_shape(signal, raw, portal_open, english_query))
-    return LinkExplanation(parts, raw, steps, steps[-1].score, bool(signal.blind), signal.via,
+    steps: list[ShapeStep] = []
+    final = _shape(signal, raw, portal_open, english_query, steps)
+    return LinkExplanation(parts, raw, tuple(steps), final, bool(signal.blind), signal.via,
                            signal.lastmod)
+
+
+def score_with(
+    signal: LinkSignal,
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+    credit: float,
+    share: float,
+) -> float:
+    """``explain_with(...).score`` without building the explanation: the same floats by the
+    same operations (a link offered or met again is scored, not explained; the explanation's
+    objects were most of the cost of scoring one, issue 15)."""
+    weights = as_features(link_weights, "link_weights")
+    return _shape(signal, _raw(features(signal, term_weights), weights, credit, share),
+                  portal_open, english_query)
 
 
 def score(
@@ -450,8 +479,8 @@ def score(
 ) -> float:
     """The link's score: raw = max(0, w·x + SIBLING_WEIGHT × credit + POPULARITY_WEIGHT ×
     share), shaped, × DEPTH_DECAY ** depth (docs/DESIGN.md §8)."""
-    return explain(signal, link_weights, term_weights, portal_open, english_query,
-                   credits, shares).score
+    return score_with(signal, link_weights, term_weights, portal_open, english_query,
+                      sibling_credit(signal, credits), popularity(signal, shares))
 
 
 # --------------------------------------------------------------------------- batches

@@ -15,7 +15,6 @@ in every process (no ``PYTHONHASHSEED``), and a replay finds the same duplicates
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -49,9 +48,27 @@ _P = np.uint64(0x9E3779B97F4A7C15)
 WORD_HASH_CACHE_SIZE = 65_536
 
 
-@lru_cache(maxsize=WORD_HASH_CACHE_SIZE)
+#: word → its blake2b hash: a plain dict read by ``map`` in C (an ``lru_cache`` call a word
+#: was a third of the shingling); emptied when a page's new words would not fit, so it stays
+#: within ``WORD_HASH_CACHE_SIZE`` words and one page's.
+_word_hashes: dict[str, int] = {}
+
+
 def _word_hash(word: str) -> int:
     return int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+
+
+def _hash_words(words: list[str]) -> npt.NDArray[np.uint64]:
+    """Each word's hash, in order."""
+    cache = _word_hashes
+    missing = set(words).difference(cache)
+    if missing:
+        if len(cache) + len(missing) > WORD_HASH_CACHE_SIZE:
+            cache.clear()
+            missing = set(words)  # the page's words that were cached went with the rest
+        for word in missing:
+            cache[word] = _word_hash(word)
+    return np.fromiter(map(cache.__getitem__, words), dtype=np.uint64, count=len(words))
 
 
 def _shingle_hashes(text: str) -> npt.NDArray[np.uint64]:
@@ -63,7 +80,7 @@ def _shingle_hashes(text: str) -> npt.NDArray[np.uint64]:
     count = len(words) - SHINGLE_WORDS + 1
     if count <= 0:
         return np.zeros(0, dtype=np.uint64)
-    word_hashes = np.fromiter(map(_word_hash, words), dtype=np.uint64, count=len(words))
+    word_hashes = _hash_words(words)
     hashes = word_hashes[:count].copy()
     for offset in range(1, SHINGLE_WORDS):
         hashes *= _P

@@ -13,10 +13,13 @@ from pagesift_ui.frontier.language import (
 )
 from pagesift_ui.frontier.tokens import is_cjk_char, words
 
-__all__ = ["MAX_TERMS", "STOP_WORDS", "Query", "stem", "words"]
+__all__ = ["HIT_MASK_CACHE_SIZE", "MAX_TERMS", "STOP_WORDS", "Query", "stem", "words"]
 
 #: At most this many terms take part (docs/DESIGN.md §1: ``TERMS = 16``).
 MAX_TERMS = 16
+#: Texts whose term mask a query keeps (anchors and context lines of ≤ ~300 characters:
+#: a few MB at most; issue 15).
+HIT_MASK_CACHE_SIZE = 16_384
 
 #: The English stop words (``language.ENGLISH_STOP_WORDS``; other languages: ``stop_words``).
 STOP_WORDS = ENGLISH_STOP_WORDS
@@ -46,7 +49,8 @@ class Query:
     ('German', ['gebühren', 'studium'], ('gebuhr', 'studium'))
     """
 
-    __slots__ = ("_bits", "_cjk", "_stem", "_stems", "_stems_in", "language", "terms", "text")
+    __slots__ = ("_bits", "_cjk", "_masks", "_stem", "_stems", "_stems_in", "language", "terms",
+                 "text")
 
     def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
@@ -67,6 +71,10 @@ class Query:
         # bits of the terms with that stem (CJK terms match as substrings, never by stem)
         self._bits: dict[Language, dict[str, int]] = {}
         self._stems_in: dict[Language, tuple[str, ...]] = {}
+        # (text, language) → hit_mask: a site's pages repeat their anchors and navigation
+        # lines, and each link reads two texts (issue 15); emptied when full, like
+        # neardup's word hashes
+        self._masks: dict[tuple[str, Language | None], int] = {}
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -131,6 +139,15 @@ class Query:
         ``word_masks``; a term with CJK characters matches as a substring, since CJK text has
         no spaces between words.
         """
+        key = (text, language)
+        mask = self._masks.get(key)
+        if mask is None:
+            if len(self._masks) >= HIT_MASK_CACHE_SIZE:
+                self._masks.clear()
+            mask = self._masks[key] = self._hit_mask(text, language)
+        return mask
+
+    def _hit_mask(self, text: str, language: Language | None) -> int:
         if not self.terms:
             return 0
         text_words = words(text)

@@ -219,20 +219,31 @@ class _Text:
     term's bit over the words, or a pair's over adjacent words, is the same count.
     """
 
-    __slots__ = ("folded", "keys", "pairs", "singles", "size")
+    __slots__ = ("_text", "keys", "pairs", "singles", "size")
 
-    def __init__(self, text: str, query: Query, language: Language) -> None:
+    def __init__(
+        self, text: str, query: Query, language: Language, tokens: list[str] | None = None
+    ) -> None:
+        """``tokens``: ``words(text)`` when the caller has them already."""
         stops = stop_words(language)
-        content = [w for w in words(text) if w not in stops]
+        content = [w for w in (words(text) if tokens is None else tokens) if w not in stops]
         self.size = len(content)
-        self.folded = text.casefold()
+        self._text = text
         if language is query.language:
             stem = query.stem
             sequence = [stem(word) for word in content]
             self.keys: Sequence[str | int] = query.stems
-            self.singles: Counter[str | int] = Counter(sequence)
+            # ``count`` only ever asks for the query's stems and their adjacent pairs, so
+            # only words that are a term's stem are counted: counting every word pair of a
+            # docs page was most of this class's time (issue 15)
+            wanted = frozenset(query.stems)
+            hits = [at for at, word in enumerate(sequence) if word in wanted]
+            last = len(sequence) - 1
+            self.singles: Counter[str | int] = Counter(sequence[at] for at in hits)
             self.pairs: Counter[tuple[str | int, str | int]] = Counter(
-                zip(sequence, sequence[1:], strict=False)
+                (sequence[at], sequence[at + 1])
+                for at in hits
+                if at < last and sequence[at + 1] in wanted
             )
             return
         masks = query.word_masks(content, language)
@@ -249,7 +260,7 @@ class _Text:
 
     def count(self, unit: _Unit, cjk: str | None) -> int:
         if cjk is not None:
-            return self.folded.count(cjk)
+            return self._text.casefold().count(cjk)
         keys = self.keys
         if len(unit) == 1:
             return self.singles[keys[unit[0]]]
@@ -310,7 +321,8 @@ def page_signal(
               _Text(locator_text(url), query, language)]
     heads = [_Text(markdown_text(line), query, language) for line in headings]
     body_text = markdown_text(body_text)
-    body = _Text(body_text, query, language)
+    body_words = words(body_text)
+    body = _Text(body_text, query, language, body_words)
     tf = tuple(body.count(unit, flag) for unit, flag in zip(units, cjk, strict=True))
     n_terms = len(query)
     return PageSignal(
@@ -320,7 +332,7 @@ def page_signal(
         about=tuple(any(t.count(u, c) for t in labels) for u, c in zip(units, cjk, strict=True)),
         head=tuple(any(t.count(u, c) for t in heads) for u, c in zip(units, cjk, strict=True)),
         tf=tf,
-        length=len(words(body_text)),
+        length=len(body_words),
         content_words=body.size,
         body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
     )

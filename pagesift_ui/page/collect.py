@@ -24,7 +24,8 @@ class _OpenLink:
     in_main: bool
     nofollow: bool
     hreflang: str | None
-    fallback: str
+    # the title and aria-label attributes, read only when the link has no text of its own
+    fallback: tuple[object, object]
     parts: list[str] = field(default_factory=list)
     image_alts: list[str] = field(default_factory=list)
 
@@ -149,7 +150,6 @@ class Collector:
             return
         rel = {value.lower() for value in attr_list(tag.get("rel"))}
         hreflang = tag.get("hreflang")
-        fallback = [tag.get("title"), tag.get("aria-label")]
         self._open_links.append(
             _OpenLink(
                 node=tag,
@@ -157,14 +157,15 @@ class Collector:
                 in_main=content,
                 nofollow=self.page_nofollow or "nofollow" in rel,
                 hreflang=hreflang.strip().lower() if isinstance(hreflang, str) else None,
-                fallback=_first_text(value for value in fallback if isinstance(value, str)),
+                fallback=(tag.get("title"), tag.get("aria-label")),
             )
         )
 
     def _close_link(self, content: bool) -> None:
         link = self._open_links.pop()
         raw = "".join(link.parts)
-        anchor = normalise(raw) or _first_text(link.image_alts) or link.fallback
+        anchor = (normalise(raw) or _first_text(link.image_alts)
+                  or _first_text(value for value in link.fallback if isinstance(value, str)))
         self.links.append(Link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
         if content and anchor and not self._open_links:
             label = anchor.replace("[", r"\[").replace("]", r"\]")

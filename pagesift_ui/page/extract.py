@@ -120,6 +120,11 @@ def _cut(markup: str, max_links: int, max_elements: int) -> tuple[str, str, int]
     A regular-expression scan: under 1 µs a tag, where bs4 spends ~30 µs building one. lxml
     closes the elements the cut leaves open, as in any truncated document.
     """
+    # one scan in C first: most pages are under both caps, and then the markup is whole
+    # (the loop below, a Python step a tag, was a fortieth of a step on the Python docs)
+    tags = _TAG_START.findall(markup)  # per tag, "a" or "" (group 1)
+    if len(tags) <= max_elements and len(tags) - tags.count("") <= max_links:
+        return markup, "", 0
     links = 0
     for elements, tag in enumerate(_TAG_START.finditer(markup), start=1):
         if tag.group(1) is not None:

@@ -1,4 +1,4 @@
-"""The ordinary reader: an lxml tree built in C, walked by ``etree.iterwalk`` (docs/DESIGN.md §2).
+"""The ordinary reader: an lxml tree built in C, walked child by child (docs/DESIGN.md §2).
 
 bs4 builds the same tree from the same libxml2 parse event by event in Python (its lxml
 builder), at ~30 µs an element; tests/test_extract_paths.py holds both readers to the same Page.
@@ -28,12 +28,12 @@ from pagesift_ui.page.markup import (
 
 __all__ = ["read_tree"]
 
-#: What the one XPath pass finds: the head's elements wherever they are (as bs4's
-#: ``find``/``find_all`` did) and the candidates for the main content inside the body.
-_ONE_PASS = etree.XPath(
-    "//title | //base[@href] | //meta | //link[@href] | //body | "
-    "//body//main | //body//article | //body//*[@role]"
-)
+#: The head's elements, wherever they are (as bs4's ``find``/``find_all`` did), found by
+#: ``iter`` in C: one XPath union of them and the main candidates cost more than the parse
+#: itself on the Python docs (each ``//x[@y]`` is a whole-document scan; issue 15).
+_HEAD_PARTS = ("title", "base", "meta", "link", "body")
+#: The candidates for the main content inside the body, in document order.
+_MAIN_CANDIDATES = etree.XPath("descendant::main | descendant::article | descendant::*[@role]")
 #: libxml2 builds a tree at most 256 elements deep (without XML_PARSE_HUGE) and silently stops
 #: reading at the first element deeper: the last element it made is then that deep. bs4's
 #: builder gets the parser's events, not its tree, and has no such limit, so a document whose
@@ -64,25 +64,27 @@ def read_tree(markup: str) -> Document | None:
     body = None
     main = None
     articles: list[Any] = []
-    for element in _ONE_PASS(root):
+    for element in root.iter(*_HEAD_PARTS):
         name = element.tag
         if name == "title" and title is None:
             title = normalise("".join(element.itertext()))
         elif name == "base" and base_href is None:
-            base_href = element.get("href")
+            base_href = element.get("href")  # None for a <base> without one: the next counts
         elif name == "meta" and is_robots(element.get("name")):
             robots.append(element.get("content"))
         elif name == "link" and element.get("href") is not None:
             head_links.append((element.get("rel"), element.get("href"), element.get("hreflang")))
         elif name == "body" and body is None:
-            body = element
-        if body is not None and main is None and element is not body:
-            if is_main(name, element):
-                main = element
-            elif name == "article" and next(element.iterancestors("article"), None) is None:
-                articles.append(element)
+            body = element  # libxml2 makes one <body>: a misplaced second tag is dropped
     if body is None:
         return None
+    for element in _MAIN_CANDIDATES(body):
+        name = element.tag
+        if is_main(name, element):
+            main = element
+            break
+        if name == "article" and next(element.iterancestors("article"), None) is None:
+            articles.append(element)
     roots = [main] if main is not None else articles
     html = root if root.tag == "html" else next(root.iter("html"), None)
     return Document(
@@ -112,62 +114,57 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
 
     bs4's tree turns a string of ASCII whitespace outside ``<pre>``/``<textarea>`` into one
     newline or space; the same is done here, so text, caps and anchors agree.
+
+    A recursion over each element's children rather than ``etree.iterwalk``: an element's
+    state (inside the main content, inside boilerplate, inside ``<pre>``) is the call's
+    arguments, so nothing is pushed or popped per element and no event tuple is built;
+    the walk was two thirds of extraction on the Python docs (issue 15).
     """
     whole_body = main_roots is None
-    in_root, boiler = whole_body, False
-    # per element started: the (in_root, boiler) to go back to, or None if not opened
-    saved: list[tuple[bool, bool] | None] = []
-    preserve = 0
-    not_walked = -1
+    roots: set[Any] | frozenset[Any] = main_roots or frozenset()
     start, end, text = collector.start, collector.end, collector.text
-    walker = etree.iterwalk(body, events=("start", "end", "comment", "pi"))
-    skip_subtree = walker.skip_subtree
-    for event, element in walker:
-        if event == "start":
-            name = element.tag
-            if collector.full:
-                not_walked = max(not_walked, 0) + sum(1 for _ in element.iter("a"))
-                skip_subtree()
-                saved.append(None)
-                continue
-            if name in SKIPPED:
-                skip_subtree()
-                saved.append(None)
-                continue
-            saved.append((in_root, boiler))
-            if main_roots is not None and element in main_roots:
-                in_root, boiler = True, False
-            elif not boiler:
-                boiler = _is_boilerplate_element(name, element, whole_body)
-            if name in _COLLECTED:
-                start(name, element, in_root and not boiler)
-            if name in _PRESERVE_WHITESPACE:
-                preserve += 1
-            value = element.text
-        elif event == "end":
-            state = saved.pop()
-            if state is not None:
-                name = element.tag
-                if name in _COLLECTED:
-                    end(name, element, in_root and not boiler)
-                in_root, boiler = state
-                if name in _PRESERVE_WHITESPACE:
-                    preserve -= 1
-            if element is body:
-                break
-            value = element.tail
-        else:  # a comment or processing instruction: skipped, the text after it is not
-            if collector.full:
-                not_walked = max(not_walked, 0)
-            value = element.tail
-        if not value:
-            continue
+    not_walked = -1
+
+    def emit(value: str, content: bool, preserve: bool) -> None:
+        nonlocal not_walked
         if collector.full:
             not_walked = max(not_walked, 0)
-            continue
+            return
         if not preserve and not value.strip(_ASCII_SPACES):
             value = "\n" if "\n" in value else " "
-        text(value, in_root and not boiler)
+        text(value, content)
+
+    def walk(element: Any, name: str, in_root: bool, boiler: bool, preserve: bool) -> None:
+        nonlocal not_walked
+        if element in roots:
+            in_root, boiler = True, False
+        elif not boiler:
+            boiler = _is_boilerplate_element(name, element, whole_body)
+        content = in_root and not boiler
+        collected = name in _COLLECTED
+        if collected:
+            start(name, element, content)
+        preserve = preserve or name in _PRESERVE_WHITESPACE
+        value = element.text
+        if value:
+            emit(value, content, preserve)
+        for child in element:
+            tag = child.tag
+            if collector.full:
+                # the text cap is reached: count what is not read (its links), read nothing
+                not_walked = max(not_walked, 0)
+                if isinstance(tag, str):
+                    not_walked += sum(1 for _ in child.iter("a"))
+            elif isinstance(tag, str):  # an element, not a comment or processing instruction
+                if tag not in SKIPPED:
+                    walk(child, tag, in_root, boiler, preserve)
+            value = child.tail
+            if value:
+                emit(value, content, preserve)
+        if collected:
+            end(name, element, content)
+
+    walk(body, body.tag, whole_body, False, False)
     return not_walked
 
 

@@ -15,9 +15,18 @@ __all__ = ["RESOLVE_CACHE_SIZE", "TAB_NEWLINE", "http_url", "resolve", "resolve_
 
 TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
 
+#: Entries of each resolution cache. A site's pages repeat their navigation: of the 164,265
+#: ``<a href>`` of the Python docs, 23,092 are distinct (page, href) pairs once fragments
+#: are set aside and 4,719 distinct URLs, while urljoin + urlsplit + safe_url_string cost
+#: ~25 µs a link (issue 15). Bounded: a 100k-link crawl holds at most this many of each.
+RESOLVE_CACHE_SIZE = 65_536
 
+
+@lru_cache(maxsize=RESOLVE_CACHE_SIZE)
 def resolve(base: str, href: str) -> str | None:
     """Absolute http(s) URL without fragment, or None for anything else."""
+    # cached as a whole too: the same (page, href) pairs come back on every page of a site,
+    # and the cleaning below was a third of the cost of a cached resolution (issue 15)
     # WHATWG URL §4.4: leading/trailing spaces and tabs/newlines anywhere are dropped.
     href = href.strip().translate(TAB_NEWLINE)
     # The answer does not depend on what the fragment says, only on whether there is one
@@ -26,13 +35,6 @@ def resolve(base: str, href: str) -> str | None:
     if hash_sign:
         href = f"{path}#{'f' if fragment else ''}"
     return resolve_href(base, href)
-
-
-#: Entries of each resolution cache. A site's pages repeat their navigation: of the 164,265
-#: ``<a href>`` of the Python docs, 23,092 are distinct (page, href) pairs once fragments
-#: are set aside and 4,719 distinct URLs, while urljoin + urlsplit + safe_url_string cost
-#: ~25 µs a link (issue 15). Bounded: a 100k-link crawl holds at most this many of each.
-RESOLVE_CACHE_SIZE = 65_536
 
 
 @lru_cache(maxsize=RESOLVE_CACHE_SIZE)

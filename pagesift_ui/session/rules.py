@@ -52,6 +52,8 @@ NO_STOP_WHY = "--no-stop: verdict recorded, crawl goes on"
 # label escaped, the destination without spaces and with balanced parentheses.
 _LINK_OPEN = re.compile(r"\[((?:\\.|[^\\\[\]])*)\]\(")
 _ESCAPED_BRACKET = re.compile(r"\\([\[\]])")
+#: A destination up to its ")" with no "(" and no white space before it.
+_PLAIN_DESTINATION = re.compile(r"[^\s()]*\)")
 
 
 def evidence_markdown(markdown: str) -> str:
@@ -81,6 +83,12 @@ def evidence_markdown(markdown: str) -> str:
 
 def _destination_end(text: str, start: int) -> int:
     """Index of the ")" closing a link destination starting at ``start``; -1 if none."""
+    # nearly every destination has no parenthesis and no space: the regex finds its ")" in C
+    # (the loop below was a tenth of a step on the Python docs, issue 15); ``\s`` is
+    # str.isspace, so both agree on where a destination ends
+    plain = _PLAIN_DESTINATION.match(text, start)
+    if plain is not None:
+        return plain.end() - 1
     depth = 0
     for index in range(start, len(text)):
         char = text[index]

@@ -45,6 +45,7 @@ from pagesift_ui.frontier.links import (
     score,
     score_batch,
     score_queued,
+    score_with,
 )
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
@@ -389,6 +390,23 @@ def test_score_batch_equals_score_exactly(n_terms: int) -> None:
             got = score_batch(signals, link_weights, term_weights, portal_open, english,
                               credits)
             assert got.tolist() == expected  # the very same floats
+
+
+@pytest.mark.parametrize("n_terms", [1, 4, 12])
+def test_a_links_score_is_its_explanations_final_score_exactly(n_terms: int) -> None:
+    rng = random.Random(100 + n_terms)
+    signals = _random_signals(rng, 1000, n_terms)
+    term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
+    link_weights = [rng.uniform(-1.0, 3.0) for _ in range(5)]
+    for portal_open in (False, True):
+        for english in (False, True):
+            for signal in signals:
+                credit, share = rng.random(), rng.random()
+                explained = explain_with(signal, link_weights, term_weights, portal_open,
+                                         english, credit, share)
+                assert score_with(signal, link_weights, term_weights, portal_open, english,
+                                  credit, share) == explained.score  # the very same float
+                assert explained.steps[-1].score == explained.score
 
 
 def test_score_batch_of_nothing_is_empty() -> None:

@@ -64,6 +64,21 @@ def test_the_estimate_is_close_to_the_true_jaccard_similarity(left: int, right: 
 def test_signatures_are_the_same_however_many_words_are_cached() -> None:
     text = _text(5)
     first = minhash(text)
-    neardup._word_hash.cache_clear()
+    neardup._word_hashes.clear()
     assert np.array_equal(first, minhash(text))
-    assert neardup._word_hash.cache_info().maxsize == neardup.WORD_HASH_CACHE_SIZE
+
+
+def test_the_word_hash_cache_stays_within_its_bound() -> None:
+    page = 1_000
+    for start in range(0, 3 * neardup.WORD_HASH_CACHE_SIZE, page):
+        # each page shares half its words with the one before: some of them are cached
+        # when the cache is emptied for the new ones
+        words = [f"w{n}" for n in range(start - page // 2, start + page)]
+        signature = minhash(" ".join(words))
+        assert len(neardup._word_hashes) <= neardup.WORD_HASH_CACHE_SIZE
+        assert signature is not None
+    # and what it holds is what a cold cache computes
+    text = " ".join(f"w{n}" for n in range(page))
+    warm = minhash(text)
+    neardup._word_hashes.clear()
+    assert np.array_equal(warm, minhash(text))

@@ -8,6 +8,7 @@ import snowballstemmer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import MAX_TERMS, Query, stem
 from pagesift_ui.frontier.tokens import (
     _CJK_RANGES,
@@ -129,3 +130,18 @@ def test_stem_still_stems_words_with_digits_and_other_digits() -> None:
     stemmer = snowballstemmer.stemmer("english")
     for word in ("2024s", "covid19s", "mp3s", "²³", "١٢٣", "12ly"):
         assert stem(word) == stemmer.stemWord(word)
+
+
+def test_a_querys_hit_masks_stay_within_their_bound_and_answer_as_uncached() -> None:
+    from pagesift_ui.frontier.query import HIT_MASK_CACHE_SIZE
+
+    query = Query("tuition fees for international students")
+    texts = [f"fees page {n} for students" if n % 3 else f"housing {n}"
+             for n in range(HIT_MASK_CACHE_SIZE + 500)]
+    for text in texts:
+        assert query.hit_mask(text) == query._hit_mask(text, None)
+        assert len(query._masks) <= HIT_MASK_CACHE_SIZE
+    assert query.hit_mask("Tuition FEES") == 0b11  # a cached answer is the same answer
+    assert query.hit_mask("Tuition FEES") == 0b11
+    german = query._hit_mask("Studiengebühren fees", Language.GERMAN)
+    assert query.hit_mask("Studiengebühren fees", Language.GERMAN) == german == 0b10
