@@ -25,6 +25,7 @@ from components.charts import (
     LEGEND_BELOW,
     WHATIF_COLOUR,
     lines_layout,
+    marker_symbols,
     stop_rule_lines,
     threshold_line,
 )
@@ -187,8 +188,8 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
                             for v in chosen]),
                 mode="markers", name=name, cliponaxis=False,
                 marker={"size": 10, "color": WHATIF_COLOUR,
-                        "symbol": [STOP_REASONS[v.reason].symbol + ("" if stood else "-open")
-                                   for v in chosen]},
+                        "symbol": marker_symbols([STOP_REASONS[v.reason].symbol
+                                                  + ("" if stood else "-open") for v in chosen])},
                 hovertext=np.array([f"step {v.step}: {v.reason}" for v in chosen]),
                 hoverinfo="text"))
     traces.extend(_mark_lines(result, float(COLD_PATIENCE * patience + 1)))

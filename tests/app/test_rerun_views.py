@@ -5,6 +5,7 @@ speed is measured by ``benchmarks/bench_ui.py``."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,10 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components.charts import marker_symbols, stale_cold_figure, verdict_marks
 from components.decision_log import log_entries, log_markdown, log_pages
+from components.labels import STOP_REASONS
+from components.live import ChartOptions, _memo_figures, build_figures
 from components.tables import PAGE_COLUMNS, PagesTable, kept_pages, pages_frame
 from pagesift_ui.demo import shared_demo
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome
@@ -203,3 +207,72 @@ def test_the_log_pages_back_to_older_entries(at: AppTest) -> None:
     at.number_input(key="log_page").set_value(2).run()
     text = "\n".join(m.value for m in at.markdown)
     assert "Step 5: " in text and "Step 1: " in text and "Step 6: " not in text
+
+
+def _specs(figures: dict[str, Any]) -> dict[str, str]:
+    return {key: figure.to_json() for key, figure in figures.items()}
+
+
+def test_the_memoised_figures_equal_a_full_build(session: CrawlSession) -> None:
+    """After steps, an override, another option and another session: each chart rebuilt
+    only when what it is drawn from changed is still the figure a full build gives."""
+    ss: dict[str, Any] = {"session_serial": 1}
+    options = ChartOptions(500, "anchor", "pages")
+
+    def check(crawl: CrawlSession, chosen: ChartOptions) -> dict[str, Any]:
+        memo = _memo_figures(ss, crawl, chosen)
+        assert _specs(memo) == _specs(build_figures(crawl, chosen.window, chosen.feature,
+                                                    chosen.sort_by))
+        return memo
+
+    for _ in range(6):
+        session.step()
+        check(session, options)
+    first = check(session, options)
+    assert check(session, options) is first  # nothing changed: nothing rebuilt
+    session.force_dry(session.wilson_table()[0].part)
+    check(session, options)
+    session.relabel(_fetched_url(session), False)
+    check(session, options)
+    session.step()
+    check(session, ChartOptions(100, "context", "name"))
+    with _session() as other:
+        other.run(max_steps=2)
+        ss["session_serial"] = 2
+        check(other, options)
+
+
+def test_a_duplicate_step_keeps_the_coverage_and_forest_figures(session: CrawlSession) -> None:
+    ss: dict[str, Any] = {"session_serial": 1}
+    options = ChartOptions(500, "anchor", "pages")
+    session.run(max_steps=5)
+    before = dict(_memo_figures(ss, session, options))
+    last = session.steps[-1]
+    session.steps.append(dataclasses.replace(last, step=last.step + 1))  # same evidence
+    after = _memo_figures(ss, session, options)
+    assert after["chart_coverage"] is before["chart_coverage"]
+    assert after["chart_forest"] is before["chart_forest"]
+    assert after["chart_stale"] is not before["chart_stale"]
+    assert _specs(after) == _specs(build_figures(session, 500, "anchor", "pages"))
+
+
+def test_verdict_markers_keep_each_points_symbol() -> None:
+    assert marker_symbols(["diamond", "diamond"]) == "diamond"
+    assert marker_symbols(["diamond", "x", "diamond"]) == ["diamond", "x", "diamond"]
+    assert marker_symbols([]) == []
+
+
+def test_the_stale_chart_marks_every_verdict_with_its_rules_symbol() -> None:
+    with _session(limit=60) as crawl:
+        crawl.run(max_steps=60)
+        marks = verdict_marks(crawl.steps, crawl.overrides, crawl.config)
+        assert marks  # past its stop with Stop on verdict off: the verdicts keep firing
+        figure = stale_cold_figure(crawl.steps, crawl.config, crawl.overrides, 500)
+        drawn = {}
+        for trace in figure.data:
+            if trace.legendgroup == "verdict":
+                symbols = trace.marker.symbol
+                if isinstance(symbols, str):
+                    symbols = [symbols] * len(trace.x)
+                drawn.update(zip(trace.x.tolist(), symbols, strict=True))
+        assert drawn == {m.step: STOP_REASONS[m.reason].symbol for m in marks}
