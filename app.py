@@ -49,9 +49,9 @@ left off, and **Replay with these settings** crawls a session's recorded pages a
 #: (``Tab.open``; issue 15). The override widgets in every view are still drawn whichever is
 #: selected (Streamlit drops the state of a widget not drawn in a run), and so is the
 #: inspector (its page picker); the tables hold no state and are drawn only while their view
-#: is open: the pages table's Arrow copy grows with the history. The what-if view replays
-#: the history on each new step (~0.3 s at 2,000 steps), so it too is drawn only while
-#: open, its sliders kept meanwhile.
+#: is open: the pages table's Arrow copy grows with the history. The what-if view (its
+#: replay kept, a new step's record replayed alone; its table and two figures rebuilt on
+#: each new step) is drawn only while open too, its sliders kept meanwhile.
 VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees", "What-if stops")
 
 

@@ -3,9 +3,9 @@ session's recorded steps (``pagesift_ui.session.whatif``: no network, no refetch
 each rule would have fired beside the actual stop.
 
 ``whatif_frame`` and the two figure builders are pure (tested on synthetic results);
-:func:`render_whatif` reads the sliders, memoises the replay in session state (it replays
-every page, ~0.3–0.5 s for 300 steps, ~0.3 s for 2,000) with what it draws, and draws; the
-app draws it only while its tab is the open one (issue 15). Works for live, resumed and
+:func:`render_whatif` reads the sliders, keeps the replay in session state (a new step
+replays its own record; a whole replay was ~0.25 s at 2,000 steps) and memoises what it
+draws, and draws; the app draws it only while its tab is the open one (issue 15). Works for live, resumed and
 imported sessions.
 """
 
