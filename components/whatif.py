@@ -5,8 +5,8 @@ each rule would have fired beside the actual stop.
 ``whatif_frame`` and the two figure builders are pure (tested on synthetic results);
 :func:`render_whatif` reads the sliders, keeps the replay in session state (a new step
 replays its own record; a whole replay was ~0.25 s at 2,000 steps) and memoises what it
-draws, and draws; the app draws it only while its tab is the open one (issue 15). Works for live, resumed and
-imported sessions.
+draws, and draws; the app draws it only while its tab is the open one (issue 15). Works
+for live, resumed and imported sessions.
 """
 
 from __future__ import annotations
