@@ -28,7 +28,7 @@ from components.saved import render_saved_sessions, render_storage_note
 from components.sidebar import init_state, render_setup
 from components.state import AnySession, pop_flashes
 from components.sweepview import render_sweeps
-from components.tables import render_frontier, render_pages, render_subtrees
+from components.tables import kept_pages, render_frontier, render_pages, render_subtrees
 from components.whatif import keep_sliders, render_whatif
 
 FRONTIER_ROWS = 25
@@ -44,10 +44,14 @@ pages. Every crawl is saved as it goes: **Saved sessions** in the sidebar resume
 left off, and **Replay with these settings** crawls a session's recorded pages again offline.
 """
 #: The views under the charts. ``st.tabs`` with a key tracks the selected one in session
-#: state (``ss["view"]``), so it survives overrides and reruns; every view but the what-if
-#: one is still drawn, so the override widgets in each exist whichever is selected. The
-#: what-if view replays the whole history on each new step (~0.3 s at 2,000 steps), so it
-#: is drawn only while open (``Tab.open``; issue 15), its sliders kept meanwhile.
+#: state (``ss["view"]``), so it survives overrides and reruns; clicking a tab reruns the
+#: script (``on_change="rerun"``), so a view can be drawn only while it is open
+#: (``Tab.open``; issue 15). The override widgets in every view are still drawn whichever is
+#: selected (Streamlit drops the state of a widget not drawn in a run), and so is the
+#: inspector (its page picker); the tables hold no state and are drawn only while their view
+#: is open: the pages table's Arrow copy grows with the history. The what-if view (its
+#: replay kept, a new step's record replayed alone; its table and two figures rebuilt on
+#: each new step) is drawn only while open too, its sliders kept meanwhile.
 VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees", "What-if stops")
 
 
@@ -57,20 +61,25 @@ def _tabs(session: AnySession, running: bool) -> None:
     log, frontier, pages, inspector, subtrees, whatif = st.tabs(list(VIEWS), key="view",
                                                                 on_change="rerun")
     with log:
-        render_decision_log(session.steps, session.overrides, session.config)
+        if log.open is not False:
+            render_decision_log(session.steps, session.overrides, session.config)
     with frontier:
         rows = session.frontier(FRONTIER_ROWS)
-        render_frontier(rows, session.config.seed_url)
+        if frontier.open is not False:
+            render_frontier(rows, session.config.seed_url)
         render_queue_overrides(session, rows)
     with pages:
-        page_rows = session.pages()
-        render_pages(page_rows)
-        render_label_overrides(session, page_rows)
+        # kept between reruns, a new step's row appended (docs/DESIGN.md §14.4)
+        table = kept_pages(st.session_state, session)
+        if pages.open is not False:
+            render_pages(table)
+        render_label_overrides(session, table.rows)
     with inspector:
         render_inspector(session)
     with subtrees:
         wilson = session.wilson_table()
-        render_subtrees(wilson)
+        if subtrees.open is not False:
+            render_subtrees(wilson)
         render_subtree_overrides(session, wilson, rows)
     with whatif:
         if whatif.open is False:

@@ -3,12 +3,16 @@
 The app runs in ``streamlit run`` (one of its own, on 127.0.0.1, with a private store) driven
 by headless Debian Chromium through Playwright (as ``tests/app/test_browser.py``). It starts
 the university demo with a page limit of 2,000 and Stop on verdict off, presses Run to stop,
-lets it run ``window`` seconds and presses Pause. The steps it took are read back from its
-store: each record's ``fetched_at`` (wall clock) says when the step fetched, so the app's pace
-over the window is ``steps / (fetched_at[last] − fetched_at[first])``. The engine's pace is
-measured on the same steps in this process — a session saved to a store as the app's is, on
-the same demo with the app's config (delay 0 on loopback), stepped as fast as it goes — before
-and after the browser run, so both meet the same machine load. The ratio is engine seconds
+lets it run ``window`` seconds — or until its store holds ``PAUSE_AT_STEPS`` steps, since the
+site runs out after about 1,420 steps and a fast app gets there within 30 s (the Pause button
+is then disabled and there is no Pause to measure; a starved Chromium has taken 4 s to land
+the click, ~200 steps) — and presses Pause. The
+steps it took are read back from its store: each record's ``fetched_at`` (wall clock) says
+when the step fetched, so the app's pace over the window is ``steps / (fetched_at[last] −
+fetched_at[first])``. The engine's pace is measured on the same steps in this process — a
+session saved to a store as the app's is, on the same demo with the app's config (delay 0 on
+loopback), stepped as fast as it goes — before and after the browser run, so both meet the
+same machine load. The ratio is engine seconds
 over app seconds for the same step range.
 """
 
@@ -35,6 +39,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: The first steps are left out: the first draw, and imports on first use (scipy)
 WARMUP_STEPS = 20
+#: Pause well before the demo site runs out of pages (~1,420): the window ends here at the latest
+PAUSE_AT_STEPS = 1_000
+#: How often the driver reads the app's store for its step count while Run goes on
+POLL_S = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +53,7 @@ class AppRun:
     steps: tuple[StepRecord, ...]  # every step the app took, from its store
     run_clicked: float  # wall clock
     pause_clicked: float
-    ui_paused_s: float  # Pause click → the Step button enabled again (the full rerun drawn)
+    ui_paused_s: float  # Pause click → the Pause button disabled again (the full rerun drawn)
     click_s: float  # how long Playwright's Pause click took to land
 
     def window(self) -> tuple[StepRecord, StepRecord]:
@@ -95,10 +103,16 @@ def _healthy(url: str, deadline: float) -> bool:
     return False
 
 
-def _drive(url: str, window_s: float) -> tuple[float, float, float, float]:
+def _saved_steps(store: SessionStore) -> int:
+    sessions = store.list_sessions()
+    return sessions[0].steps if sessions else 0
+
+
+def _drive(url: str, window_s: float, db: Path) -> tuple[float, float, float, float]:
     """Start, Run to stop, wait, Pause: when Run and Pause were clicked (wall clock), how
-    long after the Pause click the Step button was enabled, and how long Playwright's click
-    itself took (it waits until the page lets the button take the click)."""
+    long after the Pause click the Pause button was disabled (Run off, whether or not the
+    crawl ran out meanwhile), and how long Playwright's click itself took (it waits until
+    the page lets the button take the click)."""
     from playwright.sync_api import expect, sync_playwright
 
     profile = tempfile.mkdtemp(prefix="chr-bench-")
@@ -123,11 +137,14 @@ def _drive(url: str, window_s: float) -> tuple[float, float, float, float]:
             page.get_by_role("button", name="Run to stop", exact=True).click()
             pause = page.get_by_role("button", name="Pause", exact=True)
             expect(pause).to_be_enabled(timeout=30_000)
-            page.wait_for_timeout(int((run_clicked + window_s - time.time()) * 1000))
+            with SessionStore(db) as store:  # WAL: reading does not hold the app's writes
+                while (time.time() < run_clicked + window_s
+                       and _saved_steps(store) < PAUSE_AT_STEPS):
+                    page.wait_for_timeout(int(POLL_S * 1000))
             pause_clicked = time.time()
             pause.click()
             click_took = time.time() - pause_clicked
-            expect(page.locator(".st-key-step button:enabled").first).to_be_visible(
+            expect(page.locator(".st-key-pause button:disabled").first).to_be_visible(
                 timeout=30_000)
             ui_paused = time.time() - pause_clicked
             ctx.close()
@@ -151,7 +168,7 @@ def app_run(app_root: Path, window_s: float) -> AppRun:
     try:
         if not _healthy(url, time.time() + 60):
             raise RuntimeError("streamlit did not become healthy within 60 s")
-        run_clicked, pause_clicked, ui_paused, click_took = _drive(url, window_s)
+        run_clicked, pause_clicked, ui_paused, click_took = _drive(url, window_s, db)
     finally:
         os.kill(proc.pid, signal.SIGTERM)  # only the server started here
         proc.wait(timeout=30)

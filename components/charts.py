@@ -37,6 +37,7 @@ __all__ = [
     "VerdictMark",
     "coverage_figure",
     "forest_figure",
+    "marker_symbols",
     "stale_cold_figure",
     "switch_counts",
     "threshold_line",
@@ -213,6 +214,16 @@ def stale_cold_figure(
         **lines_layout(lines)})
 
 
+def marker_symbols(symbols: Sequence[str]) -> str | list[str]:
+    """A trace's marker symbols: one for all its points when they share it (the usual case:
+    every verdict of a crawl past its stop is the same rule), else one a point. Plotly checks
+    a list of symbols element by element against its ~500 names (a third of the stale chart's
+    build with 120 verdict marks in its window; issue 15); the points are drawn the same."""
+    if symbols and all(symbol == symbols[0] for symbol in symbols):
+        return symbols[0]
+    return list(symbols)
+
+
 def _verdict_traces(marks: Sequence[VerdictMark]) -> list[go.Scatter]:
     traces = []
     for fate, label in VERDICT_FATES.items():
@@ -224,7 +235,7 @@ def _verdict_traces(marks: Sequence[VerdictMark]) -> list[go.Scatter]:
             x=np.array([m.step for m in chosen]), y=y, mode="markers",
             name=label.words, legendgroup="verdict",
             marker={"size": 12, "color": label.colour,
-                    "symbol": [STOP_REASONS[m.reason].symbol for m in chosen]},
+                    "symbol": marker_symbols([STOP_REASONS[m.reason].symbol for m in chosen])},
             hovertext=np.array([f"step {m.step}: {m.reason} ({label.words})" for m in chosen]),
             hoverinfo="text",
         ))

@@ -34,7 +34,7 @@ from components.state import AnySession, StateKey, add_flash, is_live
 from components.whatif import WhatIfMark, chart_marks
 from pagesift_ui.demo import lesson_of, lesson_step
 from pagesift_ui.frontier.model import FEATURE_NAMES
-from pagesift_ui.session import CrawlSession
+from pagesift_ui.session import CrawlSession, PartStats, StepRecord
 from pagesift_ui.store import StoreError
 
 __all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
@@ -67,10 +67,22 @@ class ChartOptions:
     sort_by: str
 
 
-#: ``ss["fig_memo"]``: the memo key (session serial, steps, overrides, options, what-if
-#: marks) and the figures.
-FigureMemo = tuple[tuple[int, int, int, ChartOptions, tuple[WhatIfMark, ...]],
-                   dict[str, go.Figure]]
+#: ``ss["fig_memo"]``: each chart's memo key (what its figure is drawn from) and the figures.
+FigureMemo = tuple[dict[str, object], dict[str, go.Figure]]
+
+
+def _build_figure(
+    key: str, session: AnySession, options: ChartOptions, marks: Sequence[WhatIfMark],
+    wilson: Sequence[PartStats],
+) -> go.Figure:
+    steps, config, overrides = session.steps, session.config, session.overrides
+    if key == "chart_coverage":
+        return coverage_figure(steps, config)
+    if key == "chart_stale":
+        return stale_cold_figure(steps, config, overrides, options.window, marks)
+    if key == "chart_weights":
+        return weights_figure(steps, config, options.feature, overrides, options.window)
+    return forest_figure(wilson, options.sort_by)
 
 
 def build_figures(
@@ -79,29 +91,50 @@ def build_figures(
 ) -> dict[str, go.Figure]:
     """The four live charts of a session (live or imported), keyed by their chart keys;
     ``marks``: the what-if panel's steps, on the stale/cold chart."""
-    steps, config, overrides = session.steps, session.config, session.overrides
+    options, wilson = ChartOptions(window, feature, sort_by), session.wilson_table()
+    return {key: _build_figure(key, session, options, marks, wilson) for key in CHART_KEYS}
+
+
+def _coverage_inputs(steps: Sequence[StepRecord]) -> tuple[object, ...] | None:
+    """What the coverage chart reads: the last record's evidence, terms and coverage."""
+    if not steps:
+        return None
+    last = steps[-1]
+    return (tuple(last.terms), tuple(last.evidence), tuple(last.term_weights), last.coverage,
+            last.sources, last.covered)
+
+
+def _figure_keys(
+    serial: int, session: AnySession, options: ChartOptions, marks: tuple[WhatIfMark, ...],
+    wilson: Sequence[PartStats],
+) -> dict[str, object]:
+    """Each chart's memo key: what its figure is drawn from. The time charts change with
+    every step or override; the coverage chart only when the last step's evidence or
+    coverage differs, the forest when the Wilson table does (a duplicate, an error, a page
+    past saturation leave them as they were: issue 15)."""
+    history = (serial, len(session.steps), len(session.overrides), options.window)
     return {
-        "chart_coverage": coverage_figure(steps, config),
-        "chart_stale": stale_cold_figure(steps, config, overrides, window, marks),
-        "chart_weights": weights_figure(steps, config, feature, overrides, window),
-        "chart_forest": forest_figure(session.wilson_table(), sort_by),
+        "chart_coverage": (serial, session.config.adaptive, _coverage_inputs(session.steps)),
+        "chart_stale": (*history, marks),
+        "chart_weights": (*history, options.feature),
+        "chart_forest": (serial, options.sort_by, tuple(wilson)),
     }
 
 
 def _memo_figures(
     ss: MutableMapping[StateKey, Any], session: AnySession, options: ChartOptions
 ) -> dict[str, go.Figure]:
-    """Rebuild the figures only when the session or an option changed (memo in session state;
+    """Rebuild a figure only when what it is drawn from changed (memo in session state;
     ``st.cache_data`` would pickle each hit, ~15 ms per figure: docs/DESIGN.md §14.4)."""
-    marks = chart_marks(ss, session)
-    key = (int(ss.get("session_serial", 0)), len(session.steps), len(session.overrides),
-           options, marks)
+    wilson, marks = session.wilson_table(), chart_marks(ss, session)
+    keys = _figure_keys(int(ss.get("session_serial", 0)), session, options, marks, wilson)
     memo: FigureMemo | None = ss.get("fig_memo")
-    if memo is not None and memo[0] == key:
-        return memo[1]
-    figures = build_figures(session, options.window, options.feature, options.sort_by,
-                            marks)
-    ss["fig_memo"] = (key, figures)
+    old_keys, old = memo if memo is not None else ({}, {})
+    if old_keys == keys:
+        return old
+    figures = {key: old[key] if key in old and old_keys.get(key) == keys[key]
+               else _build_figure(key, session, options, marks, wilson) for key in CHART_KEYS}
+    ss["fig_memo"] = (keys, figures)
     return figures
 
 

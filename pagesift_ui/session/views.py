@@ -37,12 +37,15 @@ __all__ = [
 ]
 
 
-def page_rows(session: ReadableSession) -> list[PageRow]:
+def page_rows(session: ReadableSession, start: int = 0) -> list[PageRow]:
     """One row per step that reached a page (errors included, flagged by ``outcome``);
-    ``relevant`` and ``fresh`` after the user's labels."""
+    ``relevant`` and ``fresh`` after the user's labels. ``start``: the rows of the steps
+    from that index on only — a row depends on its own record and the labels alone, so the
+    app appends the new steps' rows to the ones it keeps until an override (a relabel)
+    changes the labels (issue 15; docs/DESIGN.md §14.4)."""
     rows = []
     fresh = labelled_fresh(session)
-    for r in session.steps:
+    for r in session.steps[start:]:
         label = session.labels.get(r.final_url)
         relevant = label if label is not None else (
             r.relevance is not None and r.relevance >= EVIDENCE_RELEVANCE
