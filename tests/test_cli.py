@@ -215,7 +215,7 @@ def test_crawl_help_shows_the_configs_defaults_and_ranges(
     with pytest.raises(SystemExit):
         build_parser().parse_args(["crawl", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "page budget (1 to 100000; default 100)" in text
+    assert "page budget (1 to 100000; default 200)" in text
     assert "(0 to 60; default 1.0)" in text and "(default 0.05)" in text
 
 

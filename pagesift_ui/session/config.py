@@ -116,7 +116,7 @@ class CrawlConfig:
 
     seed_url: str
     query: str
-    limit: int = 100
+    limit: int = 200
     adaptive: AdaptiveOptions = field(default_factory=AdaptiveOptions)
     delay_s: float = 1.0
     respect_robots: bool = True

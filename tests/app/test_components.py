@@ -181,7 +181,7 @@ def test_explain_verdict_for_every_stop_reason() -> None:
     assert explain_verdict("no_relevant_pages", record, CONFIG).startswith(
         "no_relevant_pages: nothing relevant was found yet and 10 pages in a row")
     assert explain_verdict("limit_reached", record, CONFIG) == (
-        "limit_reached: the page budget of 100 is spent")
+        "limit_reached: the page budget of 200 is spent")
     assert "no fetchable link" in explain_verdict("exhausted", record, CONFIG)
     assert "the user stopped" in explain_verdict("cancelled", record, CONFIG)
 

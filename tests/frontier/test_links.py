@@ -237,9 +237,23 @@ def test_link_signal_reads_masks_and_rules() -> None:
         "Campus news: International students celebrate fees freeze",
         1, 0.4, False, SEED,
     )
-    assert (sig.anchor_mask, sig.locator_mask, sig.context_mask) == (0b111, 0b111, 0b111)
+    # the context's only hits are the anchor's own words: the context reads the words around it
+    assert (sig.anchor_mask, sig.locator_mask, sig.context_mask) == (0b111, 0b111, 0b000)
     assert sig.phrase and not sig.blind
     assert sig.furniture and sig.dated and not sig.section and not sig.portal
+
+
+def test_context_mask_reads_the_words_around_the_anchor() -> None:
+    query = Query("international student fees")
+    around = link_signal(query, f"{U}/x", "Fees", "Fees for international students",
+                         1, 0.0, False, SEED)
+    assert (around.anchor_mask, around.context_mask) == (0b100, 0b011)
+    # the anchor's words elsewhere in the line still count: only its own occurrence goes
+    twice = link_signal(query, f"{U}/x", "Fees", "Fees: the fees table", 1, 0.0, False, SEED)
+    assert twice.context_mask == 0b100
+    # an anchor the context does not hold (whitespace folded differently) leaves it whole
+    whole = link_signal(query, f"{U}/x", "Fees  table", "Fees table", 1, 0.0, False, SEED)
+    assert whole.context_mask == 0b100
 
 
 def test_blind_and_phrase_come_from_the_masks() -> None:

@@ -19,7 +19,7 @@ GOOD = {"seed_url": "http://www.uni.localhost:8000/", "query": "international fe
 
 def test_defaults_live_in_the_dataclass() -> None:
     config = CrawlConfig.from_mapping(GOOD)
-    assert config.limit == 100 and config.delay_s == 1.0 and config.respect_robots
+    assert config.limit == 200 and config.delay_s == 1.0 and config.respect_robots
     assert config.adaptive == AdaptiveOptions()
     assert config.scope is Scope.SITE and config.stop_on_verdict
     assert config.seed_host == "www.uni.localhost"
@@ -146,4 +146,4 @@ def test_settings_mapping_lays_flat_values_over_a_base_without_changing_it() -> 
     merged = settings_mapping({"min_gain": 0.2, "limit": 9, "query": "fees"}, base)
     assert merged["adaptive"] == {**base["adaptive"], "min_gain": 0.2}
     assert (merged["limit"], merged["query"], merged["seed_url"]) == (9, "fees", GOOD["seed_url"])
-    assert base["adaptive"]["min_gain"] == AdaptiveOptions().min_gain and base["limit"] == 100
+    assert base["adaptive"]["min_gain"] == AdaptiveOptions().min_gain and base["limit"] == 200
