@@ -23,6 +23,7 @@ from pagesift_ui.demo import shared_demo
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.views import page_rows
+from tests.app.test_app import drawn
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 
@@ -157,14 +158,6 @@ def at() -> Iterator[AppTest]:
         session.close()
 
 
-def _drawn(at: AppTest, key: str) -> bool:
-    try:
-        at.get_by_key(key)
-    except KeyError:
-        return False
-    return True
-
-
 #: Each table's first columns (AppTest's dataframes carry no key).
 _TABLES = {"frontier": ["rank", "score"], "pages": ["step", "url"], "subtrees": ["part", "pages"]}
 
@@ -182,13 +175,13 @@ def test_the_tables_are_drawn_only_while_their_view_is_open(at: AppTest) -> None
     session = at.session_state["session"]
     assert _tables(at) == {}
     assert any("Step 2: fetched" in m.value for m in at.markdown)  # the log, open first
-    assert _drawn(at, "relabel_pick")  # the override widgets are drawn in every view
+    assert drawn(at, "relabel_pick")  # the override widgets are drawn in every view
     for view, table in (("Pages", "pages"), ("Frontier", "frontier"), ("Subtrees", "subtrees")):
         at.session_state["view"] = view  # what clicking the tab does (a keyed st.tabs)
         at.run()
         assert list(_tables(at)) == [table]
         assert not any("Step 2: fetched" in m.value for m in at.markdown)
-        assert _drawn(at, "relabel_pick")
+        assert drawn(at, "relabel_pick")
     at.session_state["view"] = "Pages"
     at.run()
     shown = _tables(at)["pages"]
