@@ -26,7 +26,7 @@ from components.pages import Page, take_request
 from components.replay import render_replay
 from components.saved import render_saved_sessions, render_storage_note
 from components.sidebar import init_state, render_setup
-from components.state import AnySession, pop_flashes
+from components.state import AnySession, keep_values, pop_flashes
 from components.sweepview import render_sweeps
 from components.tables import kept_pages, render_frontier, render_pages, render_subtrees
 from components.whatif import keep_sliders, render_whatif
@@ -45,45 +45,50 @@ left off, and **Replay with these settings** crawls a session's recorded pages a
 """
 #: The views under the charts. ``st.tabs`` with a key tracks the selected one in session
 #: state (``ss["view"]``), so it survives overrides and reruns; clicking a tab reruns the
-#: script (``on_change="rerun"``), so a view can be drawn only while it is open
-#: (``Tab.open``; issue 15). The override widgets in every view are still drawn whichever is
-#: selected (Streamlit drops the state of a widget not drawn in a run), and so is the
-#: inspector (its page picker); the tables hold no state and are drawn only while their view
-#: is open: the pages table's Arrow copy grows with the history. The what-if view (its
-#: replay kept, a new step's record replayed alone; its table and two figures rebuilt on
-#: each new step) is drawn only while open too, its sliders kept meanwhile.
+#: script (``on_change="rerun"``), so each view is drawn only while it is open
+#: (``Tab.open``; issue 15): its table, its override widgets and the inspector. The values
+#: of the widgets in a closed view (``VIEW_PICKS``, the what-if sliders) are kept meanwhile
+#: (Streamlit drops the state of a widget not drawn in a run); the pages table is kept
+#: between reruns and takes the steps new since it was last drawn; the what-if view's replay
+#: is kept, a new step's record replayed alone.
 VIEWS = ("Decision log", "Frontier", "Pages", "Page inspector", "Subtrees", "What-if stops")
+#: The pickers of the views, kept while their view is closed (``keep_values``).
+VIEW_PICKS = ("queue_pick", "relabel_pick", "inspect_pick", "subtree_pick")
 
 
 def _tabs(session: AnySession, running: bool) -> None:
+    ss = st.session_state
     if running:
         st.caption("The tables below refresh when the run pauses.")
     log, frontier, pages, inspector, subtrees, whatif = st.tabs(list(VIEWS), key="view",
                                                                 on_change="rerun")
+    keep_values(ss, VIEW_PICKS)  # before any is drawn: a drawn one then takes its value
     with log:
         if log.open is not False:
             render_decision_log(session.steps, session.overrides, session.config)
+    rows = (session.frontier(FRONTIER_ROWS)
+            if frontier.open is not False or subtrees.open is not False else [])
     with frontier:
-        rows = session.frontier(FRONTIER_ROWS)
         if frontier.open is not False:
             render_frontier(rows, session.config.seed_url)
-        render_queue_overrides(session, rows)
+            render_queue_overrides(session, rows)
     with pages:
-        # kept between reruns, a new step's row appended (docs/DESIGN.md §14.4)
-        table = kept_pages(st.session_state, session)
         if pages.open is not False:
+            # kept between reruns, the new steps' rows appended (docs/DESIGN.md §14.4)
+            table = kept_pages(ss, session)
             render_pages(table)
-        render_label_overrides(session, table.rows)
+            render_label_overrides(session, table.rows)
     with inspector:
-        render_inspector(session)
+        if inspector.open is not False:
+            render_inspector(session)
     with subtrees:
-        wilson = session.wilson_table()
         if subtrees.open is not False:
+            wilson = session.wilson_table()
             render_subtrees(wilson)
-        render_subtree_overrides(session, wilson, rows)
+            render_subtree_overrides(session, wilson, rows)
     with whatif:
         if whatif.open is False:
-            keep_sliders(st.session_state)
+            keep_sliders(ss)
         else:
             render_whatif(session)
 
