@@ -15,7 +15,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.charts import marker_symbols, stale_cold_figure, verdict_marks
-from components.decision_log import log_entries, log_markdown, log_pages
+from components.decision_log import (
+    LOG_ENTRIES,
+    kept_log_markdown,
+    log_entries,
+    log_markdown,
+    log_pages,
+)
 from components.labels import STOP_REASONS
 from components.live import ChartOptions, _memo_figures, build_figures
 from components.tables import PAGE_COLUMNS, PagesTable, kept_pages, pages_frame
@@ -139,6 +145,35 @@ def test_the_log_pages_together_are_the_whole_log_with_overrides(
     assert paged == whole
     assert log_entries(steps, overrides, config, n=6, page=4) == []
     assert log_entries(steps, overrides, config, n=6) == whole[:6]
+
+
+def test_the_kept_log_equals_a_rebuild_after_steps_overrides_and_pages(
+    session: CrawlSession,
+) -> None:
+    ss: dict[str, Any] = {"session_serial": 1}
+
+    def check(crawl: CrawlSession, page: int = 0) -> None:
+        steps, overrides, config = crawl.steps, crawl.overrides, crawl.config
+        assert kept_log_markdown(ss, steps, overrides, config, page) == log_markdown(
+            log_entries(steps, overrides, config, page=page))
+
+    check(session)  # no steps yet
+    for _ in range(3):
+        session.step()
+        check(session)
+    session.run(max_steps=LOG_ENTRIES)
+    check(session)
+    check(session, 1)  # an older page, its entries explained and kept too
+    session.pin(session.frontier(1)[0].key)
+    check(session)
+    session.relabel(_fetched_url(session), True)  # an override's note says what changed
+    session.step()
+    check(session)
+    check(session, 1)
+    with _session() as other:
+        other.run(max_steps=4)
+        ss["session_serial"] = 2  # another session: nothing kept from the first
+        check(other)
 
 
 def test_the_log_is_one_markdown_text_a_paragraph_an_entry() -> None:
