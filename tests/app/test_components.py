@@ -579,9 +579,26 @@ def test_figures_built_without_validation_send_what_validation_gives(
         return {name: json.loads(pio.to_json(fig, validate=False))
                 for name, fig in figures.items()}
 
-    unvalidated = sent(_sample_figures())
+    figures = _sample_figures()
+    assert all(isinstance(fig, plain.PlainFigure) for fig in figures.values())
+    unvalidated = sent(figures)
     monkeypatch.setattr(plain, "VALIDATE", True)
-    validated = sent(_sample_figures())
+    reference = _sample_figures()  # plotly's own go.Figure(traces, layout), template and all
+    assert not any(isinstance(fig, plain.PlainFigure) for fig in reference.values())
+    validated = sent(reference)
     assert unvalidated.keys() == validated.keys()
     for name in validated:
         assert unvalidated[name] == validated[name], name
+
+
+def test_a_plain_figure_is_converted_for_sending_once() -> None:
+    from components import plain
+
+    figure = stale_cold_figure(history(30), CONFIG)
+    sent = figure.to_dict()
+    assert figure.to_dict() is sent  # a memoised figure drawn again is not converted again
+    assert sent["layout"]["template"] == go.Figure().to_dict()["layout"]["template"]
+    other = weights_figure(history(30), CONFIG, "anchor")
+    assert other.to_dict()["layout"]["template"] is sent["layout"]["template"]  # shared
+    assert figure.layout.template.to_plotly_json() == {}  # not copied into the figure
+    assert isinstance(figure, plain.PlainFigure)
