@@ -1,9 +1,9 @@
 """Figure builders: pure functions from step records (and overrides) to plotly figures.
 
 No Streamlit here, so every chart is testable on synthetic records. Traces are built from
-numpy arrays (plotly validates Python lists element by element, ~15× slower;
-docs/DESIGN.md §14.5), and time charts draw at most the last ``window`` steps so a
-2,000-step session stays fast.
+numpy arrays (docs/DESIGN.md §14.5) as plain dicts, and the figure without plotly's
+per-property validation (``components.plain``: the same JSON, ~1/8 of the build time);
+time charts draw at most the last ``window`` steps so a 2,000-step session stays fast.
 Overrides are drawn half a step after the step they followed (``Override.step`` counts the
 steps completed when the user acted).
 """
@@ -18,6 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES
+from components.plain import Trace, bar, plain_figure, scatter, text
 from pagesift_ui.frontier.adaptive import COLD_PATIENCE, MIN_SOURCES, StopReason
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.frontier.stats import z_one_sided
@@ -148,7 +149,7 @@ def verdict_marks(
     return marks
 
 
-def _override_trace(overrides: Sequence[Override], first: int, top: float) -> go.Scatter | None:
+def _override_trace(overrides: Sequence[Override], first: int, top: float) -> Trace | None:
     """All overrides as one trace of vertical segments (cheaper than one shape each)."""
     shown = [o for o in overrides if o.step + 1 >= first]
     if not shown:
@@ -156,7 +157,7 @@ def _override_trace(overrides: Sequence[Override], first: int, top: float) -> go
     xs = np.repeat(np.array([o.step + 0.5 for o in shown], dtype=float), 3)
     ys = np.tile(np.array([0.0, top, np.nan]), len(shown))
     texts = np.repeat(np.array([f"{o.kind.value} {o.target}".strip() for o in shown]), 3)
-    return go.Scatter(
+    return scatter(
         x=xs, y=ys, mode="lines", name="override", hovertext=texts, hoverinfo="text",
         line={"color": OVERRIDE_COLOUR, "dash": "dot", "width": 1.5},
     )
@@ -164,7 +165,7 @@ def _override_trace(overrides: Sequence[Override], first: int, top: float) -> go
 
 def _step_axis(x: np.ndarray) -> dict[str, object]:
     """Whole step numbers on the x axis (one tick per step while there are few)."""
-    axis: dict[str, object] = {"title": "step", "tickformat": "d"}
+    axis: dict[str, object] = {"title": text("step"), "tickformat": "d"}
     if len(x) and int(x[-1]) - int(x[0]) < 10:
         axis["dtick"] = 1
     return axis
@@ -189,11 +190,11 @@ def stale_cold_figure(
     stale = np.fromiter((r.stale for r in shown), dtype=np.int64, count=len(shown))
     cold = np.fromiter((r.cold for r in shown), dtype=np.int64, count=len(shown))
     mode = "lines+markers" if len(x) <= 100 else "lines"  # dots show each step's value
-    traces: list[go.Scatter] = [
-        go.Scatter(x=x, y=stale, name="stale", mode=mode, marker={"size": 4},
-                   line={"shape": "hv", "color": "#1f77b4"}),
-        go.Scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
-                   line={"shape": "hv", "color": "#17becf"}),
+    traces: list[Trace] = [
+        scatter(x=x, y=stale, name="stale", mode=mode, marker={"size": 4},
+                line={"shape": "hv", "color": "#1f77b4"}),
+        scatter(x=x, y=cold, name="cold", mode=mode, marker={"size": 4},
+                line={"shape": "hv", "color": "#17becf"}),
     ]
     lines = stop_rule_lines(patience)
     first = int(x[0]) if len(x) else 1
@@ -204,13 +205,12 @@ def stale_cold_figure(
         traces.append(override)
     for step, label in marks:
         if step >= first:
-            traces.append(go.Scatter(x=[step, step], y=[0.0, top], mode="lines", name=label,
-                                     hoverinfo="name", line={"color": WHATIF_COLOUR,
-                                                             "dash": "dot", "width": 1.5}))
-    # one constructor call: the layout is validated once (issue 15)
-    return go.Figure(traces, {
-        "title": "Stale and cold counters", "xaxis": _step_axis(x),
-        "yaxis": {"title": "pages in a row", "rangemode": "tozero"}, **_LAYOUT,
+            traces.append(scatter(x=[step, step], y=[0.0, top], mode="lines", name=label,
+                                  hoverinfo="name", line={"color": WHATIF_COLOUR,
+                                                          "dash": "dot", "width": 1.5}))
+    return plain_figure(traces, {
+        "title": text("Stale and cold counters"), "xaxis": _step_axis(x),
+        "yaxis": {"title": text("pages in a row"), "rangemode": "tozero"}, **_LAYOUT,
         **lines_layout(lines)})
 
 
@@ -224,14 +224,14 @@ def marker_symbols(symbols: Sequence[str]) -> str | list[str]:
     return list(symbols)
 
 
-def _verdict_traces(marks: Sequence[VerdictMark]) -> list[go.Scatter]:
+def _verdict_traces(marks: Sequence[VerdictMark]) -> list[Trace]:
     traces = []
     for fate, label in VERDICT_FATES.items():
         chosen = [m for m in marks if m.fate is fate]
         if not chosen:
             continue
         y = np.array([m.level for m in chosen])
-        traces.append(go.Scatter(
+        traces.append(scatter(
             x=np.array([m.step for m in chosen]), y=y, mode="markers",
             name=label.words, legendgroup="verdict",
             marker={"size": 12, "color": label.colour,
@@ -266,42 +266,41 @@ def weights_figure(
     se = np.fromiter((r.standard_error[i] for r in shown), dtype=float, count=n)
     z = z_one_sided(config.delta)
     prior = shown[-1].prior[i] if n else config.prior_weights[i]
-    traces: list[go.Scatter] = [
-        go.Scatter(x=x, y=mean + z * se, mode="lines", line={"width": 0}, showlegend=False,
-                   hoverinfo="skip"),
-        go.Scatter(x=x, y=mean - z * se, mode="lines", line={"width": 0}, fill="tonexty",
-                   fillcolor="rgba(31,119,180,0.18)", name=f"±{z:.2f}·se", hoverinfo="skip"),
-        go.Scatter(x=x, y=mean, mode="lines", name="posterior mean",
-                   line={"color": "#1f77b4"}),
-        go.Scatter(x=x, y=used, mode="lines", name="weight in use",
-                   line={"shape": "hv", "color": "#ff7f0e", "width": 3}),
+    traces: list[Trace] = [
+        scatter(x=x, y=mean + z * se, mode="lines", line={"width": 0}, showlegend=False,
+                hoverinfo="skip"),
+        scatter(x=x, y=mean - z * se, mode="lines", line={"width": 0}, fill="tonexty",
+                fillcolor="rgba(31,119,180,0.18)", name=f"±{z:.2f}·se", hoverinfo="skip"),
+        scatter(x=x, y=mean, mode="lines", name="posterior mean", line={"color": "#1f77b4"}),
+        scatter(x=x, y=used, mode="lines", name="weight in use",
+                line={"shape": "hv", "color": "#ff7f0e", "width": 3}),
     ]
     switches = weight_switches(used)
     if len(switches):
-        traces.append(go.Scatter(x=x[switches], y=used[switches], mode="markers",
-                                 name="switched", marker={"size": 10, "color": "#d62728"}))
+        traces.append(scatter(x=x[switches], y=used[switches], mode="markers",
+                              name="switched", marker={"size": 10, "color": "#d62728"}))
     prior_line = threshold_line(prior, f"prior {prior:g}",
                                 {"dash": "dash", "color": "#555", "width": 1}, "top left")
     finite = np.concatenate([mean + z * se, used, [prior]]) if n else np.array([prior])
     override = _override_trace(overrides, int(x[0]) if n else 1, float(np.nanmax(finite)))
     if override is not None:
         traces.append(override)
-    return go.Figure(traces, {"title": f"Link weight: {feature}", "xaxis": _step_axis(x),
-                              "yaxis": {"title": "weight"}, **_LAYOUT,
-                              **lines_layout([prior_line])})
+    return plain_figure(traces, {"title": text(f"Link weight: {feature}"),
+                                 "xaxis": _step_axis(x), "yaxis": {"title": text("weight")},
+                                 **_LAYOUT, **lines_layout([prior_line])})
 
 
 def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figure:
     """Evidence per query term after the last step, against ``evidence_per_term``."""
     opts = config.adaptive
-    traces: list[go.Bar] = []
+    traces: list[Trace] = []
     if steps:
         last = steps[-1]
         evidence = np.array(last.evidence, dtype=float)
         weights = np.array(last.term_weights, dtype=float)
         colours = np.where(evidence >= opts.evidence_per_term, "#2ca02c", "#ff7f0e")
-        traces.append(go.Bar(
-            x=np.array(last.terms), y=evidence, marker_color=colours, name="evidence",
+        traces.append(bar(
+            x=np.array(last.terms), y=evidence, marker={"color": colours}, name="evidence",
             hovertext=np.array([f"{t}: {e:g} blocks, term weight {w:.2f}"
                                 for t, e, w in zip(last.terms, evidence, weights, strict=True)]),
             hoverinfo="text",
@@ -309,9 +308,9 @@ def coverage_figure(steps: Sequence[StepRecord], config: CrawlConfig) -> go.Figu
     line = threshold_line(opts.evidence_per_term, f"evidence per term: {opts.evidence_per_term}",
                           {"dash": "dash", "color": "#2ca02c"}, "top right")
     note = _coverage_note(steps[-1], config) if steps else "no page yet"
-    return go.Figure(traces, {
+    return plain_figure(traces, {
         "title": {"text": "Evidence per term", "subtitle": {"text": note}},
-        "yaxis": {"title": "evidence blocks", "rangemode": "tozero"},
+        "yaxis": {"title": text("evidence blocks"), "rangemode": "tozero"},
         **_LAYOUT, "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "showlegend": False,
         **lines_layout([line])})
 
@@ -356,12 +355,12 @@ def _forest_hover(row: PartStats) -> str:
             f"{row.high:.2f}; rest {row.rest_low:.2f}–{row.rest_high:.2f}")
 
 
-def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> go.Scatter:
+def _rest_band(shown: Sequence[PartStats], labels: np.ndarray) -> Trace:
     """The rest of the site's interval per row, drawn as a thick translucent bar."""
     low = np.array([r.rest_low for r in shown], dtype=float)
     high = np.array([r.rest_high for r in shown], dtype=float)
     mid = (low + high) / 2
-    return go.Scatter(
+    return scatter(
         x=mid, y=labels, mode="markers", name="rest of the site", cliponaxis=False,
         marker={"size": 1, "color": "rgba(150,150,150,0.35)"},
         error_x={"type": "data", "symmetric": False, "array": high - mid,
@@ -391,7 +390,7 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
         pick = np.array([r.state == state for r in shown], dtype=bool)
         if not pick.any():
             continue
-        traces.append(go.Scatter(
+        traces.append(scatter(
             x=est[pick], y=labels[pick], mode="markers", name=label.words, cliponaxis=False,
             marker={"size": 9, "color": label.colour}, hovertext=hover[pick],
             hoverinfo="text",
@@ -399,9 +398,9 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
                      "arrayminus": est[pick] - low[pick], "thickness": 2,
                      "color": label.colour},
         ))
-    return go.Figure(traces, {
-        "title": "Harvest per subtree (Wilson interval)",
-        "xaxis": {"title": "share of pages with new content", "range": [-0.04, 1.04]},
+    return plain_figure(traces, {
+        "title": text("Harvest per subtree (Wilson interval)"),
+        "xaxis": {"title": text("share of pages with new content"), "range": [-0.04, 1.04]},
         "yaxis": {"categoryorder": "array", "categoryarray": labels[::-1], "type": "category",
                   "tickfont": {"size": 10}},
         **_LAYOUT, "height": max(CHART_HEIGHT, 170 + 22 * len(shown))})

@@ -8,12 +8,13 @@ user's overrides between the steps they followed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 import streamlit as st
 
+from components.state import StateKey
 from pagesift_ui.frontier.adaptive import (
     COLD_PATIENCE,
     EVIDENCE_RELEVANCE,
@@ -28,6 +29,7 @@ __all__ = [
     "explain_override",
     "explain_step",
     "explain_verdict",
+    "kept_log_markdown",
     "log_entries",
     "log_markdown",
     "log_pages",
@@ -280,6 +282,31 @@ def explain_override(event: Override) -> str:
     return f"Override after step {event.step}: you {text}."
 
 
+def _page_entries(
+    steps: Sequence[StepRecord], overrides: Sequence[Override], n: int, page: int,
+) -> list[tuple[str, int]]:
+    """The entries of ``page`` newest first, as (kind, index into ``steps`` or
+    ``overrides``). The newest ``k`` entries hold at most ``k`` steps, so they come from
+    the last ``k``."""
+    upto = (page + 1) * n
+    first = max(len(steps) - upto, 0)
+    # (position, order within it): overrides after step k sit at k + 0.5, the latest first
+    entries: list[tuple[tuple[float, int], str, int]] = [
+        ((steps[i].step, 0), "step", i) for i in range(first, len(steps))
+    ]
+    entries += [((o.step + 0.5, i), "override", i)
+                for i, o in enumerate(overrides) if o.step >= first]
+    entries.sort(key=lambda e: e[0], reverse=True)
+    return [(kind, index) for _, kind, index in entries[page * n:upto]]
+
+
+def _entry_text(kind: str, index: int, steps: Sequence[StepRecord],
+                overrides: Sequence[Override], config: CrawlConfig) -> str:
+    if kind == "step":
+        return explain_step(steps[index], config)
+    return explain_override(overrides[index])
+
+
 def log_entries(
     steps: Sequence[StepRecord],
     overrides: Sequence[Override],
@@ -288,18 +315,9 @@ def log_entries(
     page: int = 0,
 ) -> list[tuple[str, str]]:
     """(kind, text) newest first: ``step`` and ``override`` entries, at most ``n``, those of
-    ``page`` (0: the newest ``n``). Only the steps that can be on that page are explained:
-    the newest ``k`` entries hold at most ``k`` steps, so they come from the last ``k``."""
-    upto = (page + 1) * n
-    first = max(len(steps) - upto, 0)
-    # (position, order within it): overrides after step k sit at k + 0.5, the latest first
-    entries: list[tuple[tuple[float, int], str, str]] = [
-        ((r.step, 0), "step", explain_step(r, config)) for r in steps[first:]
-    ]
-    entries += [((o.step + 0.5, i), "override", explain_override(o))
-                for i, o in enumerate(overrides) if o.step >= first]
-    entries.sort(key=lambda e: e[0], reverse=True)
-    return [(kind, text) for _, kind, text in entries[page * n:upto]]
+    ``page`` (0: the newest ``n``). Only the entries on that page are explained."""
+    return [(kind, _entry_text(kind, index, steps, overrides, config))
+            for kind, index in _page_entries(steps, overrides, n, page)]
 
 
 def log_pages(steps: Sequence[StepRecord], overrides: Sequence[Override],
@@ -308,14 +326,47 @@ def log_pages(steps: Sequence[StepRecord], overrides: Sequence[Override],
     return max(math.ceil((len(steps) + len(overrides)) / n), 1)
 
 
+def _paragraph(kind: str, text: str) -> str:
+    # a blank line would end the paragraph (and an override's bold) early
+    safe = md_escape(" ".join(text.split()))
+    return f"**{safe}**" if kind == "override" else safe
+
+
 def log_markdown(entries: Sequence[tuple[str, str]]) -> str:
     """The entries as one Markdown text, a paragraph each, overrides in bold: one element
     instead of one per entry (50 ``st.markdown`` calls were ~9 ms a rerun; issue 15)."""
+    return "\n\n".join(_paragraph(kind, text) for kind, text in entries)
+
+
+#: ``ss["log_memo"]``: (what the entries are explained from, each explained entry's
+#: paragraph by (kind, index)). Records and overrides are only ever appended and an entry's
+#: text is a pure function of its record (or override) and the config, so a rerun explains
+#: only the entries new since the last one (issue 15: 50 entries were ~6–10 ms a rerun).
+LogMemo = tuple[tuple[int, int, int], dict[tuple[str, int], str]]
+#: Paragraphs kept at most (a few pages); past it the memo starts again.
+LOG_MEMO_MAX = 8 * LOG_ENTRIES
+
+
+def kept_log_markdown(
+    ss: MutableMapping[StateKey, Any], steps: Sequence[StepRecord],
+    overrides: Sequence[Override], config: CrawlConfig, page: int = 0,
+) -> str:
+    """``log_markdown(log_entries(steps, overrides, config, page=page))``, each entry's
+    paragraph kept in ``ss["log_memo"]`` for the session's steps and config (its serial
+    tells a new session)."""
+    key = (int(ss.get("session_serial", 0)), id(steps), id(config))
+    memo: LogMemo | None = ss.get("log_memo")
+    kept = memo[1] if memo is not None and memo[0] == key else {}
+    if len(kept) > LOG_MEMO_MAX:
+        kept = {}
     paragraphs = []
-    for kind, text in entries:
-        # a blank line would end the paragraph (and an override's bold) early
-        safe = md_escape(" ".join(text.split()))
-        paragraphs.append(f"**{safe}**" if kind == "override" else safe)
+    for kind, index in _page_entries(steps, overrides, LOG_ENTRIES, page):
+        paragraph = kept.get((kind, index))
+        if paragraph is None:
+            paragraph = _paragraph(kind, _entry_text(kind, index, steps, overrides, config))
+            kept[(kind, index)] = paragraph
+        paragraphs.append(paragraph)
+    ss["log_memo"] = (key, kept)
     return "\n\n".join(paragraphs)
 
 
@@ -336,4 +387,4 @@ def render_decision_log(
     st.caption(f"Newest first; entries {(page - 1) * LOG_ENTRIES + 1}–"
                f"{min(page * LOG_ENTRIES, len(steps) + len(overrides))} of "
                f"{len(steps) + len(overrides)}. Your overrides are in bold.")
-    st.markdown(log_markdown(log_entries(steps, overrides, config, page=page - 1)))
+    st.markdown(kept_log_markdown(st.session_state, steps, overrides, config, page - 1))

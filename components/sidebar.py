@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 import streamlit as st
+from streamlit.elements.lib.mutable_expander_container import ExpanderContainer
 
 from components.labels import STOP_REASONS
 from components.persist import start_crawl
@@ -295,8 +296,24 @@ def _start_buttons() -> None:
         st.error(message)
 
 
+def _folded(label: str, key: str, fields: frozenset[str]) -> ExpanderContainer | None:
+    """A folded part of the form, drawn only while it is open (None: closed). Its inputs
+    cost ~1 ms each a rerun (each number input copies all of session state through
+    Streamlit's ``filtered_state``; ~18 ms for the two parts; issue 15), and a closed
+    expander's content is sent all the same unless it tracks its state (``on_change``):
+    opening it reruns the script, which then draws them. Their values outlive the runs
+    that do not draw them (``init_state`` sets them again). A failed Start opens the part
+    holding its field: ``expanded`` is part of the expander's identity, so a new value
+    takes effect."""
+    folded = st.expander(label, expanded=_has_error(fields), key=key, on_change="rerun")
+    return folded if folded.open is not False else None
+
+
 def _crawl_inputs() -> None:
-    with st.expander("Page limit and stop rules", expanded=_has_error(LIMIT_FIELDS)):
+    folded = _folded("Page limit and stop rules", "setup_limits", LIMIT_FIELDS)
+    if folded is None:
+        return
+    with folded:
         st.number_input("Page limit", key="limit", step=1,
                         help="pages fetched before limit_reached (duplicates and errors are "
                              "steps, not pages)")
@@ -319,7 +336,10 @@ def _crawl_inputs() -> None:
 
 
 def _advanced_inputs() -> None:
-    with st.expander("Advanced", expanded=_has_error(ADVANCED_FIELDS)):
+    folded = _folded("Advanced", "setup_advanced", ADVANCED_FIELDS)
+    if folded is None:
+        return
+    with folded:
         st.number_input("δ (error rate)", key="delta", step=0.01, format="%.3f",
                         help="Wilson intervals use Φ⁻¹(1−δ/2), the link model Φ⁻¹(1−δ)")
         st.markdown("**Prior link weights**")

@@ -11,7 +11,7 @@ session, ``recording`` holds the recorded pages that a replay plays or a bundle 
 from __future__ import annotations
 
 import logging
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any, TypeGuard
 
 from pagesift_ui.session import CrawlSession, ReadableSession
@@ -25,6 +25,7 @@ __all__ = [
     "ensure_defaults",
     "field_error",
     "is_live",
+    "keep_values",
     "pop_flashes",
     "set_session",
 ]
@@ -66,6 +67,16 @@ def ensure_defaults(ss: MutableMapping[StateKey, Any], defaults: dict[str, Any])
     for key, value in defaults.items():
         if key not in ss:
             ss[key] = value.copy() if isinstance(value, dict | list) else value
+
+
+def keep_values(ss: MutableMapping[StateKey, Any], keys: Iterable[str]) -> None:
+    """Keep the values of widgets a run does not draw (a view drawn only while its tab is
+    open): Streamlit drops the state of a widget not drawn in a run, unless the script sets
+    it again before the run ends, which makes it plain session state until the widget is
+    drawn again (issue 15)."""
+    for key in keys:
+        if key in ss:
+            ss[key] = ss[key]
 
 
 def is_live(session: object) -> TypeGuard[CrawlSession]:

@@ -30,7 +30,8 @@ from components.charts import (
     threshold_line,
 )
 from components.labels import STOP_REASONS
-from components.state import AnySession, StateKey
+from components.plain import Trace, plain_figure, scatter, text
+from components.state import AnySession, StateKey, keep_values
 from components.targets import demo_truth
 from pagesift_ui.frontier.adaptive import COLD_PATIENCE, AdaptiveOptions, StopReason
 from pagesift_ui.session import StepRecord
@@ -140,12 +141,12 @@ def _words(reason: StopReason | None) -> str:
     return STOP_REASONS[reason].words if reason is not None else "end"
 
 
-def _mark_lines(result: WhatIf, top: float) -> list[go.Scatter]:
+def _mark_lines(result: WhatIf, top: float) -> list[Trace]:
     """Vertical lines: dotted pink where a rule would stand, solid black at the actual stop."""
     traces = []
     for step, label in whatif_marks(result):
         actual = label.startswith("actual")
-        traces.append(go.Scatter(
+        traces.append(scatter(
             x=[step, step], y=[0.0, top], mode="lines", name=label, hoverinfo="name",
             line={"color": ACTUAL_COLOUR if actual else WHATIF_COLOUR,
                   "dash": "solid" if actual else "dot", "width": 1.5},
@@ -156,11 +157,11 @@ def _mark_lines(result: WhatIf, top: float) -> list[go.Scatter]:
 def _layout(
     title: str, y_title: str, lines: Sequence[tuple[dict[str, object], dict[str, object]]],
 ) -> dict[str, object]:
-    """The figure's whole layout, for its constructor: validated once (issue 15)."""
-    return {"title": title, "height": CHART_HEIGHT, "legend": LEGEND_BELOW,
+    """The figure's whole layout, for its constructor (``components.plain``: unvalidated)."""
+    return {"title": text(title), "height": CHART_HEIGHT, "legend": LEGEND_BELOW,
             "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "hovermode": "closest",
-            "xaxis": {"title": "step", "tickformat": "d"},
-            "yaxis": {"title": y_title, "rangemode": "tozero"},
+            "xaxis": {"title": text("step"), "tickformat": "d"},
+            "yaxis": {"title": text(y_title), "rangemode": "tozero"},
             **lines_layout(lines)}
 
 
@@ -173,16 +174,16 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
     cold = np.fromiter((p.cold for p in points), dtype=np.int64, count=len(points))
     patience = result.options.patience
     traces = [
-        go.Scatter(x=x, y=stale, name="stale (what-if)", mode="lines",
-                   line={"shape": "hv", "color": "#1f77b4"}),
-        go.Scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
-                   line={"shape": "hv", "color": "#17becf"}),
+        scatter(x=x, y=stale, name="stale (what-if)", mode="lines",
+                line={"shape": "hv", "color": "#1f77b4"}),
+        scatter(x=x, y=cold, name="cold (what-if)", mode="lines",
+                line={"shape": "hv", "color": "#17becf"}),
     ]
     lines = stop_rule_lines(patience)
     for stood, name in ((True, "verdict stands"), (False, "forgiven (a lead was pending)")):
         chosen = [v for v in result.verdicts if v.stood is stood]
         if chosen:
-            traces.append(go.Scatter(
+            traces.append(scatter(
                 x=np.array([v.step for v in chosen]),
                 y=np.array([v.cold if v.reason is StopReason.NO_RELEVANT_PAGES else v.stale
                             for v in chosen]),
@@ -193,8 +194,8 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
                 hovertext=np.array([f"step {v.step}: {v.reason}" for v in chosen]),
                 hoverinfo="text"))
     traces.extend(_mark_lines(result, float(COLD_PATIENCE * patience + 1)))
-    return go.Figure(traces, _layout("What-if: stale and cold counters", "pages in a row",
-                                     lines))
+    return plain_figure(traces, _layout("What-if: stale and cold counters", "pages in a row",
+                                        lines))
 
 
 def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Figure:
@@ -205,20 +206,20 @@ def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Fi
                            count=len(result.points))
     recorded = np.fromiter((r.coverage for r in steps), dtype=float, count=len(steps))
     traces = [
-        go.Scatter(x=np.fromiter((r.step for r in steps), dtype=np.int64, count=len(steps)),
-                   y=recorded, name="coverage (recorded)", mode="lines",
-                   line={"color": "#7f7f7f", "dash": "dash"}),
-        go.Scatter(x=x, y=replayed, name="coverage (what-if)", mode="lines",
-                   line={"color": "#2ca02c"}),
+        scatter(x=np.fromiter((r.step for r in steps), dtype=np.int64, count=len(steps)),
+                y=recorded, name="coverage (recorded)", mode="lines",
+                line={"color": "#7f7f7f", "dash": "dash"}),
+        scatter(x=x, y=replayed, name="coverage (what-if)", mode="lines",
+                line={"color": "#2ca02c"}),
     ]
     threshold = result.options.coverage_threshold
     line = threshold_line(threshold, f"threshold {threshold:.0%}",
                           {"dash": "dash", "color": "#2ca02c", "width": 1}, "bottom right", 10)
     traces.extend(_mark_lines(result, 1.05))
     layout = _layout("What-if: coverage over the steps", "coverage", [line])
-    layout["yaxis"] = {"title": "coverage", "rangemode": "tozero", "range": [0, 1.08],
+    layout["yaxis"] = {"title": text("coverage"), "rangemode": "tozero", "range": [0, 1.08],
                        "tickformat": ".0%"}
-    return go.Figure(traces, layout)
+    return plain_figure(traces, layout)
 
 
 def _reset_sliders() -> None:
@@ -351,9 +352,7 @@ def keep_sliders(ss: MutableMapping[StateKey, Any]) -> None:
     """Keep the sliders' values over a run that does not draw the panel (its tab is not the
     open one): Streamlit drops the state of a widget not drawn in a run, and the live chart's
     what-if marks read them (:func:`chosen_options`)."""
-    for slider in SLIDERS:
-        if slider.key in ss:
-            ss[slider.key] = ss[slider.key]
+    keep_values(ss, (slider.key for slider in SLIDERS))
 
 
 def render_whatif(session: AnySession) -> None:

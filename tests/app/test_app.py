@@ -52,6 +52,14 @@ def step(at: AppTest, times: int = 1) -> None:
         assert not at.exception
 
 
+def unfold(at: AppTest, key: str) -> None:
+    """Open a folded part of the setup form (``setup_limits``, ``setup_advanced``): its
+    inputs are drawn only while it is open, as a click on it in the browser does."""
+    at.session_state[key] = True
+    at.run()
+    assert not at.exception
+
+
 def run_ticks(at: AppTest, limit: int = 60) -> None:
     """Let a Run go on, one tick per rerun, until it stops or ``limit`` ticks have passed."""
     for _ in range(limit):
@@ -97,6 +105,8 @@ def test_a_bad_url_shows_an_error_and_starts_nothing(at: AppTest) -> None:
 
 
 def test_an_invalid_setting_is_reported_under_start_naming_its_field(at: AppTest) -> None:
+    assert not drawn(at, "limit")  # folded: not drawn until opened
+    unfold(at, "setup_limits")
     at.number_input(key="limit").set_value(0).run()
     at.button(key="start").click().run()
     assert at.session_state.session is None
@@ -106,6 +116,22 @@ def test_an_invalid_setting_is_reported_under_start_naming_its_field(at: AppTest
         "Page limit: must be a whole number from 1 to 100000, got 0"]
     folded = next(e for e in at.sidebar.expander if e.label == "Page limit and stop rules")
     assert folded.proto.expanded  # the field with the error is shown
+
+
+def test_a_folded_setting_keeps_its_value_while_its_part_is_closed(at: AppTest) -> None:
+    unfold(at, "setup_limits")
+    at.number_input(key="limit").set_value(30).run()
+    unfold(at, "setup_advanced")
+    at.checkbox(key="stop_on_verdict").uncheck().run()
+    at.session_state["setup_limits"] = False
+    at.session_state["setup_advanced"] = False
+    at.run()
+    assert not drawn(at, "limit") and not drawn(at, "stop_on_verdict")
+    at.run()  # a second run without them drawn: Streamlit drops an undrawn widget's state
+    session = start(at)
+    assert session.config.limit == 30 and not session.config.stop_on_verdict
+    unfold(at, "setup_limits")
+    assert at.number_input(key="limit").value == 30
 
 
 def test_a_bad_value_keeps_the_session_that_is_open(at: AppTest) -> None:
@@ -134,11 +160,13 @@ def test_pinning_a_queued_link_makes_the_next_step_fetch_it(at: AppTest) -> None
     step(at)
     last = session.frontier(25)[-1]
     assert last.rank > 1
+    open_view(at, "Frontier")  # a view's override widgets are drawn while it is open
     at.selectbox(key="queue_pick").set_value(last.key).run()
     at.button(key="pin").click().run()
     assert session.overrides[-1].kind is OverrideKind.PIN
     step(at)
     assert session.steps[-1].url == last.url
+    open_view(at, "Decision log")
     assert any("you pinned" in m.value for m in at.markdown)
 
 
@@ -146,6 +174,7 @@ def test_forcing_the_next_links_subtree_dry_skips_it(at: AppTest) -> None:
     session = start(at)
     step(at)
     head = session.frontier(1)[0]
+    open_view(at, "Subtrees")
     at.selectbox(key="subtree_pick").set_value(head.subtree).run()
     at.button(key="force_dry").click().run()
     step(at)
@@ -311,7 +340,9 @@ def test_a_failed_start_shows_the_first_steps_error(at: AppTest) -> None:
 
 def test_with_stop_on_verdict_off_the_first_verdict_that_stood_is_shown(at: AppTest) -> None:
     at.selectbox(key="scenario").set_value("helpdesk").run()
+    unfold(at, "setup_advanced")
     at.checkbox(key="stop_on_verdict").uncheck().run()
+    unfold(at, "setup_limits")
     at.number_input(key="limit").set_value(30).run()
     session = start(at)
     at.button(key="run_to_stop").click().run()

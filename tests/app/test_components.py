@@ -499,7 +499,7 @@ def test_a_tick_is_time_boxed() -> None:
 # -- the what-if panel ----------------------------------------------------------------------
 
 
-def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
+def sample_whatif() -> WhatIf:
     found = Found(12, 10, 4, 3, 0.75)
     rules = (
         RuleResult(StopReason.COVERAGE_REACHED, 12, 8, 2, found),
@@ -515,6 +515,11 @@ def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
         verdicts=(ReplayedVerdict(8, StopReason.COVERAGE_REACHED, False, 2, 0),
                   ReplayedVerdict(12, StopReason.COVERAGE_REACHED, True, 2, 0)),
         points=points, lead_recorded=True, same_pages_until=None, notes=())
+    return result
+
+
+def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
+    result = sample_whatif()
     frame = whatif_frame(result, 20)
     assert frame[""].tolist() == ["actual stop", "what-if stop", "rule", "rule", "rule"]
     assert frame["step"].tolist()[:3] == [20, 12, 12]
@@ -529,3 +534,71 @@ def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
     coverage = whatif_coverage_figure(result, history(20))
     assert coverage.data[1].name == "coverage (what-if)" and len(coverage.data[1].x) == 20
     assert coverage.layout.shapes[0].y0 == 1.0  # the what-if threshold
+
+
+def _sample_figures() -> dict[str, go.Figure]:
+    """Every figure the explorer draws, on records with verdicts of each fate, overrides, a
+    what-if mark, a weight switch and subtrees in each state."""
+    steps = history(150)
+    steps[9] = make_record(10, verdict=StopReason.COVERAGE_REACHED, forgiven=True, stale=0,
+                           verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
+    steps[14] = make_record(15, verdict=StopReason.SATURATED, stopped=True, stale=5,
+                            verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
+    steps[20] = make_record(21, verdict=StopReason.NO_RELEVANT_PAGES, forgiven=True,
+                            verdict_fate=VerdictFate.NO_STOP, verdict_cold=10,
+                            link_weights=(2.6, 1.5, 1.0, 0.5, 0.5))
+    overrides = [Override(15, OverrideKind.FORGIVE, "saturated"),
+                 Override(30, OverrideKind.PIN, SEED + "a")]
+    dry, proven, open_ = SubtreeState.DRY, SubtreeState.PROVEN, SubtreeState.OPEN
+    rows = [part("a/x", 3, 3, proven), part("a/y", 9, 0, dry, dry), part("a/b", 5, 2, open_)]
+    figures = {f"stale {window}": stale_cold_figure(steps, CONFIG, overrides, window,
+                                                     [(12, "what-if covered")])
+               for window in (50, 500)}
+    figures |= {f"weights {window}": weights_figure(steps, CONFIG, "anchor", overrides, window)
+                for window in (50, 500)}
+    figures |= {"coverage": coverage_figure(steps, CONFIG), "coverage empty":
+                coverage_figure([], CONFIG), "forest": forest_figure(rows, "pages"),
+                "forest empty": forest_figure([], "name"),
+                "what-if stale": whatif_stale_figure(sample_whatif()),
+                "what-if coverage": whatif_coverage_figure(sample_whatif(), steps)}
+    return figures
+
+
+def test_figures_built_without_validation_send_what_validation_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``components.plain`` skips plotly's validation (issue 15): the builders must write
+    each property in the form validation gives it, or the chart sent would differ."""
+    import json
+
+    import plotly.io as pio
+
+    from components import plain
+
+    def sent(figures: dict[str, go.Figure]) -> dict[str, Any]:
+        return {name: json.loads(pio.to_json(fig, validate=False))
+                for name, fig in figures.items()}
+
+    figures = _sample_figures()
+    assert all(isinstance(fig, plain.PlainFigure) for fig in figures.values())
+    unvalidated = sent(figures)
+    monkeypatch.setattr(plain, "VALIDATE", True)
+    reference = _sample_figures()  # plotly's own go.Figure(traces, layout), template and all
+    assert not any(isinstance(fig, plain.PlainFigure) for fig in reference.values())
+    validated = sent(reference)
+    assert unvalidated.keys() == validated.keys()
+    for name in validated:
+        assert unvalidated[name] == validated[name], name
+
+
+def test_a_plain_figure_is_converted_for_sending_once() -> None:
+    from components import plain
+
+    figure = stale_cold_figure(history(30), CONFIG)
+    sent = figure.to_dict()
+    assert figure.to_dict() is sent  # a memoised figure drawn again is not converted again
+    assert sent["layout"]["template"] == go.Figure().to_dict()["layout"]["template"]
+    other = weights_figure(history(30), CONFIG, "anchor")
+    assert other.to_dict()["layout"]["template"] is sent["layout"]["template"]  # shared
+    assert figure.layout.template.to_plotly_json() == {}  # not copied into the figure
+    assert isinstance(figure, plain.PlainFigure)

@@ -15,7 +15,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.charts import marker_symbols, stale_cold_figure, verdict_marks
-from components.decision_log import log_entries, log_markdown, log_pages
+from components.decision_log import (
+    LOG_ENTRIES,
+    kept_log_markdown,
+    log_entries,
+    log_markdown,
+    log_pages,
+)
 from components.labels import STOP_REASONS
 from components.live import ChartOptions, _memo_figures, build_figures
 from components.tables import PAGE_COLUMNS, PagesTable, kept_pages, pages_frame
@@ -141,6 +147,35 @@ def test_the_log_pages_together_are_the_whole_log_with_overrides(
     assert log_entries(steps, overrides, config, n=6) == whole[:6]
 
 
+def test_the_kept_log_equals_a_rebuild_after_steps_overrides_and_pages(
+    session: CrawlSession,
+) -> None:
+    ss: dict[str, Any] = {"session_serial": 1}
+
+    def check(crawl: CrawlSession, page: int = 0) -> None:
+        steps, overrides, config = crawl.steps, crawl.overrides, crawl.config
+        assert kept_log_markdown(ss, steps, overrides, config, page) == log_markdown(
+            log_entries(steps, overrides, config, page=page))
+
+    check(session)  # no steps yet
+    for _ in range(3):
+        session.step()
+        check(session)
+    session.run(max_steps=LOG_ENTRIES)
+    check(session)
+    check(session, 1)  # an older page, its entries explained and kept too
+    session.pin(session.frontier(1)[0].key)
+    check(session)
+    session.relabel(_fetched_url(session), True)  # an override's note says what changed
+    session.step()
+    check(session)
+    check(session, 1)
+    with _session() as other:
+        other.run(max_steps=4)
+        ss["session_serial"] = 2  # another session: nothing kept from the first
+        check(other)
+
+
 def test_the_log_is_one_markdown_text_a_paragraph_an_entry() -> None:
     text = log_markdown([("step", "Step 2: fetched /a_b"), ("override", "you pinned *x*"),
                          ("step", "Step 1: a\n\ntitle")])
@@ -167,7 +202,13 @@ def _tables(at: AppTest) -> dict[str, pd.DataFrame]:
             if frame.value.columns.tolist()[:2] == first}
 
 
-def test_the_tables_are_drawn_only_while_their_view_is_open(at: AppTest) -> None:
+def _open(at: AppTest, view: str) -> None:
+    at.session_state["view"] = view  # what clicking the tab does (a keyed st.tabs)
+    at.run()
+    assert not at.exception
+
+
+def test_the_views_are_drawn_only_while_open(at: AppTest) -> None:
     at.button(key="start").click().run()
     for _ in range(3):
         at.button(key="step").click().run()
@@ -175,18 +216,42 @@ def test_the_tables_are_drawn_only_while_their_view_is_open(at: AppTest) -> None
     session = at.session_state["session"]
     assert _tables(at) == {}
     assert any("Step 2: fetched" in m.value for m in at.markdown)  # the log, open first
-    assert drawn(at, "relabel_pick")  # the override widgets are drawn in every view
-    for view, table in (("Pages", "pages"), ("Frontier", "frontier"), ("Subtrees", "subtrees")):
-        at.session_state["view"] = view  # what clicking the tab does (a keyed st.tabs)
-        at.run()
-        assert list(_tables(at)) == [table]
+    picks = ("queue_pick", "relabel_pick", "inspect_pick", "subtree_pick")
+    assert not any(drawn(at, pick) for pick in picks)
+    for view, table, pick in (("Pages", "pages", "relabel_pick"),
+                              ("Frontier", "frontier", "queue_pick"),
+                              ("Subtrees", "subtrees", "subtree_pick"),
+                              ("Page inspector", None, "inspect_pick")):
+        _open(at, view)
+        assert list(_tables(at)) == ([table] if table else [])
         assert not any("Step 2: fetched" in m.value for m in at.markdown)
-        assert drawn(at, "relabel_pick")
-    at.session_state["view"] = "Pages"
-    at.run()
+        assert [p for p in picks if drawn(at, p)] == [pick]  # its own override widgets
+    _open(at, "Pages")
     shown = _tables(at)["pages"]
     assert shown["step"].tolist() == [3, 2, 1]
     assert shown["url"].tolist() == pages_frame(session.pages())["url"].tolist()
+
+
+def test_a_views_picks_outlive_another_open_view(at: AppTest) -> None:
+    at.button(key="start").click().run()
+    for _ in range(4):
+        at.button(key="step").click().run()
+    session = at.session_state["session"]
+    oldest = _fetched_url(session)
+    _open(at, "Pages")
+    at.selectbox(key="relabel_pick").set_value(oldest).run()
+    _open(at, "Page inspector")
+    first = next(r.step for r in session.steps if r.outcome is StepOutcome.FETCHED)
+    at.selectbox(key="inspect_pick").set_value(first).run()
+    _open(at, "Decision log")
+    at.button(key="step").click().run()  # a step while both views are closed
+    at.run()
+    _open(at, "Pages")
+    assert at.selectbox(key="relabel_pick").value == oldest
+    at.button(key="label_relevant").click().run()
+    assert session.labels.get(oldest) is True  # the kept pick is the one relabelled
+    _open(at, "Page inspector")
+    assert at.selectbox(key="inspect_pick").value == first
 
 
 def test_the_log_pages_back_to_older_entries(at: AppTest) -> None:

@@ -21,6 +21,7 @@ from pagesift_ui.session import CrawlSession, StepOutcome, StepRecord
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import RecordingSink, ReplaySource, SessionStore, StoreSink
 from pagesift_ui.store.replay import first_difference
+from tests.app.test_app import open_view
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 SCENARIO = "university"  # the app's default scenario
@@ -86,6 +87,7 @@ def test_a_crawl_is_saved_and_resumes_exactly_in_a_new_tab(apps: list[AppTest]) 
     assert session.sinks == (saved,)
     before = comparable(session.steps)
     pinned = session.frontier(25)[-1]  # an override is saved at once, no step needed
+    open_view(first, "Frontier")
     first.selectbox(key="queue_pick").set_value(pinned.key).run()
     click(first, "pin")
     stored = SessionStore().load(saved.session_id)
@@ -267,6 +269,7 @@ def test_a_failed_save_of_an_override_keeps_the_crawl_going_unsaved(apps: list[A
     saved = store_sink(at)
     session = at.session_state.session
     saved.store.close()  # the override's save fails
+    open_view(at, "Frontier")
     at.selectbox(key="queue_pick").set_value(session.frontier(25)[-1].key).run()
     click(at, "pin")
     assert session.overrides[-1].kind.value == "pin"  # it took effect in memory
