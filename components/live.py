@@ -1,9 +1,10 @@
-"""The live panel: one fragment holding the headline metrics, the latest explanation and the
-four charts. While Run is on, the fragment reruns every ``TICK_S`` and steps the session for
-``STEP_BUDGET_S`` first, most of the tick, so the crawl goes at nearly the engine's own pace
-(docs/DESIGN.md §14.1-14.3: a tick of 1 s keeps headless Chromium from spending its time
-redrawing the charts). Pause still ends a tick within one step: between steps the tick reads
-session state, Streamlit's yield point, where a pending click ends the run."""
+"""The live panel: a fragment holding the headline metrics and the latest explanation, and
+one holding the four charts. While Run is on, the first reruns every ``TICK_S`` and steps the
+session for ``STEP_BUDGET_S`` first, most of the tick, so the crawl goes at nearly the engine's
+own pace; the charts are redrawn every ``CHART_TICK_S`` (docs/DESIGN.md §14.1-14.3: each redraw
+of the charts costs headless Chromium more than the tick itself). Pause still ends a tick
+within one step: between steps the tick reads session state, Streamlit's yield point, where a
+pending click ends the run."""
 
 from __future__ import annotations
 
@@ -37,13 +38,18 @@ from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlSession, PartStats, StepRecord
 from pagesift_ui.store import StoreError
 
-__all__ = ["STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
+__all__ = ["CHART_TICK_S", "STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
 
 logger = logging.getLogger(__name__)
 
 TICK_S = 1.0
 #: 90% of the tick: the draw (~0.1 s at 2,000 steps) fits in the rest (issue 15; DECISIONS)
 STEP_BUDGET_S = 0.9
+#: While Run is on the charts are redrawn every 3 s, not every tick: headless Chromium's
+#: renderer spent ~1 s of work on each redraw of the four plotly charts (CDP task time 19.8 s
+#: in a 12 s window, 7.7 s with no charts) and, on two cores, took the CPU the steps need
+#: (issue 15; DECISIONS)
+CHART_TICK_S = 3.0
 WINDOW_OPTIONS = (100, 250, 500, 1000, 2000)
 CHART_KEYS = ("chart_coverage", "chart_stale", "chart_weights", "chart_forest")
 CAPTIONS = {
@@ -163,9 +169,7 @@ def _summary_row(session: AnySession) -> None:
             f"**Latest.** {md_escape(latest)}")
 
 
-def _panel(session: AnySession) -> None:
-    render_replay_status(st.session_state)
-    _summary_row(session)
+def _charts(session: AnySession) -> None:
     option_rows: list[Sequence[DeltaGenerator]] = []
     chart_rows: list[Sequence[DeltaGenerator]] = []
     for _ in range(2):
@@ -226,6 +230,10 @@ def _pause_message(
 
 
 def render_live(running: bool) -> None:
+    """The live panel: the tiles and the latest step in one fragment, which steps the
+    session while Run is on (every ``TICK_S``), and the four charts in another, redrawn
+    every ``CHART_TICK_S`` while Run is on (docs/DESIGN.md §14.3)."""
+
     @st.fragment(run_every=TICK_S if running else None)
     def live_panel() -> None:
         ss = st.session_state
@@ -241,6 +249,14 @@ def render_live(running: bool) -> None:
                 if message:
                     add_flash(ss, *message)
                 st.rerun()
-        _panel(session)
+        render_replay_status(ss)
+        _summary_row(session)
+
+    @st.fragment(run_every=CHART_TICK_S if running else None)
+    def chart_panel() -> None:
+        session: AnySession | None = st.session_state.get("session")
+        if session is not None:
+            _charts(session)
 
     live_panel()
+    chart_panel()
