@@ -38,6 +38,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
+from itertools import compress, filterfalse
 from typing import Any
 
 import numpy as np
@@ -226,24 +227,27 @@ class _Text:
     ) -> None:
         """``tokens``: ``words(text)`` when the caller has them already."""
         stops = stop_words(language)
-        content = [w for w in (words(text) if tokens is None else tokens) if w not in stops]
+        content = list(filterfalse(stops.__contains__, words(text) if tokens is None else tokens))
         self.size = len(content)
         self._text = text
         if language is query.language:
-            stem = query.stem
-            sequence = [stem(word) for word in content]
             self.keys: Sequence[str | int] = query.stems
             # ``count`` only ever asks for the query's stems and their adjacent pairs, so
-            # only words that are a term's stem are counted: counting every word pair of a
-            # docs page was most of this class's time (issue 15)
+            # only words whose stem is a term's are counted: counting every word pair of a
+            # docs page was most of this class's time. A page's words repeat: each distinct
+            # one is stemmed once, and the words are matched against those whose stem is
+            # wanted in C (``compress``), not stemmed one by one in Python (issue 15)
             wanted = frozenset(query.stems)
-            hits = [at for at, word in enumerate(sequence) if word in wanted]
-            last = len(sequence) - 1
-            self.singles: Counter[str | int] = Counter(sequence[at] for at in hits)
+            distinct = set(content)
+            stems = dict(zip(distinct, map(query.stem, distinct), strict=True))
+            matching = {word for word, word_stem in stems.items() if word_stem in wanted}
+            hits = list(compress(range(len(content)), map(matching.__contains__, content)))
+            last = len(content) - 1
+            self.singles: Counter[str | int] = Counter(stems[content[at]] for at in hits)
             self.pairs: Counter[tuple[str | int, str | int]] = Counter(
-                (sequence[at], sequence[at + 1])
+                (stems[content[at]], stems[content[at + 1]])
                 for at in hits
-                if at < last and sequence[at + 1] in wanted
+                if at < last and content[at + 1] in matching
             )
             return
         masks = query.word_masks(content, language)

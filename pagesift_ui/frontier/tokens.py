@@ -40,7 +40,9 @@ _CJK_CHAR = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _C
 def is_cjk_char(char: str) -> bool:
     """True for a CJK ideograph, Kana or Hangul character."""
     code = ord(char)
-    return any(lo <= code <= hi for lo, hi in _CJK_RANGES)
+    # every range lies above U+1100: Latin text (every character of an English query's
+    # terms, read for every page) is decided by the first comparison (issue 15)
+    return code >= _CJK_RANGES[0][0] and any(lo <= code <= hi for lo, hi in _CJK_RANGES)
 
 
 def words(text: str) -> list[str]:

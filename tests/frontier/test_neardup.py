@@ -82,3 +82,20 @@ def test_the_word_hash_cache_stays_within_its_bound() -> None:
     warm = minhash(text)
     neardup._word_hashes.clear()
     assert np.array_equal(warm, minhash(text))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([64, 400, 1_023, 1_024, 1_025, 2_049, 70_000]), st.integers(0, 2**16))
+def test_the_signature_is_the_minimum_over_every_shingle_whatever_the_block(
+    words: int, seed: int
+) -> None:
+    # the signature is computed a few rows at a time (issue 15); it must be the plain
+    # minimum of each row's hash over the distinct shingles, as one whole product gives it
+    rng = random.Random(seed)
+    text = " ".join(f"v{rng.randrange(words * 2)}" for _ in range(words + 4))
+    shingles = np.unique(neardup._shingle_hashes(text))
+    assert len(shingles) == len(set(_shingles(text)))  # distinct: one hash per shingle here
+    whole = ((shingles[None, :] ^ neardup._B[:, None]) * neardup._A[:, None]).min(axis=1)
+    signature = minhash(text)
+    assert signature is not None
+    assert np.array_equal(signature, whole)
