@@ -737,8 +737,10 @@ def score_queued(
       every score, as an array, when the shape flags or most shares moved (a page read
       moves every share).
 
-    ``moved``, the queue's view of its rows (``queue.ColumnView``), lists the rows written
-    since its last call and the rows of a group, so neither is a pass over the queue.
+    ``moved`` is the queue's view of its rows (``queue.ColumnView``): without it, or when
+    another function rescored the queue since this one's last call, every score is made
+    again (the sums are still read back). It lists the rows written since the last call
+    and the rows of a group, so neither is a pass over the queue.
 
     The sum is left to right, so the partial sum is exactly the one a full sum passes."""
     weights = as_features(link_weights, "link_weights")
@@ -761,7 +763,9 @@ def score_queued(
             _sum_before_popularity(some, weights, term_weights, credits, some.partial,
                                    np.empty(len(stale), dtype=np.float64))
             cols.partial[stale] = some.partial
-    if stale is not None and targets is not None and len(targets) <= _FEW_ROWS * n:
+    # the kept scores are this function's own only if the queue says no other call wrote
+    # scores since this one's last (``follows``)
+    if follows and stale is not None and targets is not None and len(targets) <= _FEW_ROWS * n:
         if len(targets):
             stale = np.union1d(stale, _rows_reading(cols.target, targets, shares))
         if len(stale) <= _FEW_ROWS * n:

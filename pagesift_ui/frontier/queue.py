@@ -146,6 +146,10 @@ class BestFirst:
         self._part_names: list[str] = []
         self._allocate(_INITIAL_CAPACITY)
         self._moves = _Moves(() if packing is None else packing.indexed)
+        # (name, position in a packed row) of each indexed column
+        names = [] if packing is None else [name for name, _, _ in packing.columns]
+        self._indexed_at = [] if packing is None else [
+            (name, names.index(name)) for name in packing.indexed]
 
     def _allocate(self, capacity: int) -> None:
         self._scores = np.full(capacity, _DEAD)
@@ -200,12 +204,17 @@ class BestFirst:
 
     def _remove(self, slot: int) -> Entry:
         entry = self._entry(slot)
+        self._free_slot(slot, entry.key, entry.score, entry.seq)
+        return entry
+
+    def _free_slot(self, slot: int, key: str, score: float, seq: int) -> None:
+        """Take a live slot out of the queue (its entry read first, if wanted)."""
         if self._low is not None:
-            self._low.discard(slot, entry.score, entry.seq)
+            self._low.discard(slot, score, seq)
         if slot == self._head:
             self._head = None
-        del self._slot_of[entry.key]
-        self._pins.pop(entry.key, None)
+        del self._slot_of[key]
+        self._pins.pop(key, None)
         self._unindex(slot)
         self._live[slot] = self._has_signal[slot] = False
         self._scores[slot] = _DEAD
@@ -214,7 +223,6 @@ class BestFirst:
         if self._size >= _COMPACT_MIN_SLOTS and 4 * len(self._slot_of) <= self._size:
             live = np.flatnonzero(self._live[: self._size])
             self._rebuild(live, max(_INITIAL_CAPACITY, 2 * len(live)))
-        return entry
 
     def _entry(self, slot: int) -> Entry:
         key = self._keys[slot]
@@ -277,10 +285,14 @@ class BestFirst:
         worst = self._worst_evictable()
         if worst is None or value <= self._scores[worst]:
             return Offer.REJECTED, None
-        evicted = self._remove(worst)
-        logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted.key, evicted.score, key, value)
+        # no Entry for the evicted link: only its key goes back (a full queue evicts at
+        # most offers, issue 15)
+        evicted, worst_score = self._keys[worst], float(self._scores[worst])
+        assert evicted is not None, "the worst evictable slot is live"
+        self._free_slot(worst, evicted, worst_score, int(self._seqs[worst]))
+        logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted, worst_score, key, value)
         self._insert(key, url, depth, value, signal, (shape, cluster, part))
-        return Offer.EVICTED, evicted.key
+        return Offer.EVICTED, evicted
 
     def update(self, key: str, depth: int, score: float, signal: object | None) -> bool:
         """Replace a queued entry's depth, score and signal (discovery order, URL and pin
@@ -307,11 +319,10 @@ class BestFirst:
         self._unindex(slot)
         self._signals[slot], self._has_signal[slot] = signal, signal is not None
         if self._packing is not None and signal is not None:
-            for column, value in zip(self._packed.values(), self._packing.row(signal),
-                                     strict=True):
+            row = self._packing.row(signal)
+            for column, value in zip(self._packed.values(), row, strict=True):
                 column[slot] = value
-            self._moves.add(slot, {name: int(self._packed[name][slot])
-                                   for name in self._packing.indexed})
+            self._moves.add(slot, {name: int(row[at]) for name, at in self._indexed_at})
 
     def _unindex(self, slot: int) -> None:
         """A slot's packed row is about to go: out of the index (if it had one)."""
@@ -399,7 +410,15 @@ class BestFirst:
         if 2 * len(values) < kept:
             return None
         slots = np.flatnonzero(scores <= values.max())
-        return slots if len(slots) <= 4 * _LOW_END_SIZE else None
+        if len(slots) <= 4 * _LOW_END_SIZE:
+            return slots
+        if 8 * len(slots) > len(scores):
+            return None  # not few: the partition of every score costs as much
+        # the cut among these slots only (every slot at or below it is one of them)
+        below = scores[slots]
+        cut = np.partition(below, kept - 1)[kept - 1]
+        kept_slots: npt.NDArray[np.intp] = slots[below <= cut]
+        return kept_slots
 
     def _best(self, candidates: BoolArray | None = None) -> int | None:
         """Highest score among candidates (all live if None; a subset of the live slots);
@@ -615,8 +634,10 @@ class BestFirst:
         old = self._scores[rows].tolist()
         self._scores[rows] = new
         seqs = self._seqs[rows].tolist()
-        for slot, before, after, seq in zip(rows.tolist(), old, new.tolist(), seqs,
-                                            strict=True):
+        moved = list(zip(rows.tolist(), old, new.tolist(), seqs, strict=True))
+        if any(slot == self._head and after < before for slot, before, after, _ in moved):
+            self._head = None  # first: a row that rose must not take the place of a fallen head
+        for slot, before, after, seq in moved:
             if self._low is not None:
                 self._low.discard(slot, before, seq)
                 if self._keys[slot] not in self._pins:
