@@ -17,11 +17,15 @@ What keeps a crawl step's queue work nearly flat in the queue's size (issue 15,
 docs/DECISIONS.md): with a ``Packing`` the numbers of each signal are kept in columns when it
 is queued, so ``rescore_columns`` scores stored columns and never repacks a signal (and a
 packed column may hold what the score function computed for the row last time, reset when
-the row is written); a full queue evicts from a kept low end of the eviction order
-(``_LowEnd``), refilled by one partition after a rescore, instead of scanning the queue for
-every offer; ``pop_diverse`` gathers the slots above its threshold once and reads nothing
-else; and ``first_outside`` finds the best entry outside some parts of the site (the
-session: dry subtrees) with one masked argmax per part met, never listing the queue.
+the row is written); the score function sees the rows written since its last call and the
+rows of an indexed column's value (``ColumnView``), and may return the new scores of the
+rows that moved only (``RowScores``); a full queue evicts from a kept low end of the
+eviction order (``_LowEnd``), which follows the moved rows and, after a rescore of every
+row, is refilled below a cut taken from the last low end's slots rather than a partition
+of the queue; the best entry is kept (``_head``) until a change may have moved it;
+``pop_diverse`` gathers the slots above its threshold once and reads nothing else; and
+``first_outside`` finds the best entry outside some parts of the site (the session: dry
+subtrees) with one masked argmax per part met, never listing the queue.
 """
 
 from __future__ import annotations
@@ -588,10 +592,16 @@ class BestFirst:
         thrown away: scoring them costs less than gathering the live rows. The columns
         are views of the queue's own: what ``score_fn`` writes into them stays with the rows.
 
+        ``score_fn`` may instead return ``RowScores``: the new scores of some rows, the
+        others keeping theirs. It gets a ``ColumnView``, which says which rows were written
+        since the previous call (and which rows hold a value of an indexed column), so a
+        function that remembers its inputs can score only the rows whose inputs moved.
+
         Raises
         ------
         ValueError
-            Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores.
+            Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores
+            (or rows outside the queue's).
         """
         if self._packing is None:
             raise ValueError("rescore_columns needs a queue made with a Packing")
