@@ -22,6 +22,7 @@ from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
 from pagesift_ui.frontier.prequential import logistic
 from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.queue_values import RowScores
 from pagesift_ui.frontier.relevance import (
     FacetStats,
     PageSignal,
@@ -224,10 +225,11 @@ class Focus:
 
     def score_queued(
         self, columns: LinkColumns, sums: links.PartialSums,
-        weights: Sequence[float] | None = None,
-    ) -> npt.NDArray[np.float64]:
-        """``score_batch`` of a queue's columns, reusing their partial sums where ``sums``
-        allows (``links.score_queued``)."""
+        weights: Sequence[float] | None = None, moved: links.MovedRows | None = None,
+    ) -> npt.NDArray[np.float64] | RowScores:
+        """``score_batch`` of a queue's columns, made again only where their inputs moved
+        since ``sums`` (``links.score_queued``): every row's score, or the rows' that
+        moved."""
         return links.score_queued(
             columns,
             sums,
@@ -237,6 +239,7 @@ class Focus:
             self.english_query,
             self.siblings.credits(),
             self.popularity.shares(),
+            moved,
         )
 
     def explain(

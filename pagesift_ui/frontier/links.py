@@ -30,7 +30,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +49,7 @@ from pagesift_ui.frontier.linkrules import (
 )
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.queue_values import RowScores
 from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
 from pagesift_ui.frontier.weights import coverage_table, mask_coverage, mask_coverage_array
 
@@ -628,29 +629,90 @@ def score_batch(
 
 
 class PartialSums:
-    """The inputs under which ``score_queued`` last computed a queue's ``partial`` column:
-    link weights, term weights and sibling credits. A rescore under the same ones (the
-    one after popularity counting, issue 15) reads the sums back."""
+    """The inputs under which ``score_queued`` last scored a queue's columns: link and term
+    weights, sibling credits, popularity shares and the two shape flags. The next call
+    compares its own with them to find what moved (issue 15): the rows whose inputs did not
+    move keep the floats they have."""
 
-    __slots__ = ("_credits", "_term_weights", "_weights")
+    __slots__ = ("_credits", "_flags", "_last", "_shares", "_term_weights", "_weights")
 
     def __init__(self) -> None:
-        self._weights: tuple[float, ...] | None = None
+        self._last: tuple[object, int] | None = None  # the MovedRows of the last call
+        self._weights: tuple[float, ...] | None = None  # None: nothing scored yet
         self._term_weights: tuple[float, ...] = ()
         self._credits = np.zeros(0, dtype=np.float64)
+        self._shares = np.zeros(0, dtype=np.float64)
+        self._flags: tuple[bool, bool] | None = None
 
-    def unchanged(
-        self, weights: tuple[float, ...], term_weights: Sequence[float], credits: Credits
-    ) -> bool:
-        """Were the sums computed under these inputs? Records them either way. Credits
-        may have grown: new groups are read only by links queued since (NaN rows)."""
-        now = np.zeros(0) if credits is None else np.asarray(credits, dtype=np.float64)
-        same = (weights == self._weights and tuple(term_weights) == self._term_weights
-                and len(now) >= len(self._credits)
-                and np.array_equal(now[: len(self._credits)], self._credits))
+    def moved(
+        self, weights: tuple[float, ...], term_weights: Sequence[float], credits: Credits,
+        shares: Credits, flags: tuple[bool, bool],
+    ) -> tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp] | None]:
+        """What moved since the last call, and records the inputs either way: the group ids
+        whose credit moved (None: every sum before popularity must be made again) and the
+        target ids whose share moved (None: every score must be finished again)."""
+        credits_now, shares_now = _table(credits), _table(shares)
+        groups = None
+        if weights == self._weights and tuple(term_weights) == self._term_weights:
+            groups = _moved_ids(self._credits, credits_now)
+        targets = None if groups is None or flags != self._flags else _moved_ids(
+            self._shares, shares_now)
         self._weights, self._term_weights = weights, tuple(term_weights)
-        self._credits = now.copy()
-        return same
+        self._credits, self._shares, self._flags = credits_now, shares_now, flags
+        return groups, targets
+
+    def follows(self, moved: MovedRows | None) -> bool:
+        """Is ``moved`` the queue's next call after the last one these sums saw? Records
+        it either way."""
+        if moved is None:
+            self._last = None
+            return False
+        last, self._last = self._last, (moved.source, moved.epoch)
+        return last is not None and last[0] is moved.source and last[1] + 1 == moved.epoch
+
+
+class MovedRows(Protocol):
+    """What a queue knows of which of its rows moved (``queue.ColumnView``)."""
+
+    @property
+    def source(self) -> object: ...
+
+    @property
+    def epoch(self) -> int: ...
+
+    def written(self) -> npt.NDArray[np.intp] | None: ...
+
+    def rows_with(self, name: str, values: Sequence[int]) -> npt.NDArray[np.intp] | None: ...
+
+
+def _table(values: Credits) -> npt.NDArray[np.float64]:
+    """Credits or shares as an array that is the caller's no more (empty for None)."""
+    return np.zeros(0) if values is None else np.array(values, dtype=np.float64)
+
+
+def _moved_ids(
+    before: npt.NDArray[np.float64], now: npt.NDArray[np.float64]
+) -> npt.NDArray[np.intp] | None:
+    """The ids whose number differs between the two tables, or None when every link must
+    be taken again: the table shrank, or went from empty to not (an empty table adds
+    nothing, a full one adds +0.0 for the ids it lacks). An id the old table lacked read
+    0.0, so it moved only if its new number is not 0.0."""
+    if len(now) < len(before) or (len(before) == 0) != (len(now) == 0):
+        return None
+    peek = min(_PEEK, len(before))
+    if np.count_nonzero(now[:peek] != before[:peek]) > _PEEK // 4:
+        return None  # most moved (a page read moves every share): not worth listing them
+    head = np.flatnonzero(now[: len(before)] != before)
+    tail = np.flatnonzero(now[len(before):] != 0.0) + len(before)
+    return np.concatenate([head, tail]) if len(tail) else head
+
+
+#: The ids ``_moved_ids`` looks at first, to tell "most moved" without listing them.
+_PEEK = 64
+
+#: Finish only the rows that moved while they are at most this share of the queue; past
+#: it, one pass over every row costs less than gathering them.
+_FEW_ROWS = 0.25
 
 
 def score_queued(
@@ -662,27 +724,84 @@ def score_queued(
     english_query: bool,
     credits: Credits = None,
     shares: Credits = None,
-) -> npt.NDArray[np.float64]:
+    moved: MovedRows | None = None,
+) -> npt.NDArray[np.float64] | RowScores:
     """``score_batch`` of a queue's columns (the same floats), keeping each link's raw sum
-    before its popularity term in ``cols.partial``. When ``sums`` says the link weights,
-    term weights and credits are those of the last call, only the rows queued since (NaN)
-    are summed again: the rescore after popularity counting is half the passes (issue 15).
+    before its popularity term in ``cols.partial``, and made again only where its inputs
+    moved since the last call (``sums``; issue 15):
+
+    - the sums of the rows queued or changed since (NaN) and of the rows whose sibling
+      group's credit moved; every sum when the link or term weights moved;
+    - the scores of those rows and of the rows whose popularity share moved, returned as
+      ``RowScores`` (the other rows score what they scored: the queue keeps their floats);
+      every score, as an array, when the shape flags or most shares moved (a page read
+      moves every share).
+
+    ``moved`` is the queue's view of its rows (``queue.ColumnView``): without it, or when
+    another function rescored the queue since this one's last call, every score is made
+    again (the sums are still read back). It lists the rows written since the last call
+    and the rows of a group, so neither is a pass over the queue.
+
     The sum is left to right, so the partial sum is exactly the one a full sum passes."""
     weights = as_features(link_weights, "link_weights")
     n = len(cols)
     if n == 0:
         return np.zeros(0, dtype=np.float64)
     part = np.empty(n, dtype=np.float64)
-    if sums.unchanged(weights, term_weights, credits):
-        stale = np.flatnonzero(np.isnan(cols.partial))
+    follows = sums.follows(moved)
+    groups, targets = sums.moved(weights, term_weights, credits, shares,
+                                 (portal_open, english_query))
+    if groups is None:
+        _sum_before_popularity(cols, weights, term_weights, credits, cols.partial, part)
+        stale = None
+    else:
+        stale = _unsummed(cols.partial, moved.written() if moved and follows else None)
+        if len(groups):
+            stale = np.union1d(stale, _rows_reading(cols.group, groups, credits, moved))
         if len(stale):
             some = cols.rows(stale)
             _sum_before_popularity(some, weights, term_weights, credits, some.partial,
                                    np.empty(len(stale), dtype=np.float64))
             cols.partial[stale] = some.partial
-    else:
-        _sum_before_popularity(cols, weights, term_weights, credits, cols.partial, part)
+    # the kept scores are this function's own only if the queue says no other call wrote
+    # scores since this one's last (``follows``)
+    if follows and stale is not None and targets is not None and len(targets) <= _FEW_ROWS * n:
+        if len(targets):
+            stale = np.union1d(stale, _rows_reading(cols.target, targets, shares))
+        if len(stale) <= _FEW_ROWS * n:
+            some = cols.rows(stale)
+            scores = _finish(some, some.partial.copy(), np.empty(len(stale)), portal_open,
+                             english_query, shares)
+            return RowScores(stale, scores)
     return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares)
+
+
+def _unsummed(
+    partial: npt.NDArray[np.float64], written: npt.NDArray[np.intp] | None
+) -> npt.NDArray[np.intp]:
+    """The rows whose partial sum is NaN: among ``written`` (every row written since the
+    last call, which left none), or among all."""
+    if written is None:
+        return np.flatnonzero(np.isnan(partial))
+    return written[np.isnan(partial[written])]
+
+
+def _rows_reading(
+    ids: npt.NDArray[np.int64], moved: npt.NDArray[np.intp], values: Credits,
+    index: MovedRows | None = None, name: str = "group",
+) -> npt.NDArray[np.intp]:
+    """The rows whose id (a group or a target) is one of ``moved``, ids of ``values``:
+    from the queue's index of the column ``name`` when it has one."""
+    rows = None if index is None else index.rows_with(name, moved.tolist())
+    if rows is not None:
+        return rows
+    size = 0 if values is None else len(values)
+    if _in_range(ids, NO_GROUP, size):
+        # one gather of a flag per id; -1 reads the last flag, which is False
+        flag = np.zeros(size + 1, dtype=bool)
+        flag[moved] = True
+        return np.flatnonzero(np.take(flag, ids, mode="wrap"))
+    return np.flatnonzero(np.isin(ids, moved))
 
 
 def _sum_before_popularity(
@@ -693,7 +812,7 @@ def _sum_before_popularity(
     ``_raw`` sums. 0.0 + y is done on the first table (it turns -0.0 into +0.0); the sum is
     never -0.0 after it. ``part`` is a buffer of the same length."""
     masks = (cols.anchor, cols.locator, cols.context)
-    table = coverage_table(term_weights)
+    table = _coverage_table(tuple(term_weights))
     if table is None:
         for k, mask in enumerate(masks):
             scaled = weights[k] * mask_coverage_array(mask, term_weights)
@@ -760,6 +879,17 @@ def _gather(
     return np.take(table, ids, out=out, mode="wrap")
 
 
+@lru_cache(maxsize=16)
+def _coverage_table(term_weights: tuple[float, ...]) -> npt.NDArray[np.float64] | None:
+    """``coverage_table``, kept for the last few term weights (read only): the rescore of a
+    few moved rows is otherwise mostly the making of its tables (issue 15)."""
+    table = coverage_table(term_weights)
+    if table is not None:
+        table.setflags(write=False)
+    return table
+
+
+@lru_cache(maxsize=4)
 def _shape_tables(
     portal_open: bool, english_query: bool
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -772,6 +902,8 @@ def _shape_tables(
     portal = bit["portal"] & portal_open & english_query
     lowered = np.where(bit["other_language"] & ~portal, OTHER_LANGUAGE_FACTOR, 1.0)
     floor = np.where(portal, LANGUAGE_PORTAL_SCORE, 0.0)
+    for table in (factor, lowered, floor):
+        table.setflags(write=False)  # kept by lru_cache for every later call
     return factor, lowered, floor
 
 
@@ -781,6 +913,11 @@ def _credit_column(
 ) -> npt.NDArray[np.float64]:
     """``weight`` × each link's number by id, into ``out``, as ``sibling_credit`` /
     ``popularity`` give it (0 for none); ``credits`` is not empty."""
+    if 4 * len(group) < len(credits):
+        # a few rows (score_queued's moved ones): their own numbers, not a table of all
+        known = (group >= 0) & (group < len(credits))
+        out[:] = np.where(known, weight * credits[np.where(known, group, 0)], 0.0)
+        return out
     if _in_range(group, NO_GROUP, len(credits)):
         # the ids a crawl hands out: -1 reads a 0.0 after the last, one gather; the
         # table is scaled and padded in one pass (it is as long as the queue, issue 15)

@@ -17,11 +17,15 @@ What keeps a crawl step's queue work nearly flat in the queue's size (issue 15,
 docs/DECISIONS.md): with a ``Packing`` the numbers of each signal are kept in columns when it
 is queued, so ``rescore_columns`` scores stored columns and never repacks a signal (and a
 packed column may hold what the score function computed for the row last time, reset when
-the row is written); a full queue evicts from a kept low end of the eviction order
-(``_LowEnd``), refilled by one partition after a rescore, instead of scanning the queue for
-every offer; ``pop_diverse`` gathers the slots above its threshold once and reads nothing
-else; and ``first_outside`` finds the best entry outside some parts of the site (the
-session: dry subtrees) with one masked argmax per part met, never listing the queue.
+the row is written); the score function sees the rows written since its last call and the
+rows of an indexed column's value (``ColumnView``), and may return the new scores of the
+rows that moved only (``RowScores``); a full queue evicts from a kept low end of the
+eviction order (``_LowEnd``), which follows the moved rows and, after a rescore of every
+row, is refilled below a cut taken from the last low end's slots rather than a partition
+of the queue; the best entry is kept (``_head``) until a change may have moved it;
+``pop_diverse`` gathers the slots above its threshold once and reads nothing else; and
+``first_outside`` finds the best entry outside some parts of the site (the session: dry
+subtrees) with one masked argmax per part met, never listing the queue.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 import bisect
 import logging
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +45,7 @@ from pagesift_ui.frontier.queue_values import (
     MAX_SCORE,
     Entry,
     Offer,
+    RowScores,
     as_score,
     as_scores,
     check_count,
@@ -55,9 +60,11 @@ __all__ = [
     "DIVERSITY_RATIO",
     "MAX_SCORE",
     "BestFirst",
+    "ColumnView",
     "Entry",
     "Offer",
     "Packing",
+    "RowScores",
     "cluster_key",
     "default_cap",
 ]
@@ -75,11 +82,14 @@ _DEAD = -1.0
 
 # The eviction order's lowest entries kept sorted between full scans (see _LowEnd).
 _LOW_END_SIZE = 256
+# Slots written between two rescore_columns listed at most (past it: "not known").
+_WRITTEN_KEPT = 65_536
 
 BoolArray = npt.NDArray[np.bool_]
 ScoreFn = Callable[[list[object]], "Sequence[float] | npt.NDArray[np.floating[Any]]"]
 ColumnScoreFn = Callable[
-    [Mapping[str, npt.NDArray[Any]]], "Sequence[float] | npt.NDArray[np.floating[Any]]"
+    ["ColumnView"],
+    "Sequence[float] | npt.NDArray[np.floating[Any]] | RowScores",
 ]
 
 
@@ -99,6 +109,9 @@ class Packing:
 
     columns: tuple[tuple[str, str, int], ...]
     row: Callable[[object], tuple[Any, ...]]
+    #: Integer columns (width 0) whose rows the queue finds by value, for values ≥ 0
+    #: (``ColumnView.rows_with``)
+    indexed: tuple[str, ...] = ()
 
 
 class BestFirst:
@@ -116,8 +129,12 @@ class BestFirst:
         self._packing = packing
         # the part of the site a URL is in, for first_outside (the session: its subtree)
         self._part_of = part_of
-        # the lowest unpinned entries in eviction order, or None until the next full scan
+        # the lowest unpinned entries in eviction order, or None until the next full scan,
+        # and the slots of the last one dropped: where the next scan looks for its cut
         self._low: _LowEnd | None = None
+        self._low_hint: list[int] = []
+        # the best live slot (pins ignored), or None until the next scan asks for it
+        self._head: int | None = None
         self._slot_of: dict[str, int] = {}
         self._keys: list[str | None] = []
         self._urls: list[str | None] = []
@@ -132,6 +149,11 @@ class BestFirst:
         self._part_index: dict[str, int] = {}
         self._part_names: list[str] = []
         self._allocate(_INITIAL_CAPACITY)
+        self._moves = _Moves(() if packing is None else packing.indexed)
+        # (name, position in a packed row) of each indexed column
+        names = [] if packing is None else [name for name, _, _ in packing.columns]
+        self._indexed_at = [] if packing is None else [
+            (name, names.index(name)) for name in packing.indexed]
 
     def _allocate(self, capacity: int) -> None:
         self._scores = np.full(capacity, _DEAD)
@@ -161,7 +183,7 @@ class BestFirst:
     def _rebuild(self, slots: npt.NDArray[np.intp], capacity: int) -> None:
         """Move the given slots to 0..len(slots)-1 of fresh arrays of ``capacity``."""
         old_columns, keys, urls = self._columns(), self._keys, self._urls
-        self._low = None  # its slots move
+        self._low, self._low_hint, self._head = None, [], None  # their slots move
         self._allocate(capacity)
         for new, old in zip(self._columns(), old_columns, strict=True):
             new[: len(slots)] = old[slots]
@@ -171,6 +193,10 @@ class BestFirst:
             key: slot for slot, key in enumerate(self._keys[: len(slots)]) if key is not None
         }
         self._free, self._size = [], len(slots)
+        if self._packing is not None:
+            self._moves.rebuilt({name: self._packed[name][: self._size]
+                                 for name in self._packing.indexed},
+                                self._live[: self._size] & self._has_signal[: self._size])
 
     def _take_slot(self) -> int:
         if self._free:
@@ -182,10 +208,18 @@ class BestFirst:
 
     def _remove(self, slot: int) -> Entry:
         entry = self._entry(slot)
+        self._free_slot(slot, entry.key, entry.score, entry.seq)
+        return entry
+
+    def _free_slot(self, slot: int, key: str, score: float, seq: int) -> None:
+        """Take a live slot out of the queue (its entry read first, if wanted)."""
         if self._low is not None:
-            self._low.discard(slot, entry.score, entry.seq)
-        del self._slot_of[entry.key]
-        self._pins.pop(entry.key, None)
+            self._low.discard(slot, score, seq)
+        if slot == self._head:
+            self._head = None
+        del self._slot_of[key]
+        self._pins.pop(key, None)
+        self._unindex(slot)
         self._live[slot] = self._has_signal[slot] = False
         self._scores[slot] = _DEAD
         self._signals[slot] = self._keys[slot] = self._urls[slot] = None
@@ -193,7 +227,6 @@ class BestFirst:
         if self._size >= _COMPACT_MIN_SLOTS and 4 * len(self._slot_of) <= self._size:
             live = np.flatnonzero(self._live[: self._size])
             self._rebuild(live, max(_INITIAL_CAPACITY, 2 * len(live)))
-        return entry
 
     def _entry(self, slot: int) -> Entry:
         key = self._keys[slot]
@@ -256,10 +289,14 @@ class BestFirst:
         worst = self._worst_evictable()
         if worst is None or value <= self._scores[worst]:
             return Offer.REJECTED, None
-        evicted = self._remove(worst)
-        logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted.key, evicted.score, key, value)
+        # no Entry for the evicted link: only its key goes back (a full queue evicts at
+        # most offers, issue 15)
+        evicted, worst_score = self._keys[worst], float(self._scores[worst])
+        assert evicted is not None, "the worst evictable slot is live"
+        self._free_slot(worst, evicted, worst_score, int(self._seqs[worst]))
+        logger.debug("evicted %s (%.4g) for %s (%.4g)", evicted, worst_score, key, value)
         self._insert(key, url, depth, value, signal, (shape, cluster, part))
-        return Offer.EVICTED, evicted.key
+        return Offer.EVICTED, evicted
 
     def update(self, key: str, depth: int, score: float, signal: object | None) -> bool:
         """Replace a queued entry's depth, score and signal (discovery order, URL and pin
@@ -273,20 +310,29 @@ class BestFirst:
 
     def _set(self, slot: int, depth: int, score: float, signal: object | None) -> None:
         """A live entry's new depth, score and signal; its place in the eviction order moves."""
-        seq = int(self._seqs[slot])
+        seq, old = int(self._seqs[slot]), float(self._scores[slot])
         if self._low is not None:
-            self._low.discard(slot, float(self._scores[slot]), seq)
+            self._low.discard(slot, old, seq)
         self._scores[slot], self._depths[slot] = score, depth
         self._store_signal(slot, signal)
         if self._low is not None and self._keys[slot] not in self._pins:
             self._low.add(slot, score, seq)
+        self._moved_head(slot, score < old)
 
     def _store_signal(self, slot: int, signal: object | None) -> None:
+        self._unindex(slot)
         self._signals[slot], self._has_signal[slot] = signal, signal is not None
         if self._packing is not None and signal is not None:
-            for column, value in zip(self._packed.values(), self._packing.row(signal),
-                                     strict=True):
+            row = self._packing.row(signal)
+            for column, value in zip(self._packed.values(), row, strict=True):
                 column[slot] = value
+            self._moves.add(slot, {name: int(row[at]) for name, at in self._indexed_at})
+
+    def _unindex(self, slot: int) -> None:
+        """A slot's packed row is about to go: out of the index (if it had one)."""
+        if self._packing is not None and self._has_signal[slot]:
+            self._moves.discard(slot, {name: int(self._packed[name][slot])
+                                       for name in self._packing.indexed})
 
     def _insert(
         self, key: str, url: str, depth: int, score: float, signal: object | None,
@@ -305,6 +351,21 @@ class BestFirst:
         self._template_ids[slot] = intern(self._template_index, self._template_names, shape)
         self._part_ids[slot] = intern(self._part_index, self._part_names, part)
         self._next_seq += 1
+        self._moved_head(slot, False)
+
+    def _moved_head(self, slot: int, fell: bool) -> None:
+        """``slot``'s score was written (``fell``: lower than before): the kept head stays
+        right, is replaced by ``slot``, or is forgotten until the next scan."""
+        head = self._head
+        if head is None:
+            return
+        if slot == head:
+            if fell:
+                self._head = None
+            return
+        score, best = self._scores[slot], self._scores[head]
+        if score > best or (score == best and self._seqs[slot] < self._seqs[head]):
+            self._head = slot
 
     def _worst_evictable(self) -> int | None:
         """Lowest score among unpinned entries; ties: the latest discovered.
@@ -327,23 +388,54 @@ class BestFirst:
         evictable = len(self._slot_of) - len(self._pins)
         if evictable <= 0:
             return _LowEnd([], [], [])
-        # one partition for the cut, one comparison for the slots at or below it
-        # (ties at the cut included, so the seq order among them is taken in full)
+        # one comparison for the slots at or below a cut (ties at the cut included, so the
+        # seq order among them is taken in full): the cut is the highest score now of the
+        # last low end's slots if that keeps the slots few, else one partition finds it
         kept = min(_LOW_END_SIZE, evictable)
-        cut = np.partition(scores, kept - 1)[kept - 1]
-        slots = np.flatnonzero(scores <= cut)
+        slots = self._below_hint(scores, kept)
+        if slots is None:
+            cut = np.partition(scores, kept - 1)[kept - 1]
+            slots = np.flatnonzero(scores <= cut)
         low, seqs = self._scores[slots], self._seqs[slots]
         order = np.lexsort((-seqs, low))[:_LOW_END_SIZE]
         return _LowEnd(low[order].tolist(), (-seqs[order]).tolist(), slots[order].tolist())
 
+    def _below_hint(
+        self, scores: npt.NDArray[np.float64], kept: int
+    ) -> npt.NDArray[np.intp] | None:
+        """The slots scoring at most the highest of the last low end's slots that are still
+        evictable (``scores``: +inf for the others), if there are at least ``kept`` / 2 of
+        those and at most four low ends of slots; else None. A rescore moves scores
+        little, so the last low end is still near the bottom (issue 15: a partition of the
+        queue at every step's first eviction)."""
+        hint = np.asarray([slot for slot in self._low_hint if slot < len(scores)], dtype=np.intp)
+        values = scores[hint]
+        values = values[values < np.inf]
+        if 2 * len(values) < kept:
+            return None
+        slots = np.flatnonzero(scores <= values.max())
+        if len(slots) <= 4 * _LOW_END_SIZE:
+            return slots
+        if 8 * len(slots) > len(scores):
+            return None  # not few: the partition of every score costs as much
+        # the cut among these slots only (every slot at or below it is one of them)
+        below = scores[slots]
+        cut = np.partition(below, kept - 1)[kept - 1]
+        kept_slots: npt.NDArray[np.intp] = slots[below <= cut]
+        return kept_slots
+
     def _best(self, candidates: BoolArray | None = None) -> int | None:
         """Highest score among candidates (all live if None; a subset of the live slots);
-        ties: the earliest discovered. None if there is no candidate."""
+        ties: the earliest discovered. None if there is no candidate. The best of all live
+        slots is kept until a change may have moved it (``_head``)."""
         scores = self._scores[: self._size]
         if candidates is None:
             if not self._slot_of:
                 return None
-            tied = np.flatnonzero(scores == scores.max())
+            if self._head is None:
+                tied = np.flatnonzero(scores == scores.max())
+                self._head = int(tied[np.argmin(self._seqs[tied])])
+            return self._head
         else:
             if not candidates.any():
                 return None
@@ -486,6 +578,12 @@ class BestFirst:
         if len(slots) == 0:
             return
         self._rescored(slots, score_fn(self._signals[slots].tolist()))
+        if self._packing is not None:
+            # the packed rows say "nothing computed" again: a score function of the columns
+            # may keep the scores of rows whose inputs did not move (RowScores), and these
+            # scores are not its own
+            for slot in slots.tolist():
+                self._store_signal(slot, self._signals[slot])
 
     def rescore_columns(self, score_fn: ColumnScoreFn) -> None:
         """``rescore`` from the stored columns (``Packing``): ``score_fn`` receives each
@@ -494,18 +592,29 @@ class BestFirst:
         thrown away: scoring them costs less than gathering the live rows. The columns
         are views of the queue's own: what ``score_fn`` writes into them stays with the rows.
 
+        ``score_fn`` may instead return ``RowScores``: the new scores of some rows, the
+        others keeping theirs. It gets a ``ColumnView``, which says which rows were written
+        since the previous call (and which rows hold a value of an indexed column), so a
+        function that remembers its inputs can score only the rows whose inputs moved.
+
         Raises
         ------
         ValueError
-            Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores.
+            Without a ``Packing``, or if ``score_fn`` returns the wrong number of scores
+            (or rows outside the queue's).
         """
         if self._packing is None:
             raise ValueError("rescore_columns needs a queue made with a Packing")
         scored = self._live[: self._size] & self._has_signal[: self._size]
         if not scored.any():
             return
-        columns = {name: column[: self._size] for name, column in self._packed.items()}
-        scores = np.asarray(score_fn(columns), dtype=np.float64)
+        columns = ColumnView({name: column[: self._size]
+                              for name, column in self._packed.items()}, self._moves.take())
+        result = score_fn(columns)
+        if isinstance(result, RowScores):
+            self._rescored_rows(result)
+            return
+        scores = np.asarray(result, dtype=np.float64)
         if scores.shape != (self._size,):
             raise ValueError(f"score_fn returned {scores.shape} scores for {self._size} rows")
         if scored.all() and math.isfinite(float(scores.sum())):
@@ -515,7 +624,41 @@ class BestFirst:
         else:
             self._scores[: self._size] = np.where(
                 scored, as_scores(scores), self._scores[: self._size])
-        self._low = None  # every score may have moved
+        self._moved_all()
+
+    def _rescored_rows(self, result: RowScores) -> None:
+        """``rescore_columns`` of the rows that moved: the kept low end and head follow
+        them, one by one, while they are few."""
+        rows = np.asarray(result.rows, dtype=np.intp)
+        scores = np.asarray(result.scores, dtype=np.float64)
+        if rows.ndim != 1 or scores.shape != rows.shape:
+            raise ValueError(f"score_fn returned {scores.shape} scores for {rows.shape} rows")
+        if len(rows) and (int(rows.min()) < 0 or int(rows.max()) >= self._size):
+            raise ValueError(f"score_fn returned rows outside 0..{self._size - 1}")
+        keep = self._live[rows] & self._has_signal[rows]
+        rows, new = rows[keep], as_scores(scores[keep])
+        if len(rows) > _LOW_END_SIZE:
+            self._scores[rows] = new
+            self._moved_all()
+            return
+        old = self._scores[rows].tolist()
+        self._scores[rows] = new
+        seqs = self._seqs[rows].tolist()
+        moved = list(zip(rows.tolist(), old, new.tolist(), seqs, strict=True))
+        if any(slot == self._head and after < before for slot, before, after, _ in moved):
+            self._head = None  # first: a row that rose must not take the place of a fallen head
+        for slot, before, after, seq in moved:
+            if self._low is not None:
+                self._low.discard(slot, before, seq)
+                if self._keys[slot] not in self._pins:
+                    self._low.add(slot, after, seq)
+            self._moved_head(slot, after < before)
+
+    def _moved_all(self) -> None:
+        """Every score may have moved: the kept low end and head are dropped."""
+        if self._low is not None:
+            self._low_hint = self._low.slots()
+        self._low, self._head = None, None
 
     def _rescored(
         self, slots: npt.NDArray[np.intp], new: Sequence[float] | npt.NDArray[np.floating[Any]]
@@ -524,11 +667,12 @@ class BestFirst:
         if scores.shape != (len(slots),):
             raise ValueError(f"score_fn returned {scores.shape} scores for {len(slots)} signals")
         self._scores[slots] = as_scores(scores)
-        self._low = None  # every score may have moved
+        self._moved_all()
 
     def peek_score(self) -> float | None:
         """The highest score queued (pins, demotion and dispersion ignored), or None."""
-        return float(self._scores[: self._size].max()) if self._slot_of else None
+        head = self._best()
+        return None if head is None else float(self._scores[head])
 
     def _ranked(self, candidates: BoolArray, limit: int | None) -> list[int]:
         """Slots of the candidates by (score desc, seq asc), the first ``limit`` (or all)."""
@@ -628,6 +772,9 @@ class _LowEnd:
     def worst(self) -> int | None:
         return self._order[0][2] if self._order else None
 
+    def slots(self) -> list[int]:
+        return [slot for _, _, slot in self._order]
+
     def add(self, slot: int, score: float, seq: int) -> None:
         item = (score, -seq, slot)
         if self._order and item < self._order[-1]:
@@ -638,3 +785,107 @@ class _LowEnd:
         if slot in self._slots:
             self._slots.discard(slot)
             self._order.remove((score, -seq, slot))
+
+
+class _Moves:
+    """What a queue with a ``Packing`` knows of its packed rows between two
+    ``rescore_columns``: the slots written since the last one, and the live rows by the
+    value of each indexed column (issue 15: finding the rows of one sibling group was a
+    gather of the whole group column)."""
+
+    __slots__ = ("_by_value", "_epoch", "_written")
+
+    def __init__(self, indexed: tuple[str, ...]) -> None:
+        self._by_value: dict[str, dict[int, set[int]]] = {name: {} for name in indexed}
+        self._written: list[int] | None = []  # None: slots moved since, not known
+        self._epoch = 0
+
+    def add(self, slot: int, values: Mapping[str, int]) -> None:
+        if self._written is not None:
+            self._written.append(slot)
+            if len(self._written) > _WRITTEN_KEPT:
+                self._written = None  # a queue never rescored (breadth-first) keeps none
+        for name, value in values.items():
+            if value >= 0:
+                self._by_value[name].setdefault(value, set()).add(slot)
+
+    def discard(self, slot: int, values: Mapping[str, int]) -> None:
+        for name, value in values.items():
+            rows = self._by_value[name].get(value)
+            if rows is not None:
+                rows.discard(slot)
+                if not rows:
+                    del self._by_value[name][value]
+
+    def rebuilt(self, columns: Mapping[str, npt.NDArray[Any]], indexed: BoolArray) -> None:
+        """The slots moved: index the rows of ``indexed`` slots again."""
+        self._written = None
+        slots = np.flatnonzero(indexed).tolist()
+        for name, column in columns.items():
+            by_value: dict[int, set[int]] = {}
+            for slot, value in zip(slots, column[slots].tolist(), strict=True):
+                if value >= 0:
+                    by_value.setdefault(value, set()).add(slot)
+            self._by_value[name] = by_value
+
+    def take(self) -> _Snapshot:
+        """What one ``rescore_columns`` passes on; the written slots start again."""
+        written = None if self._written is None else np.unique(
+            np.asarray(self._written, dtype=np.intp))
+        self._written, self._epoch = [], self._epoch + 1
+        return _Snapshot(self, self._epoch, written, self._by_value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    source: _Moves
+    epoch: int
+    written: npt.NDArray[np.intp] | None
+    by_value: Mapping[str, Mapping[int, AbstractSet[int]]]
+
+
+class ColumnView(Mapping[str, "npt.NDArray[Any]"]):
+    """The packed columns ``rescore_columns`` gives its score function (views of the
+    queue's own, one row per slot), and what the queue knows of which rows moved: a score
+    function that keeps what it computed per row may then read only those (issue 15)."""
+
+    __slots__ = ("_columns", "_moves")
+
+    def __init__(self, columns: dict[str, npt.NDArray[Any]], moves: _Snapshot) -> None:
+        self._columns, self._moves = columns, moves
+
+    def __getitem__(self, name: str) -> npt.NDArray[Any]:
+        return self._columns[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    @property
+    def source(self) -> object:
+        """The same object for every call on one queue, another for another queue."""
+        return self._moves.source
+
+    @property
+    def epoch(self) -> int:
+        """The number of this ``rescore_columns`` call on the queue: 1, 2, …"""
+        return self._moves.epoch
+
+    def written(self) -> npt.NDArray[np.intp] | None:
+        """The rows whose packed values were written since the previous call (``epoch`` -
+        1), sorted; None when the rows moved since (the queue grew or was compacted)."""
+        return self._moves.written
+
+    def rows_with(self, name: str, values: Sequence[int]) -> npt.NDArray[np.intp] | None:
+        """The live rows with a signal whose column ``name`` holds one of ``values``,
+        sorted; None when the queue does not index that column (``Packing.indexed``) or
+        a value is negative."""
+        by_value = self._moves.by_value.get(name)
+        if by_value is None or any(value < 0 for value in values):
+            return None
+        rows: set[int] = set()
+        for value in values:
+            rows.update(by_value.get(value, ()))
+        return np.asarray(sorted(rows), dtype=np.intp)

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_SCORE",
     "Entry",
     "Offer",
+    "RowScores",
     "as_score",
     "as_scores",
     "check_count",
@@ -58,6 +59,18 @@ class Entry:
     pinned: bool  #: the user moved it to the front
     template: str  #: ``urls.template(url)``, for demotion (docs/DESIGN.md §10)
     cluster: str  #: ``cluster_key(url)``, for dispersion (docs/DESIGN.md §9)
+
+
+@dataclass(frozen=True, slots=True)
+class RowScores:
+    """New scores of some rows of a queue's columns (``BestFirst.rescore_columns``): the
+    other rows' inputs did not move, so they keep the scores they have (issue 15).
+
+    ``rows``: row indices, distinct (rows of free slots and of entries without a signal
+    are ignored); ``scores``: one score per row, sanitised as ``as_score`` does."""
+
+    rows: npt.NDArray[np.intp]
+    scores: npt.NDArray[np.float64]
 
 
 def cluster_key(url: str) -> str:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +25,14 @@ from pagesift_ui.frontier.links import (
 )
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.queue import BestFirst, Entry, Packing, default_cap
+from pagesift_ui.frontier.queue import (
+    BestFirst,
+    ColumnView,
+    Entry,
+    Packing,
+    RowScores,
+    default_cap,
+)
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.thompson import PosteriorSampler
 from pagesift_ui.frontier.urls import TemplateStats
@@ -110,9 +116,10 @@ class FrontierState:
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),
-            # signals kept as columns too, so a rescore reads columns, and each link's
-            # subtree, so the best link outside dry subtrees is one masked argmax (issue 15)
-            queue=BestFirst(Packing(LINK_COLUMNS, column_row),
+            # signals kept as columns too, so a rescore reads columns (and finds a sibling
+            # group's rows by the queue's index), and each link's subtree, so the best link
+            # outside dry subtrees is one masked argmax (issue 15)
+            queue=BestFirst(Packing(LINK_COLUMNS, column_row, indexed=("group",)),
                             part_of=functools.partial(subtree, config.seed_host)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
@@ -160,13 +167,11 @@ class FrontierState:
         """A link's score explanation under the weights the queue is ranked with now."""
         return self.focus.explain(signal, self.ranking_weights)
 
-    def _score_columns(
-        self, columns: Mapping[str, npt.NDArray[Any]]
-    ) -> npt.NDArray[np.float64]:
+    def _score_columns(self, columns: ColumnView) -> npt.NDArray[np.float64] | RowScores:
         # the columns of the LinkSignals the session offered (column_row); the thompson
         # strategy ranks with its latest draw, until the model's next rescore
         return self.focus.score_queued(LinkColumns.from_columns(columns), self.partial_sums,
-                                       self.ranking_weights)
+                                       self.ranking_weights, columns)
 
     def dispersion_cap(self) -> int:
         return 2**62 if self.breadth_first else self.cap

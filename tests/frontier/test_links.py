@@ -49,7 +49,7 @@ from pagesift_ui.frontier.links import (
 )
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.queue import BestFirst, Offer, Packing
+from pagesift_ui.frontier.queue import BestFirst, ColumnView, Offer, Packing, RowScores
 
 SEED = "www.uni.localhost"
 U = "https://www.uni.localhost"
@@ -492,21 +492,24 @@ def _batch_of_columns(
 
 
 _CHANGES = st.sampled_from(["offer", "offer", "update", "drop", "shares", "credits", "weights",
-                            "terms", "portal"])
+                            "terms", "portal", "share", "credit", "pin", "other", "objects"])
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), n_terms=st.sampled_from([2, 9]),
-       changes=st.lists(_CHANGES, max_size=30))
+       changes=st.lists(_CHANGES, max_size=30), view=st.booleans())
 def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batch(
-    seed: int, n_terms: int, changes: list[str]
+    seed: int, n_terms: int, changes: list[str], view: bool
 ) -> None:
-    # score_queued reads back the sums before popularity when the weights and credits are
-    # those of its last call; every other change (and every link queued, changed or moved
-    # since) must be summed again: each rescore is compared with score_batch from scratch
+    # score_queued makes again only the sums and scores whose inputs moved since its last
+    # call (the queue keeps the other rows' floats: RowScores); every other change (and
+    # every link queued, changed or moved since, and every score written by another
+    # function) must be made again: each rescore is compared with score_batch from scratch.
+    # With ``view`` the queue's ColumnView lists the written rows and a group's rows.
     rng = random.Random(seed)
     pool = [replace(s, target=rng.randrange(-1, 30)) for s in _random_signals(rng, 120, n_terms)]
-    queue, sums, queued = BestFirst(Packing(LINK_COLUMNS, column_row)), PartialSums(), {}
+    packing = Packing(LINK_COLUMNS, column_row, indexed=("group",) if view else ())
+    queue, sums, queued = BestFirst(packing), PartialSums(), {}
     link_weights = [rng.uniform(-1.0, 3.0) for _ in range(5)]
     term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
     credits, shares = np.array([rng.random() for _ in range(6)]), np.zeros(30)
@@ -535,6 +538,18 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
             shares = np.array([rng.random() for _ in range(30)])
         elif change == "credits":
             credits = np.append(credits, rng.random()) if rng.random() < 0.5 else credits * 0.5
+        elif change == "share":  # one share moved: its rows only
+            shares = shares.copy()
+            shares[rng.randrange(len(shares))] = rng.random()
+        elif change == "credit":  # one group's credit moved: its rows only
+            credits = credits.copy()
+            credits[rng.randrange(len(credits))] = rng.random()
+        elif change == "pin" and queued:
+            queue.pin(rng.choice(sorted(queued)))
+        elif change == "other":  # scores written by another function of the columns
+            queue.rescore_columns(lambda columns: np.full(len(columns["depth"]), 0.5))
+        elif change == "objects":  # and by a function of the signals
+            queue.rescore(lambda signals: [0.25] * len(signals))
         elif change == "weights":
             link_weights[rng.randrange(5)] = rng.uniform(0.0, 3.0)
         elif change == "terms":
@@ -543,7 +558,7 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
             portal = not portal
         queued = {key: signal for key, signal in queued.items() if key in queue}
         queue.rescore_columns(partial(_queued_scores, sums, link_weights, term_weights,
-                                      portal, credits, shares))
+                                      portal, credits, shares, view))
         keys = sorted(queued)
         expected = score_batch([queued[k] for k in keys], link_weights, term_weights, portal,
                                True, credits, shares)
@@ -553,8 +568,8 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
 
 def _queued_scores(
     sums: PartialSums, link_weights: list[float], term_weights: list[float], portal: bool,
-    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64],
-    columns: Mapping[str, npt.NDArray[Any]],
-) -> npt.NDArray[np.float64]:
+    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64], view: bool,
+    columns: ColumnView,
+) -> npt.NDArray[np.float64] | RowScores:
     return score_queued(LinkColumns.from_columns(columns), sums, link_weights, term_weights,
-                        portal, True, credits, shares)
+                        portal, True, credits, shares, columns if view else None)

@@ -15,8 +15,11 @@ from pagesift_ui.frontier.queue import (
     DIVERSITY_RATIO,
     MAX_SCORE,
     BestFirst,
+    ColumnView,
     Entry,
     Offer,
+    Packing,
+    RowScores,
     cluster_key,
     default_cap,
 )
@@ -507,6 +510,75 @@ class QueueMachine(RuleBasedStateMachine):
 
 TestQueueMachine = QueueMachine.TestCase
 TestQueueMachine.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+
+
+def _signal_row(signal: object) -> tuple[int]:
+    return (int(signal),)  # type: ignore[call-overload]
+
+
+class PackedQueueMachine(QueueMachine):
+    """The same, on a queue with packed columns: rescores of some rows (RowScores) and of
+    every row keep the kept head and low end right (pops, evictions and the order)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queue = BestFirst(Packing((("value", "int64", 0),), _signal_row,
+                                       indexed=("value",)))
+
+    @rule(values=st.sets(st.integers(0, len(KEYS) - 1)), score=scores)
+    def rescore_rows(self, values: set[int], score: float) -> None:
+        def score_fn(columns: ColumnView) -> RowScores:
+            rows = columns.rows_with("value", sorted(values))
+            assert rows is not None
+            # only the live rows with a signal are indexed, each once
+            assert sorted(columns["value"][rows].tolist()) == sorted(
+                v[2] for v in self.model.values() if v[2] is not None and v[2] in values)
+            return RowScores(rows, np.full(len(rows), score))
+
+        self.queue.rescore_columns(score_fn)
+        for entry in self.model.values():
+            if entry[2] is not None and entry[2] in values:
+                entry[0] = _clean_score(score)
+
+    @rule(factor=st.sampled_from([0.0, 0.5, 2.0]), shift=st.sampled_from([-1.0, 0.0, 0.25]))
+    def rescore_columns(self, factor: float, shift: float) -> None:
+        self.queue.rescore_columns(lambda columns: factor * columns["value"] + shift)
+        for values in self.model.values():
+            if values[2] is not None:
+                values[0] = _clean_score(factor * values[2] + shift)
+
+    @invariant()
+    def pops_the_head_and_evicts_the_worst(self) -> None:
+        # the kept head is the best entry, pins ignored (peek_score reads it)
+        best = max((v[0] for v in self.model.values()), default=None)
+        assert self.queue.peek_score() == best
+
+
+TestPackedQueueMachine = PackedQueueMachine.TestCase
+TestPackedQueueMachine.settings = settings(max_examples=150, stateful_step_count=40,
+                                           deadline=None)
+
+
+def test_a_column_view_lists_the_rows_written_since_the_last_rescore() -> None:
+    queue = BestFirst(Packing((("value", "int64", 0),), _signal_row, indexed=("value",)))
+    seen: list[tuple[int, list[int] | None]] = []
+
+    def record(columns: ColumnView) -> RowScores:
+        written = columns.written()
+        seen.append((columns.epoch, None if written is None else written.tolist()))
+        assert columns.rows_with("missing", [1]) is None
+        assert columns.rows_with("value", [-1]) is None
+        return RowScores(np.zeros(0, dtype=np.intp), np.zeros(0))
+
+    for i in range(3):
+        queue.offer(f"k{i}", f"https://e.com/{i}", 1, 0.5, i, 10)
+    queue.rescore_columns(record)
+    queue.update("k1", 1, 0.7, 7)
+    queue.rescore_columns(record)
+    for i in range(3, 70):  # past 64 slots: the rows move, and which were written is lost
+        queue.offer(f"k{i}", f"https://e.com/{i}", 1, 0.5, i, 100)
+    queue.rescore_columns(record)
+    assert seen == [(1, [0, 1, 2]), (2, [1]), (3, None)]
 
 
 def test_first_outside_takes_the_pins_first_then_the_best_outside_the_excluded_parts() -> None:
