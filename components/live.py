@@ -1,15 +1,18 @@
 """The live panel: a fragment holding the headline metrics and the latest explanation, and
-one holding the four charts. While Run is on, the first reruns every ``TICK_S`` and steps the
-session for ``STEP_BUDGET_S`` first, most of the tick, so the crawl goes at nearly the engine's
-own pace; the charts are redrawn every ``CHART_TICK_S`` (docs/DESIGN.md §14.1-14.3: each redraw
-of the charts costs headless Chromium more than the tick itself). Pause still ends a tick
-within one step: between steps the tick reads session state, Streamlit's yield point, where a
+one holding the four charts. While Run is on, one run of the first lasts ``RUN_SPAN_S``: it
+steps the session in slices of ``STEP_BUDGET_S`` and redraws the tiles and the latest step in
+place after each slice, so the crawl goes at nearly the engine's own pace and the numbers move
+every second; between two such runs the chart fragment, queued behind it, redraws the charts
+(docs/DESIGN.md §14.1-14.3: each redraw of the charts costs headless Chromium more than a
+slice, and each fragment run ends with Streamlit's work between runs). Pause still ends a run
+within one step: between steps the slice reads session state, Streamlit's yield point, where a
 pending click ends the run."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import MutableMapping, Sequence
+import time
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,13 +41,19 @@ from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlSession, PartStats, StepRecord
 from pagesift_ui.store import StoreError
 
-__all__ = ["CHART_TICK_S", "STEP_BUDGET_S", "TICK_S", "build_figures", "render_live"]
+__all__ = ["CHART_TICK_S", "RUN_SPAN_S", "STEP_BUDGET_S", "TICK_S", "build_figures",
+           "render_live"]
 
 logger = logging.getLogger(__name__)
 
 TICK_S = 1.0
-#: 90% of the tick: the draw (~0.1 s at 2,000 steps) fits in the rest (issue 15; DECISIONS)
+#: One slice of steps between two redraws of the tiles: they move about once a second
 STEP_BUDGET_S = 0.9
+#: One run of the stepping fragment while Run is on: slices until this is spent. Each
+#: fragment run costs a gap between steps (the run's end, the chart fragment queued behind
+#: it, the next run's start: ~0.15 s), so three seconds of slices, one gap per chart redraw,
+#: rather than one gap a second (issue 15; DECISIONS)
+RUN_SPAN_S = 3.0
 #: While Run is on the charts are redrawn every 3 s, not every tick: headless Chromium's
 #: renderer spent ~1 s of work on each redraw of the four plotly charts (CDP task time 19.8 s
 #: in a 12 s window, 7.7 s with no charts) and, on two cores, took the CPU the steps need
@@ -159,14 +168,27 @@ def _chart_options(
     return ChartOptions(window, feature or FEATURE_NAMES[0], sort_by or FOREST_SORTS[0])
 
 
-def _summary_row(session: AnySession) -> None:
-    """The tiles across the whole width (four a row: whole labels at 1280 px), then the
-    latest step's explanation."""
-    render_metrics(headline_metrics(session.summary(), session.steps, session.config))
-    if session.steps:
-        latest = explain_step(session.steps[-1], session.config)
-        st.container(border=True, height=140, key="latest").markdown(
-            f"**Latest.** {md_escape(latest)}")
+class SummarySlots:
+    """Where the tiles and the latest step are drawn, so one run of the fragment can redraw
+    them in place after each slice of steps (an element's key may appear once a run); the
+    latest step's box is made when there is a step to show."""
+
+    def __init__(self) -> None:
+        self._replay, self._tiles = st.empty(), st.empty()
+        self._latest: DeltaGenerator | None = None
+
+    def draw(self, ss: MutableMapping[StateKey, Any], session: AnySession) -> None:
+        """The replay's label, the tiles across the whole width (four a row: whole labels
+        at 1280 px), then the latest step's explanation."""
+        with self._replay.container():
+            render_replay_status(ss)
+        with self._tiles.container():
+            render_metrics(headline_metrics(session.summary(), session.steps, session.config))
+        if session.steps:
+            if self._latest is None:
+                self._latest = st.container(border=True, height=140, key="latest").empty()
+            latest = explain_step(session.steps[-1], session.config)
+            self._latest.markdown(f"**Latest.** {md_escape(latest)}")
 
 
 def _charts(session: AnySession) -> None:
@@ -229,10 +251,33 @@ def _pause_message(
     return None
 
 
+def _run_span(
+    ss: MutableMapping[StateKey, Any], session: CrawlSession, slots: SummarySlots,
+    clock: Callable[[], float] = time.perf_counter,
+) -> None:
+    """Slices of steps for about ``RUN_SPAN_S``, the tiles redrawn after each: one fragment
+    run instead of one a second (docs/DESIGN.md §14.3). A slice that ends Run (a stop, a
+    pause at a verdict, an error) switches the timer off with a full rerun."""
+    mode = RunMode(ss.get("run_mode", RunMode.RUN.value))
+    started = clock()
+    while True:
+        result = _tick(ss, session, mode)
+        if not result.keep_running:
+            ss["running"] = False
+            message = _pause_message(ss, session, result)
+            if message:
+                add_flash(ss, *message)
+            st.rerun()
+        slots.draw(ss, session)
+        if clock() - started + STEP_BUDGET_S > RUN_SPAN_S:
+            return
+
+
 def render_live(running: bool) -> None:
     """The live panel: the tiles and the latest step in one fragment, which steps the
-    session while Run is on (every ``TICK_S``), and the four charts in another, redrawn
-    every ``CHART_TICK_S`` while Run is on (docs/DESIGN.md §14.3)."""
+    session while Run is on (runs of ``RUN_SPAN_S``, restarted by a ``TICK_S`` timer), and
+    the four charts in another, redrawn every ``CHART_TICK_S`` while Run is on, between two
+    runs of the first (docs/DESIGN.md §14.3)."""
 
     @st.fragment(run_every=TICK_S if running else None)
     def live_panel() -> None:
@@ -240,17 +285,10 @@ def render_live(running: bool) -> None:
         session: AnySession | None = ss.get("session")
         if session is None:
             return
+        slots = SummarySlots()
+        slots.draw(ss, session)  # what is there now, before the first slice
         if ss.get("running") and is_live(session):
-            mode = RunMode(ss.get("run_mode", RunMode.RUN.value))
-            result = _tick(ss, session, mode)
-            if not result.keep_running:
-                ss["running"] = False
-                message = _pause_message(ss, session, result)
-                if message:
-                    add_flash(ss, *message)
-                st.rerun()
-        render_replay_status(ss)
-        _summary_row(session)
+            _run_span(ss, session, slots)
 
     @st.fragment(run_every=CHART_TICK_S if running else None)
     def chart_panel() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components import live
 from components.decision_log import md_escape
 from components.export import export_json
 from pagesift_ui.demo import LESSONS, Lesson, lesson_step, shared_demo
@@ -249,14 +250,46 @@ def test_run_to_the_lesson_ends_with_its_stop_reason(at: AppTest, lesson: Lesson
 
 
 def test_pause_stops_the_ticks(at: AppTest) -> None:
+    # a crawl that outlasts one run of the live fragment (RUN_SPAN_S), as bench_ui's
+    unfold(at, "setup_limits")
+    at.number_input(key="limit").set_value(2000).run()
+    unfold(at, "setup_advanced")
+    at.checkbox(key="stop_on_verdict").uncheck().run()
     session = start(at)
-    at.button(key="run").click().run()
+    at.button(key="run_to_stop").click().run()
     assert at.session_state.running and at.button(key="step").disabled
     assert len(session.steps) >= 1
     at.button(key="pause").click().run()
     taken = len(session.steps)
     at.run()
     assert not at.session_state.running and len(session.steps) == taken
+
+
+def test_one_run_of_the_live_panel_steps_in_slices_and_redraws_the_tiles_after_each(
+    at: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one fragment run per span, not per slice: the tiles move after every slice (§14.3)
+    monkeypatch.setattr(live, "STEP_BUDGET_S", 0.05)
+    monkeypatch.setattr(live, "RUN_SPAN_S", 0.4)
+    slices: list[int] = []
+    tick = live._tick
+
+    def counted(*args: Any) -> Any:
+        result = tick(*args)
+        slices.append(result.steps)
+        return result
+
+    monkeypatch.setattr(live, "_tick", counted)
+    unfold(at, "setup_limits")
+    at.number_input(key="limit").set_value(2000).run()
+    unfold(at, "setup_advanced")
+    at.checkbox(key="stop_on_verdict").uncheck().run()
+    session = start(at)
+    at.button(key="run_to_stop").click().run()
+    assert at.session_state.running and not at.exception
+    assert len(slices) >= 4  # about RUN_SPAN_S / STEP_BUDGET_S slices in one run
+    assert int(metric(at, "Pages fetched")) == session.summary()["pages_fetched"]
+    assert len([m for m in at.metric if m.label == "Pages fetched"]) == 1
 
 
 def test_export_then_import_round_trips(at: AppTest) -> None:
