@@ -47,6 +47,18 @@ def start(at: AppTest, scenario: str | None = None) -> CrawlSession:
     return session
 
 
+def start_long_run(at: AppTest) -> CrawlSession:
+    """Start a crawl that outlasts one run of the live fragment (``RUN_SPAN_S``), as
+    bench_ui's does (limit 2,000, Stop on verdict off), and press Run to stop."""
+    unfold(at, "setup_limits")
+    at.number_input(key="limit").set_value(2000).run()
+    unfold(at, "setup_advanced")
+    at.checkbox(key="stop_on_verdict").uncheck().run()
+    session = start(at)
+    at.button(key="run_to_stop").click().run()
+    return session
+
+
 def step(at: AppTest, times: int = 1) -> None:
     for _ in range(times):
         at.button(key="step").click().run()
@@ -250,13 +262,7 @@ def test_run_to_the_lesson_ends_with_its_stop_reason(at: AppTest, lesson: Lesson
 
 
 def test_pause_stops_the_ticks(at: AppTest) -> None:
-    # a crawl that outlasts one run of the live fragment (RUN_SPAN_S), as bench_ui's
-    unfold(at, "setup_limits")
-    at.number_input(key="limit").set_value(2000).run()
-    unfold(at, "setup_advanced")
-    at.checkbox(key="stop_on_verdict").uncheck().run()
-    session = start(at)
-    at.button(key="run_to_stop").click().run()
+    session = start_long_run(at)
     assert at.session_state.running and at.button(key="step").disabled
     assert len(session.steps) >= 1
     at.button(key="pause").click().run()
@@ -280,12 +286,7 @@ def test_one_run_of_the_live_panel_steps_in_slices_and_redraws_the_tiles_after_e
         return result
 
     monkeypatch.setattr(live, "_tick", counted)
-    unfold(at, "setup_limits")
-    at.number_input(key="limit").set_value(2000).run()
-    unfold(at, "setup_advanced")
-    at.checkbox(key="stop_on_verdict").uncheck().run()
-    session = start(at)
-    at.button(key="run_to_stop").click().run()
+    session = start_long_run(at)
     assert at.session_state.running and not at.exception
     assert len(slices) >= 4  # about RUN_SPAN_S / STEP_BUDGET_S slices in one run
     assert int(metric(at, "Pages fetched")) == session.summary()["pages_fetched"]
