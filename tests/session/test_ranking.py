@@ -113,7 +113,8 @@ def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
                     ("Scheduling on the event loop", "/ch/two.html")],
                    [("Contents", "/contents.html")]]),
         "/contents.html": page("Contents", ["All the parts of the handbook."], [misc, chapter]),
-        **{href: page(text, [TOPIC, text]) for text, href in chapter},
+        # each chapter adds evidence of its own: a page that repeats another proves nothing
+        **{href: page(text, [f"{text}: {TOPIC}"]) for text, href in chapter},
         **{href: page(text, [FILLER, text]) for text, href in misc},
     }
     records = crawl(pages, QUERY, limit=20)
@@ -127,6 +128,26 @@ def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
     assert third.link is not None
     siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
     assert siblings["value"] == pytest.approx(sum(proven) / 3)
+
+
+def test_an_entry_that_repeats_what_was_read_proves_nothing_for_its_list() -> None:
+    # the same two entries and contents page, but the second entry repeats the first's text
+    # (a journal's issues repeating the query's words): only the first counts for the list
+    chapter = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling", "/ch/one.html"),
+                    ("Scheduling on the event loop", "/ch/two.html")],
+                   [("Contents", "/contents.html")]]),
+        "/contents.html": page("Contents", ["All the parts of the handbook."], [chapter]),
+        **{href: page(text, [TOPIC]) for text, href in chapter},
+    }
+    records = crawl(pages, QUERY, limit=10)
+    assert [r.fresh for r in records[1:3]] == [True, False]
+    third = next(r for r in records if r.url.endswith("/ch/three.html"))
+    assert third.link is not None
+    siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
+    assert siblings["value"] == pytest.approx(records[1].relevance / 3)
 
 
 def test_a_link_offered_to_a_long_queue_is_fetched_when_it_becomes_the_best() -> None:
