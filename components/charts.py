@@ -32,12 +32,15 @@ from pagesift_ui.session import (
 )
 
 __all__ = [
+    "CHART_HEIGHT",
     "DEFAULT_WINDOW",
+    "LEGEND_ROW_PX",
     "FOREST_SORTS",
     "MAX_FOREST_ROWS",
     "VerdictMark",
     "coverage_figure",
     "forest_figure",
+    "legend_room",
     "marker_symbols",
     "stale_cold_figure",
     "switch_counts",
@@ -61,6 +64,17 @@ LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bot
                 "xref": "container", "x": 0, "xanchor": "left", "font": {"size": 10},
                 "entrywidth": 120, "itemsizing": "constant", "traceorder": "normal"}
 CHART_HEIGHT = 360
+#: A legend row's height at LEGEND_BELOW's font, and the rows CHART_HEIGHT already leaves
+#: room for: two columns in a half-width chart at 1280 px, so two rows are four entries.
+LEGEND_ROW_PX = 20
+LEGEND_ROWS_IN_HEIGHT = 2
+
+
+def legend_room(entries: int) -> int:
+    """Pixels to add to CHART_HEIGHT so a legend of ``entries`` below the plot (two per row,
+    the narrowest layout) leaves the plot the height it has with two rows."""
+    rows = -(-entries // 2)
+    return LEGEND_ROW_PX * max(0, rows - LEGEND_ROWS_IN_HEIGHT)
 _LAYOUT = {
     "height": CHART_HEIGHT,
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},

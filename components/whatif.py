@@ -24,6 +24,7 @@ from components.charts import (
     CHART_HEIGHT,
     LEGEND_BELOW,
     WHATIF_COLOUR,
+    legend_room,
     lines_layout,
     marker_symbols,
     stop_rule_lines,
@@ -156,9 +157,15 @@ def _mark_lines(result: WhatIf, top: float) -> list[Trace]:
 
 def _layout(
     title: str, y_title: str, lines: Sequence[tuple[dict[str, object], dict[str, object]]],
+    traces: Sequence[Trace],
 ) -> dict[str, object]:
-    """The figure's whole layout, for its constructor (``components.plain``: unvalidated)."""
-    return {"title": text(title), "height": CHART_HEIGHT, "legend": LEGEND_BELOW,
+    """The figure's whole layout, for its constructor (``components.plain``: unvalidated).
+
+    A what-if legend grows with the marks (one entry per rule that would stand): the figure
+    grows with it, so the plot keeps its height (``legend_room``)."""
+    entries = sum(1 for trace in traces if trace.get("showlegend", True))
+    return {"title": text(title), "height": CHART_HEIGHT + legend_room(entries),
+            "legend": LEGEND_BELOW,
             "margin": {"l": 10, "r": 10, "t": 40, "b": 10}, "hovermode": "closest",
             "xaxis": {"title": text("step"), "tickformat": "d"},
             "yaxis": {"title": text(y_title), "rangemode": "tozero"},
@@ -195,7 +202,7 @@ def whatif_stale_figure(result: WhatIf) -> go.Figure:
                 hoverinfo="text"))
     traces.extend(_mark_lines(result, float(COLD_PATIENCE * patience + 1)))
     return plain_figure(traces, _layout("What-if: stale and cold counters", "pages in a row",
-                                        lines))
+                                        lines, traces))
 
 
 def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Figure:
@@ -216,7 +223,7 @@ def whatif_coverage_figure(result: WhatIf, steps: Sequence[StepRecord]) -> go.Fi
     line = threshold_line(threshold, f"threshold {threshold:.0%}",
                           {"dash": "dash", "color": "#2ca02c", "width": 1}, "bottom right", 10)
     traces.extend(_mark_lines(result, 1.05))
-    layout = _layout("What-if: coverage over the steps", "coverage", [line])
+    layout = _layout("What-if: coverage over the steps", "coverage", [line], traces)
     layout["yaxis"] = {"title": text("coverage"), "rangemode": "tozero", "range": [0, 1.08],
                        "tickformat": ".0%"}
     return plain_figure(traces, layout)

@@ -13,6 +13,12 @@ pseudo-observation: ``Σ relevance / (n + 1)``. The mean, not a count of pages a
 truth pages relevant at 0.15, yet ranks them above the rest (AUC 0.83), so a threshold would
 rarely fire while the mean separates good lists from bad ones (docs/DECISIONS.md, issue 11).
 One pseudo-observation keeps a single lucky sibling from lifting a whole list.
+
+A list read after some of its entries were fetched counts them too: ``group`` credits a
+member whose relevance is already known when it joins a group. A chapter page reached through
+the seed's table of contents often lists entries the crawl fetched through another page
+first; without this, the chapter's list starts from nothing and its remaining entries stay
+blind (docs/DECISIONS.md, issue 11: "a list read late").
 """
 
 from __future__ import annotations
@@ -75,13 +81,14 @@ class SiblingCredit:
     gives the same ids. ``credits`` is an array indexed by group id for ``score_batch``.
     """
 
-    __slots__ = ("_counts", "_ids", "_members", "_sums", "changed")
+    __slots__ = ("_counts", "_ids", "_members", "_proven", "_sums", "changed")
 
     def __init__(self) -> None:
         self._ids: dict[tuple[str, int], int] = {}
         self._sums: list[float] = []
         self._counts: list[int] = []
         self._members: dict[str, list[int]] = {}  # link key → the groups it is listed in
+        self._proven: dict[str, float] = {}  # fetched key → the relevance its page proved
         #: True after an observation moved a credit; the queue must be rescored.
         self.changed = False
 
@@ -89,7 +96,9 @@ class SiblingCredit:
         return len(self._ids)
 
     def group(self, parent_key: str, block: int, member_key: str) -> int:
-        """The id of ``parent_key``'s list block ``block``, with ``member_key`` in it."""
+        """The id of ``parent_key``'s list block ``block``, with ``member_key`` in it.
+
+        A member already fetched brings its relevance to a group it joins late."""
         if block < 0:
             return NO_GROUP
         group = self._ids.get((parent_key, block))
@@ -100,16 +109,25 @@ class SiblingCredit:
         groups = self._members.setdefault(member_key, [])
         if group not in groups:
             groups.append(group)
+            proven = self._proven.get(member_key)
+            if proven is not None:
+                self._credit(group, proven)
         return group
 
     def observe(self, member_key: str, relevance: float) -> None:
         """A fetched page's relevance, credited to every list it was listed in."""
         if not 0.0 <= relevance <= 1.0:
             raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+        if member_key in self._proven:
+            return  # a page is read once; a second observation would count it twice
+        self._proven[member_key] = relevance
         for group in self._members.get(member_key, ()):
-            self._sums[group] += relevance
-            self._counts[group] += 1
-            self.changed = True
+            self._credit(group, relevance)
+
+    def _credit(self, group: int, relevance: float) -> None:
+        self._sums[group] += relevance
+        self._counts[group] += 1
+        self.changed = True
 
     def credit(self, group: int) -> float:
         """``Σ relevance / (n + 1)`` of the group's fetched targets; 0 for ``NO_GROUP``."""

@@ -184,6 +184,8 @@ def enqueue_links(
         if key in state.fetched_keys:
             state.depths.linked(parent, key)
             _shorten(state, key, depth + 1)
+            if key != parent:  # a fetched entry of this page's lists credits them (siblings.py)
+                state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
             continue  # the ordinary case of navigation links: not worth a row
         queued = state.queue.get(key)
         # a queued link passed every check when it was queued: only its score may change

@@ -11,9 +11,12 @@ import plotly.graph_objects as go
 import pytest
 
 from components.charts import (
+    CHART_HEIGHT,
     FOREST_SORTS,
+    LEGEND_ROW_PX,
     coverage_figure,
     forest_figure,
+    legend_room,
     stale_cold_figure,
     switch_counts,
     threshold_line,
@@ -531,9 +534,15 @@ def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
     stale = whatif_stale_figure(result)
     assert [t.name for t in stale.data][-2:] == ["what-if covered", "actual saturated"]
     assert sorted(shape.y0 for shape in stale.layout.shapes) == [2, 3, 6]  # patience 3
+    # six legend entries wrap into three rows at 1280 px: the figure grows by one row
+    assert stale.layout.height == CHART_HEIGHT + LEGEND_ROW_PX
     coverage = whatif_coverage_figure(result, history(20))
     assert coverage.data[1].name == "coverage (what-if)" and len(coverage.data[1].x) == 20
     assert coverage.layout.shapes[0].y0 == 1.0  # the what-if threshold
+
+
+def test_a_legend_of_more_than_two_rows_gets_room_below_the_plot() -> None:
+    assert [legend_room(n) for n in (0, 4, 5, 6, 9)] == [0, 0, 20, 20, 60]
 
 
 def _sample_figures() -> dict[str, go.Figure]:

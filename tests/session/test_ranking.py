@@ -4,7 +4,7 @@
 2. no link lost to capacity: a link offered while the queue held more than the pages left is
    still fetched when it becomes the best;
 3. depth is the shortest known click distance;
-4. siblings of relevant entries rise;
+4. siblings of relevant entries rise, also in a list read after some of them were fetched;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -99,6 +99,55 @@ def test_siblings_of_a_relevant_entry_rise_above_an_unproven_list() -> None:
     assert credited.link is not None
     siblings = next(f for f in credited.link["features"] if f["name"] == "siblings")
     assert siblings["value"] == pytest.approx(records[1].relevance / 2)
+
+
+def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
+    # The seed names two chapter entries by topic, so they are fetched first, and links a
+    # blind contents page. That page's lists come later: an unproven one first in the page,
+    # then the chapter list holding the two fetched entries and a third, blind one.
+    misc = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
+    chapter = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling", "/ch/one.html"),
+                    ("Scheduling on the event loop", "/ch/two.html")],
+                   [("Contents", "/contents.html")]]),
+        "/contents.html": page("Contents", ["All the parts of the handbook."], [misc, chapter]),
+        # each chapter adds evidence of its own: a page that repeats another proves nothing
+        **{href: page(text, [f"{text}: {TOPIC}"]) for text, href in chapter},
+        **{href: page(text, [FILLER, text]) for text, href in misc},
+    }
+    records = crawl(pages, QUERY, limit=20)
+    order = fetched(records)
+    assert set(order[1:3]) == {"/ch/one.html", "/ch/two.html"}
+    assert order[3] == "/contents.html"
+    assert order[4] == "/ch/three.html"
+    # its credit is the two entries fetched before their list was read, shrunk by one
+    proven = [r.relevance for r in records[1:3]]
+    third = records[4]
+    assert third.link is not None
+    siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
+    assert siblings["value"] == pytest.approx(sum(proven) / 3)
+
+
+def test_an_entry_that_repeats_what_was_read_proves_nothing_for_its_list() -> None:
+    # the same two entries and contents page, but the second entry repeats the first's text
+    # (a journal's issues repeating the query's words): only the first counts for the list
+    chapter = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling", "/ch/one.html"),
+                    ("Scheduling on the event loop", "/ch/two.html")],
+                   [("Contents", "/contents.html")]]),
+        "/contents.html": page("Contents", ["All the parts of the handbook."], [chapter]),
+        **{href: page(text, [TOPIC]) for text, href in chapter},
+    }
+    records = crawl(pages, QUERY, limit=10)
+    assert [r.fresh for r in records[1:3]] == [True, False]
+    third = next(r for r in records if r.url.endswith("/ch/three.html"))
+    assert third.link is not None
+    siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
+    assert siblings["value"] == pytest.approx(records[1].relevance / 3)
 
 
 def test_a_link_offered_to_a_long_queue_is_fetched_when_it_becomes_the_best() -> None:
