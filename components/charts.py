@@ -34,8 +34,8 @@ from pagesift_ui.session import (
 __all__ = [
     "CHART_HEIGHT",
     "DEFAULT_WINDOW",
-    "LEGEND_ROW_PX",
     "FOREST_SORTS",
+    "LEGEND_ROW_PX",
     "MAX_FOREST_ROWS",
     "VerdictMark",
     "coverage_figure",
@@ -75,6 +75,8 @@ def legend_room(entries: int) -> int:
     the narrowest layout) leaves the plot the height it has with two rows."""
     rows = -(-entries // 2)
     return LEGEND_ROW_PX * max(0, rows - LEGEND_ROWS_IN_HEIGHT)
+
+
 _LAYOUT = {
     "height": CHART_HEIGHT,
     "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
