@@ -12,7 +12,8 @@ import random
 import statistics
 import time
 
-from pagesift_ui.frontier.links import LinkColumns, LinkSignal, score_batch
+from pagesift_ui.frontier.linkbatch import LinkColumns, score_batch
+from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 
 TERMS = 12

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from pagesift_ui.frontier import links
+from pagesift_ui.frontier import linkbatch, links
 from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
+from pagesift_ui.frontier.linkbatch import LinkColumns
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
-from pagesift_ui.frontier.links import LinkColumns, LinkExplanation, LinkSignal
+from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
 from pagesift_ui.frontier.prequential import logistic
 from pagesift_ui.frontier.query import Query
@@ -213,7 +214,7 @@ class Focus:
     ) -> npt.NDArray[np.float64]:
         """``score`` of many links at once (the same numbers), for rescoring the queue;
         ``weights`` replaces the model's weights in use (a posterior draw, ``thompson.py``)."""
-        return links.score_batch(
+        return linkbatch.score_batch(
             signals,
             self.model.weights if weights is None else weights,
             self.term_weights.weights,
@@ -224,13 +225,13 @@ class Focus:
         )
 
     def score_queued(
-        self, columns: LinkColumns, sums: links.PartialSums,
-        weights: Sequence[float] | None = None, moved: links.MovedRows | None = None,
+        self, columns: LinkColumns, sums: linkbatch.PartialSums,
+        weights: Sequence[float] | None = None, moved: linkbatch.MovedRows | None = None,
     ) -> npt.NDArray[np.float64] | RowScores:
         """``score_batch`` of a queue's columns, made again only where their inputs moved
-        since ``sums`` (``links.score_queued``): every row's score, or the rows' that
+        since ``sums`` (``linkbatch.score_queued``): every row's score, or the rows' that
         moved."""
-        return links.score_queued(
+        return linkbatch.score_queued(
             columns,
             sums,
             self.model.weights if weights is None else weights,

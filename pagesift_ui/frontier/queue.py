@@ -104,7 +104,7 @@ class Packing:
     column), computed once, when the signal is queued. The columns move with their rows;
     ``score_fn`` of ``rescore_columns`` may write into one (a cache of the row's last
     computation: the row's value from ``row`` says "none", and is written again whenever
-    the entry's signal is stored: ``links.score_queued``).
+    the entry's signal is stored: ``linkbatch.score_queued``).
     """
 
     columns: tuple[tuple[str, str, int], ...]

@@ -8,7 +8,7 @@ pages are too few to call anything common); afterwards weight = the IDF of the t
 
 Coverage of a term bit mask, Σ_{i∈mask} wᵢ / Σ wᵢ, is computed here for one mask and for a whole
 numpy array of masks; the two give bit-identical numbers (the link score relies on it, see
-``links.score_batch``).
+``linkbatch.score_batch``).
 """
 
 from __future__ import annotations

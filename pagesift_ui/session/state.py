@@ -15,14 +15,8 @@ from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.leads import LeadBar
-from pagesift_ui.frontier.links import (
-    LINK_COLUMNS,
-    LinkColumns,
-    LinkExplanation,
-    LinkSignal,
-    PartialSums,
-    column_row,
-)
+from pagesift_ui.frontier.linkbatch import LINK_COLUMNS, LinkColumns, PartialSums, column_row
+from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import (
@@ -103,7 +97,7 @@ class FrontierState:
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None
-    # what the queue's partial sums were computed under (links.score_queued)
+    # what the queue's partial sums were computed under (linkbatch.score_queued)
     partial_sums: PartialSums = field(default_factory=PartialSums)
 
     @classmethod
