@@ -28,6 +28,8 @@ import re
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
+
 __all__ = [
     "NO_GROUP",
     "POPULARITY_WEIGHT",
@@ -35,6 +37,7 @@ __all__ = [
     "Popularity",
     "SiblingCredit",
     "list_blocks",
+    "sibling_evidence",
 ]
 
 #: A link in no list block has no siblings.
@@ -72,6 +75,22 @@ def list_blocks(markdown: str) -> dict[str, int]:
         elif not line.startswith(("  ", "\t")):
             open_block = False  # a heading, a paragraph or an item without a link
     return blocks
+
+
+def sibling_evidence(relevance: float, fresh: bool) -> float:
+    """What a fetched page proves about the lists it is in: its relevance, unless it read as
+    evidence (relevance at or above ``EVIDENCE_RELEVANCE``) and added no block the crawl had
+    not read (``fresh`` False, adaptive's ``last_fresh``): a page that repeats what was found
+    proves nothing about its siblings (a journal's issues repeating the query's words;
+    docs/DESIGN.md §8a). A page below the bar is not read as evidence at all, so its
+    freshness says nothing and its relevance counts.
+
+    >>> sibling_evidence(0.7, fresh=False), sibling_evidence(0.7, fresh=True)
+    (0.0, 0.7)
+    >>> sibling_evidence(0.1, fresh=False)
+    0.1
+    """
+    return 0.0 if relevance >= EVIDENCE_RELEVANCE and not fresh else relevance
 
 
 class SiblingCredit:

@@ -20,6 +20,7 @@ from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Sto
 from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.relevance import PageSignal
+from pagesift_ui.frontier.siblings import sibling_evidence
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
@@ -370,16 +371,6 @@ class CrawlSession:
                         page.url, page.canonical)
         return ""
 
-    def _sibling_evidence(self, relevance: float) -> float:
-        """What a fetched page proves about the lists it is in: its relevance, unless it
-        read as evidence (relevance at or above EVIDENCE_RELEVANCE) and added no block the
-        crawl had not read (adaptive's ``last_fresh``): a page that repeats what was found
-        proves nothing about its siblings (a journal's issues repeating the query's words;
-        docs/DESIGN.md §8a)."""
-        if relevance >= EVIDENCE_RELEVANCE and not self.state.adaptive.last_fresh:
-            return 0.0
-        return relevance
-
     def _observe_page(self, facts: StepFacts, page: Page) -> None:
         """§11.6-11.11 for an HTML page that is not a duplicate."""
         self.pages_fetched += 1
@@ -391,7 +382,8 @@ class CrawlSession:
         # (frontier/siblings.py); one rescore for it and for what the page taught
         # (observe_page), now so this step's pending-lead check sees both.
         # needs_rescore() covers every change and resets its flags: call it every time
-        self.state.focus.siblings.observe(facts.entry.key, self._sibling_evidence(relevance))
+        self.state.focus.siblings.observe(
+            facts.entry.key, sibling_evidence(relevance, self.state.adaptive.last_fresh))
         if self.state.focus.needs_rescore():
             facts.rescored = self.state.rescore()
         if link_signal is not None:

@@ -96,25 +96,39 @@ def test_siblings_of_a_relevant_entry_rise_above_an_unproven_list() -> None:
     assert set(order[2:5]) == {"/ch/two.html", "/ch/three.html", "/ch/four.html"}
     # the rank of a sibling names its credit: one fetched relevant sibling, shrunk by one
     credited = next(r for r in records if r.url.endswith("/ch/two.html"))
-    assert credited.link is not None
-    siblings = next(f for f in credited.link["features"] if f["name"] == "siblings")
-    assert siblings["value"] == pytest.approx(records[1].relevance / 2)
+    assert sibling_credit(credited) == pytest.approx(records[1].relevance / 2)
 
 
-def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
-    # The seed names two chapter entries by topic, so they are fetched first, and links a
-    # blind contents page. That page's lists come later: an unproven one first in the page,
-    # then the chapter list holding the two fetched entries and a third, blind one.
-    misc = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
+def sibling_credit(record: StepRecord) -> float:
+    """The sibling credit a record's link was scored with (its explanation's term)."""
+    assert record.link is not None
+    return float(next(f["value"] for f in record.link["features"] if f["name"] == "siblings"))
+
+
+def late_list_site(chapter_texts: Sequence[str], lists: list[list[tuple[str, str]]],
+                   ) -> dict[str, str]:
+    """A seed naming two chapter entries by topic (fetched first) and linking a blind
+    contents page whose ``lists`` come later; chapter page ``n`` reads ``chapter_texts[n]``."""
     chapter = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
-    pages = {
+    return {
         "/": page("Handbook", ["Welcome to the handbook."],
                   [[("Event loop scheduling", "/ch/one.html"),
                     ("Scheduling on the event loop", "/ch/two.html")],
                    [("Contents", "/contents.html")]]),
-        "/contents.html": page("Contents", ["All the parts of the handbook."], [misc, chapter]),
-        # each chapter adds evidence of its own: a page that repeats another proves nothing
-        **{href: page(text, [f"{text}: {TOPIC}"]) for text, href in chapter},
+        "/contents.html": page("Contents", ["All the parts of the handbook."],
+                               [*lists, chapter]),
+        **{href: page(text, [body]) for (text, href), body in zip(chapter, chapter_texts,
+                                                                   strict=True)},
+    }
+
+
+def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
+    # The contents page's lists come later: an unproven one first in the page, then the
+    # chapter list holding the two fetched entries and a third, blind one.
+    misc = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
+    # each chapter adds evidence of its own: a page that repeats another proves nothing
+    pages = {
+        **late_list_site([f"Chapter {n}: {TOPIC}" for n in ("one", "two", "three")], [misc]),
         **{href: page(text, [FILLER, text]) for text, href in misc},
     }
     records = crawl(pages, QUERY, limit=20)
@@ -124,30 +138,16 @@ def test_a_list_read_after_two_of_its_entries_lifts_its_third() -> None:
     assert order[4] == "/ch/three.html"
     # its credit is the two entries fetched before their list was read, shrunk by one
     proven = [r.relevance for r in records[1:3]]
-    third = records[4]
-    assert third.link is not None
-    siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
-    assert siblings["value"] == pytest.approx(sum(proven) / 3)
+    assert sibling_credit(records[4]) == pytest.approx(sum(proven) / 3)
 
 
 def test_an_entry_that_repeats_what_was_read_proves_nothing_for_its_list() -> None:
     # the same two entries and contents page, but the second entry repeats the first's text
     # (a journal's issues repeating the query's words): only the first counts for the list
-    chapter = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
-    pages = {
-        "/": page("Handbook", ["Welcome to the handbook."],
-                  [[("Event loop scheduling", "/ch/one.html"),
-                    ("Scheduling on the event loop", "/ch/two.html")],
-                   [("Contents", "/contents.html")]]),
-        "/contents.html": page("Contents", ["All the parts of the handbook."], [chapter]),
-        **{href: page(text, [TOPIC]) for text, href in chapter},
-    }
-    records = crawl(pages, QUERY, limit=10)
+    records = crawl(late_list_site([TOPIC] * 3, []), QUERY, limit=10)
     assert [r.fresh for r in records[1:3]] == [True, False]
     third = next(r for r in records if r.url.endswith("/ch/three.html"))
-    assert third.link is not None
-    siblings = next(f for f in third.link["features"] if f["name"] == "siblings")
-    assert siblings["value"] == pytest.approx(records[1].relevance / 3)
+    assert sibling_credit(third) == pytest.approx(records[1].relevance / 3)
 
 
 def test_a_link_offered_to_a_long_queue_is_fetched_when_it_becomes_the_best() -> None:
