@@ -150,14 +150,14 @@ class Query:
     def _hit_mask(self, text: str, language: Language | None) -> int:
         if not self.terms:
             return 0
-        text_words = words(text)
-        stem_own = self._stem
-        text_stems = {stem_own(word) for word in text_words}
+        # each distinct word stemmed once, mapped in C: a block of a docs page repeats its
+        # words, and a Python call per word was most of this method (issue 15)
+        text_words = set(words(text))
+        text_stems = set(map(self._stem, text_words))
         other_stems: set[str] = set()
         other_keys = self._stems
         if language is not None and language is not self.language:
-            stem_other = stem_function(language)
-            other_stems = {stem_other(word) for word in text_words}
+            other_stems = set(map(stem_function(language), text_words))
             other_keys = self.stems_in(language)
         folded = text.casefold() if any(self._cjk) else ""
         mask = 0
