@@ -28,7 +28,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 
 __all__ = [
     "NO_GROUP",
@@ -167,26 +167,37 @@ POPULARITY_WEIGHT = 0.5
 
 
 class Popularity:
-    """How many of the fetched pages link to each target: its share of them, shrunk by one.
+    """How much of what the crawl read links to each target: its topical backlink share.
 
-    ``share = pages linking to it / (pages fetched + 1)``. A page the whole site links to (a
-    table of contents in the navigation bar) nears 1 as the crawl reads on; a link found on
-    one page fades as ``1 / (n + 1)``. Backlink counts over the pages read so far are the
-    classic importance order of a crawl (Cho, Garcia-Molina & Page 1998); here they are one
-    term of the score, so they order links that carry no other evidence and never outrank a
-    link whose anchor names the query. On the dev sets the tables of contents (SQLite's
-    ``docs.html``, the Python library index) are linked from every page, and pages-to-90%
-    followed the step they were fetched at (docs/DECISIONS.md, issue 11).
+    Each fetched page counts with a weight, its relevance and at least ``MIN_RELEVANCE``
+    (below that bar relevance is noise, and an off-topic page still says what the site
+    links to), once per target it links to::
+
+        share = Σ weight of the pages linking to it / (Σ weight of all pages read + mean weight)
+
+    A page the whole site links to (a table of contents in the navigation bar) nears 1 as
+    the crawl reads on, whatever the pages' relevance; a link found on one page fades as
+    ``1 / (n + 1)`` among pages of equal weight (the mean weight is one pseudo-page). With
+    every weight equal this is Cho, Garcia-Molina & Page's (1998) backlink count over the
+    pages read, ``count / (pages + 1)``. Weighting each backlink by its page's relevance is
+    the topic-specific form (Bharat & Henzinger 1998; Chakrabarti et al. 1999's distiller):
+    a chapter page that its relevant entries all link up to rises above a target that only
+    off-topic pages name, though both are linked from as many pages. On the dev sets the
+    chapter page of a query's answers was what came late (pydocs ``persistence.html`` at
+    page 94 while its six entries came by page 23; docs/DECISIONS.md, issue 11: "topical
+    popularity").
     """
 
-    __slots__ = ("_counts", "_ids", "_linked_from", "changed", "pages")
+    __slots__ = ("_counts", "_ids", "_linked_from", "_total", "_weight", "changed", "pages")
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
         # by id, grown by doubling: shares() runs at every rescore, and converting a list of
-        # 100k counts each time was a third of a rescore (issue 15)
-        self._counts = np.zeros(64, dtype=np.int64)
+        # 100k sums each time was a third of a rescore (issue 15)
+        self._counts = np.zeros(64, dtype=np.float64)
         self._linked_from: dict[int, str] = {}  # target id → the last page counted for it
+        self._weight = 1.0  # the weight of the page being read
+        self._total = 0.0  # Σ weight of the pages read
         #: Fetched pages whose links were counted.
         self.pages = 0
         #: True after a page was counted: every share moved, the queue must be rescored.
@@ -195,14 +206,18 @@ class Popularity:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def page_read(self) -> None:
-        """One more fetched page's links are being counted."""
+    def page_read(self, relevance: float) -> None:
+        """One more fetched page's links are being counted; ``relevance`` is the page's."""
+        if not 0.0 <= relevance <= 1.0:
+            raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+        self._weight = max(relevance, MIN_RELEVANCE)
+        self._total += self._weight
         self.pages += 1
         self.changed = True
 
     def linked(self, parent_key: str, target_key: str) -> int:
         """``parent_key`` (the page being read) links to ``target_key``: counted once per
-        page. Returns the target's id."""
+        page, with the page's weight. Returns the target's id."""
         target = self._ids.get(target_key)
         if target is None:
             target = self._ids[target_key] = len(self._ids)
@@ -210,17 +225,20 @@ class Popularity:
                 self._counts = np.concatenate([self._counts, np.zeros_like(self._counts)])
         if self._linked_from.get(target) != parent_key:
             self._linked_from[target] = parent_key
-            self._counts[target] += 1
+            self._counts[target] += self._weight
         return target
 
+    def _denominator(self) -> float:
+        """Σ weight of the pages read plus their mean weight (1.0 before any page)."""
+        return self._total + self._total / self.pages if self.pages else 1.0
+
     def share(self, target: int) -> float:
-        """The target's share of the fetched pages, ``count / (pages + 1)``; 0 for -1."""
+        """The target's share of the weight of the pages read (class docstring); 0 for -1."""
         if target < 0:
             return 0.0
-        return int(self._counts[target]) / (self.pages + 1)
+        return float(self._counts[target]) / self._denominator()
 
     def shares(self) -> npt.NDArray[np.float64]:
         """Every target's share, by id (the numbers ``share`` gives)."""
-        counts = self._counts[: len(self._ids)].astype(np.float64)  # exact below 2**53
-        shares: npt.NDArray[np.float64] = counts / float(self.pages + 1)
+        shares: npt.NDArray[np.float64] = self._counts[: len(self._ids)] / self._denominator()
         return shares

@@ -173,7 +173,7 @@ def enqueue_links(
     parent = dedupe_key(clean(page.url))
     _note_copies(state, page, tally)
     popularity = state.focus.popularity
-    popularity.page_read()
+    popularity.page_read(relevance)
     for link in considered:
         try:
             url = clean(link.url)

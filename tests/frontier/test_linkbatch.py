@@ -102,7 +102,7 @@ def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> N
     from pagesift_ui.frontier.siblings import Popularity, SiblingCredit
 
     siblings, popularity = SiblingCredit(), Popularity()
-    popularity.page_read()
+    popularity.page_read(0.5)
     signals = []
     for n in range(6):
         group = siblings.group("p", n % 2, f"k{n}")
@@ -110,7 +110,7 @@ def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> N
         signals.append(LinkSignal(f"{U}/x{n}", depth=1, parent_relevance=0.3, group=group,
                                   target=target, anchor_mask=n % 3))
     siblings.observe("k0", 0.7)
-    popularity.page_read()
+    popularity.page_read(0.5)
     popularity.linked("q", "k1")
     one = [explain_with(s, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True, siblings.credit(s.group),
                         popularity.share(s.target)).score for s in signals]
