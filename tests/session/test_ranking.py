@@ -5,6 +5,8 @@
    still fetched when it becomes the best;
 3. depth is the shortest known click distance;
 4. siblings of relevant entries rise, also in a list read after some of them were fetched;
+5. popularity is topical: a page the relevant pages link up to outranks one that more
+   off-topic pages link to;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -97,6 +99,35 @@ def test_siblings_of_a_relevant_entry_rise_above_an_unproven_list() -> None:
     # the rank of a sibling names its credit: one fetched relevant sibling, shrunk by one
     credited = next(r for r in records if r.url.endswith("/ch/two.html"))
     assert sibling_credit(credited) == pytest.approx(records[1].relevance / 2)
+
+
+def test_the_page_relevant_pages_link_up_to_comes_before_one_more_off_topic_pages_name() -> None:
+    # The seed names four pages by the query's words: two about it (the first the more
+    # relevant) and two that only mention it. Both relevant pages link up to their part;
+    # the more relevant one and both off-topic ones link to the colophon. Both targets are
+    # blind with the same best parent, so the backlinks decide: three against two by count,
+    # but the part's two carry more relevance than the colophon's three.
+    up, colophon = ("Part one", "/part.html"), ("Colophon", "/colophon.html")
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."], [[
+            ("Event loop scheduling", "/a.html"), ("Scheduling on the event loop", "/b.html"),
+            ("Event loop licences", "/c.html"), ("Scheduling loop trivia", "/d.html")]]),
+        "/a.html": page("Event loop scheduling", [TOPIC, TOPIC], [[up], [colophon]]),
+        "/b.html": page("Runners", [TOPIC], [[up]]),
+        "/c.html": page("Licences", [FILLER], [[colophon]]),
+        "/d.html": page("History", [FILLER], [[colophon]]),
+        "/part.html": page("Part one", [TOPIC]),
+        "/colophon.html": page("Colophon", [FILLER]),
+    }
+    records = crawl(pages, QUERY, limit=7)
+    order = fetched(records)
+    assert set(order[1:5]) == {"/a.html", "/b.html", "/c.html", "/d.html"}
+    assert order[5:] == ["/part.html", "/colophon.html"]
+    part, last = records[5], records[6]
+    assert part.link is not None and last.link is not None
+    parents = [float(next(f["value"] for f in r.link["features"] if f["name"] == "parent"))
+               for r in (part, last)]
+    assert parents[0] == parents[1]  # the same best parent: popularity made the difference
 
 
 def sibling_credit(record: StepRecord) -> float:
