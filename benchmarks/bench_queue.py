@@ -178,7 +178,7 @@ def _step(state: FrontierState, config: CrawlConfig, step: int, first: int,
     # crawl goes on: stop_on_verdict is off)
     judge(state, config, StepFacts(step=step, entry=entry, dropped=()), StopReason.SATURATED,
           lead)
-    state.focus.popularity.page_read()
+    state.focus.popularity.page_read(relevance)
     for i in range(first, first + STEP_LINKS):
         _offer(state, i, rng, config.max_queued_links)
     _rescore_if_stale(state)  # after popularity counting
