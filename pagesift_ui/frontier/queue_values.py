@@ -106,7 +106,9 @@ def as_score(score: float) -> float:
 
 def as_scores(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``as_score`` for an array."""
-    if math.isfinite(float(scores.sum())):
+    with np.errstate(over="ignore"):  # an overflow is an answer here, not a fault
+        total = float(scores.sum())
+    if math.isfinite(total):
         # every value is finite (one inf or NaN makes the sum inf or NaN; a sum that
         # overflows takes the long way, with the same result): nan_to_num would leave
         # every value as it is, and it costs five passes (issue 15)

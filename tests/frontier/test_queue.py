@@ -110,6 +110,16 @@ def test_plus_inf_is_stored_as_the_largest_float_and_pops_first() -> None:
     assert pop_all_best_first(queue) == ["https://a.com/2", "https://a.com/1"]
 
 
+def test_scores_whose_sum_overflows_are_kept_as_they_are() -> None:
+    # two finite scores near the largest float sum to inf: the quick all-finite check must
+    # take that as "look closer", not as a fault (hypothesis found the overflow warning)
+    from pagesift_ui.frontier.queue_values import as_scores
+
+    big = MAX_SCORE / 2
+    scores = as_scores(np.array([big, big, -1.0, math.nan, math.inf]))
+    assert scores.tolist() == [big, big, 0.0, 0.0, MAX_SCORE]
+
+
 def test_already_queued_re_ranks_only_when_the_new_score_is_higher() -> None:
     queue = queue_of(("https://a.com/1", 0.5), ("https://a.com/2", 0.4))
     lower = queue.offer("https://a.com/2", "https://a.com/2", 3, 0.1, "low", BIG_ROOM)
