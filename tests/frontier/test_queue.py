@@ -115,7 +115,7 @@ def test_scores_whose_sum_overflows_are_kept_as_they_are() -> None:
     # take that as "look closer", not as a fault (hypothesis found the overflow warning)
     from pagesift_ui.frontier.queue_values import as_scores
 
-    big = MAX_SCORE / 2
+    big = MAX_SCORE * 0.75
     scores = as_scores(np.array([big, big, -1.0, math.nan, math.inf]))
     assert scores.tolist() == [big, big, 0.0, 0.0, MAX_SCORE]
 
