@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import urlsplit
 
-from pagesift_ui.demo import SCENARIOS, shared_demo
+from pagesift_ui.demo import SCENARIOS, DemoSite, build_site, shared_demo
 from pagesift_ui.demo.scenarios import STABLE_PORTS
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.net.serve import StaticServer
@@ -80,19 +81,27 @@ def demo_truth(seed_url: str) -> tuple[str, ...] | None:
     """The answer key of the demo scenario a session started at ``seed_url``, if it is one
     (recall in the what-if panel); None for any other site.
 
-    A scenario is recognised by its stable port and then by its seed URL, so at most the one
-    scenario's shared server is started (a resumed or imported session of this machine).
+    A scenario is recognised by its seed host and path on whatever port the session used,
+    and its answer key is put on that port: a demo that took a free port because its stable
+    one was held by another process is known as well as one on its stable port, and no
+    server is started to know it (a resumed or imported session of this machine).
     """
     try:
-        port = urlsplit(seed_url).port
+        parts = urlsplit(seed_url)
+        port = parts.port
     except ValueError:
         return None
-    for name, stable in STABLE_PORTS.items():
-        if stable != port:
-            continue
-        try:
-            server = shared_demo(name)
-        except (ValueError, OSError):
-            return None
-        return tuple(server.truth_urls()) if server.seed_url == seed_url else None
+    if port is None or parts.scheme != "http":
+        return None
+    # the scenario on its own stable port first: the usual case, one build
+    for name in sorted(SCENARIOS, key=lambda scenario: STABLE_PORTS.get(scenario) != port):
+        site = _demo_site(name)
+        if f"http://{site.seed_host}:{port}{site.seed_path}" == seed_url:
+            return tuple(sorted(f"http://{host}:{port}{path}" for host, path in site.relevant))
     return None
+
+
+@cache
+def _demo_site(name: str) -> DemoSite:
+    """Scenario ``name`` as the app serves it (seed 0), built once per process."""
+    return build_site(name, 0)

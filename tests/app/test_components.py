@@ -611,3 +611,17 @@ def test_a_plain_figure_is_converted_for_sending_once() -> None:
     assert other.to_dict()["layout"]["template"] is sent["layout"]["template"]  # shared
     assert figure.layout.template.to_plotly_json() == {}  # not copied into the figure
     assert isinstance(figure, plain.PlainFigure)
+
+
+def test_a_demo_is_known_with_its_answer_key_on_any_port() -> None:
+    # a demo that took a free port because another process held its stable one (the
+    # compare test's "Relevant pages" instead of "Recall" came from this)
+    from components.targets import demo_truth
+    from pagesift_ui.demo import SCENARIOS, DemoServer, build_site
+
+    for name in SCENARIOS:
+        with DemoServer(build_site(name, 0)) as server:  # a free port
+            assert demo_truth(server.seed_url) == tuple(server.truth_urls())
+            assert demo_truth(server.base_url() + "/elsewhere") is None
+    assert demo_truth("http://example.org/") is None
+    assert demo_truth("http://[::1") is None  # not a URL
