@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
@@ -37,6 +38,7 @@ __all__ = [
     "markdown_text",
     "other_language",
     "path_segments",
+    "query_furniture",
     "same_site",
     "site_of",
 ]
@@ -204,7 +206,7 @@ def _normal_segment(segment: str) -> str:
     return _strip_extension(segment).lower().replace("_", "-")
 
 
-def is_furniture(url: str, anchor: str) -> bool:
+def is_furniture(url: str, anchor: str, wanted: frozenset[str] = frozenset()) -> bool:
     """The link leads to site furniture (docs/DESIGN.md §8).
 
     True when a whole path segment is in ``FURNITURE_WORDS`` (extension dropped, ``_`` read as
@@ -212,20 +214,41 @@ def is_furniture(url: str, anchor: str) -> bool:
     of at most three words whose last word is [ours: "Latest news", "Our history"; a longer
     anchor is a title whose words describe the page, and its last word is the noun the phrase
     is about, so "About tuition fees" is not furniture].
+
+    ``wanted``: the furniture words the query itself names (``query_furniture``). Such a word
+    marks nothing: the list says what a reader seldom wants, and a reader who asks for
+    "release history" or "campus events" wants those pages [ours].
+
+    >>> is_furniture("http://x/changes.html", "Release History")
+    True
+    >>> is_furniture("http://x/changes.html", "Release History", frozenset({"history"}))
+    False
     """
-    if _furniture_path(url):
+    if _furniture_path(url, wanted):
         return True
     anchor_words = words(anchor)
     if not anchor_words:
         return False
-    if "-".join(anchor_words) in FURNITURE_WORDS:
+    whole = "-".join(anchor_words)
+    if whole in FURNITURE_WORDS and whole not in wanted:
         return True
-    return len(anchor_words) <= _MAX_FURNITURE_ANCHOR_WORDS and anchor_words[-1] in FURNITURE_WORDS
+    last = anchor_words[-1]
+    return (len(anchor_words) <= _MAX_FURNITURE_ANCHOR_WORDS and last in FURNITURE_WORDS
+            and last not in wanted)
 
 
 @lru_cache(maxsize=URL_RULES_CACHE_SIZE)
-def _furniture_path(url: str) -> bool:
-    return any(_normal_segment(seg) in FURNITURE_WORDS for seg in path_segments(url))
+def _furniture_path(url: str, wanted: frozenset[str]) -> bool:
+    return any((seg := _normal_segment(part)) in FURNITURE_WORDS and seg not in wanted
+               for part in path_segments(url))
+
+
+def query_furniture(names: Callable[[str], bool]) -> frozenset[str]:
+    """The one-word entries of ``FURNITURE_WORDS`` that ``names`` says the query names (a
+    stem match: "events" names "event" and "events"). A joined entry ("privacy-policy") stays
+    furniture whatever the query: "policy" in a query asks for a policy, not for the privacy
+    notice on every page."""
+    return frozenset(word for word in FURNITURE_WORDS if "-" not in word and names(word))
 
 
 def is_dated(url: str) -> bool:

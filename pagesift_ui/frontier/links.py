@@ -44,6 +44,7 @@ from pagesift_ui.frontier.linkrules import (
     link_contexts,
     locator_text,
     other_language,
+    query_furniture,
 )
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
 from pagesift_ui.frontier.query import Query
@@ -255,7 +256,7 @@ def link_signal(
         anchor_mask=anchor_mask,
         locator_mask=_locator_mask(query, url, language),
         context_mask=query.hit_mask(_around(context, anchor), language),
-        furniture=is_furniture(url, anchor),
+        furniture=is_furniture(url, anchor, _wanted_furniture(query)),
         dated=is_dated(url),
         section=is_section_entry(url, anchor, seed_host),
         portal=is_language_portal(url, anchor),
@@ -275,6 +276,13 @@ def _around(context: str, anchor: str) -> str:
     if at < 0:
         return context
     return context[:at] + " " + context[at + len(anchor):]
+
+
+@lru_cache(maxsize=64)
+def _wanted_furniture(query: Query) -> frozenset[str]:
+    """The furniture words the query names, which mark no link as furniture (linkrules'
+    ``query_furniture``); one set per query (a ``Query`` is keyed by identity)."""
+    return query_furniture(lambda word: query.hit_mask(word) != 0)
 
 
 @lru_cache(maxsize=65_536)

@@ -144,6 +144,28 @@ def test_furniture(url: str, anchor: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("query", "url", "anchor", "expected"),
+    [
+        # the query names the word: its pages are what the reader asked for
+        ("release history of the database", f"{U}/changes.html", "Release History", False),
+        ("campus events this week", f"{U}/events/open-day", "Open day", False),
+        ("campus events this week", f"{U}/x", "Upcoming events", False),
+        # other furniture words still mark furniture
+        ("campus events this week", f"{U}/news/", "Read on", True),
+        ("release history of the database", f"{U}/x", "Latest news", True),
+        # a joined entry stays furniture: "policy" asks for a policy, not the privacy notice
+        ("refund policy", f"{U}/x", "Privacy policy", True),
+        ("refund policy", f"{U}/privacy-policy", "Read", True),
+    ],
+)
+def test_a_furniture_word_the_query_names_marks_nothing(
+    query: str, url: str, anchor: str, expected: bool
+) -> None:
+    signal = link_signal(Query(query), url, anchor, "", 1, 0.0, False, "uni.localhost")
+    assert signal.furniture is expected
+
+
+@pytest.mark.parametrize(
     ("url", "expected"),
     [
         (f"{U}/news/2024/05/fees-freeze", True),
