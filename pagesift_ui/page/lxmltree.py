@@ -164,7 +164,13 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
         if collected:
             end(name, element, content)
 
-    walk(body, body.tag, whole_body, False, False)
+    try:
+        walk(body, body.tag, whole_body, False, False)
+    finally:
+        # ``walk`` calls itself through its closure cell, a reference cycle that would keep
+        # the main roots, and through them the whole libxml2 tree, alive until the cyclic
+        # garbage collector runs, later in the step (issue 15: ~0.6-1.0 lxml parses a step)
+        walk = None  # type: ignore[assignment]  # noqa: F841
     return not_walked
 
 
