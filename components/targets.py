@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urlsplit
 
-from pagesift_ui.demo import SCENARIOS, DemoSite, build_site, shared_demo
+from pagesift_ui.demo import SCENARIOS, build_site, shared_demo
 from pagesift_ui.demo.scenarios import STABLE_PORTS
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.net.serve import StaticServer
@@ -95,13 +95,16 @@ def demo_truth(seed_url: str) -> tuple[str, ...] | None:
         return None
     # the scenario on its own stable port first: the usual case, one build
     for name in sorted(SCENARIOS, key=lambda scenario: STABLE_PORTS.get(scenario) != port):
-        site = _demo_site(name)
-        if f"http://{site.seed_host}:{port}{site.seed_path}" == seed_url:
-            return tuple(sorted(f"http://{host}:{port}{path}" for host, path in site.relevant))
+        seed_host, seed_path, relevant = _demo_answers(name)
+        if f"http://{seed_host}:{port}{seed_path}" == seed_url:
+            return tuple(sorted(f"http://{host}:{port}{path}" for host, path in relevant))
     return None
 
 
 @cache
-def _demo_site(name: str) -> DemoSite:
-    """Scenario ``name`` as the app serves it (seed 0), built once per process."""
-    return build_site(name, 0)
+def _demo_answers(name: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """Scenario ``name``'s seed host, seed path and answer key (host, path), as the app
+    serves it (seed 0); the site is built once per process and only these are kept (all
+    seven sites are ~20 MB)."""
+    site = build_site(name, 0)
+    return site.seed_host, site.seed_path, tuple(site.relevant)
