@@ -26,6 +26,7 @@ from pagesift_ui.frontier.urlshape import is_language_code, is_language_name
 __all__ = [
     "CONTEXT_BYTES",
     "FURNITURE_WORDS",
+    "LIST_TITLE_BYTES",
     "GENERIC_HOST_LABELS",
     "URL_RULES_CACHE_SIZE",
     "is_dated",
@@ -85,6 +86,9 @@ _PAGE_EXTENSIONS = frozenset(
 
 #: Bytes of the Markdown line kept around a link's anchor (docs/DESIGN.md §8).
 CONTEXT_BYTES = 400
+#: UTF-8 bytes of a list's title kept in its entries' context (``link_contexts``): a title
+#: is a heading or an item's line, and SQLite's docs.html has a "heading" of 14,510 characters.
+LIST_TITLE_BYTES = 120
 
 _YEAR_SEGMENT = re.compile(r"(?:199\d|20\d\d)")
 _DATE_SEGMENT = re.compile(r"(?:199\d|20\d\d)-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:$|[-_.])")
@@ -368,6 +372,7 @@ _LINK = re.compile(
 # Block markers at the start of a line: headings, bullets, quotes, numbered items.
 _BLOCK_MARKER = re.compile(r"^\s*(?:(?:#{1,6}|[-*+>]|\d{1,3}[.)])\s+)+")
 _SPACES = re.compile(r"\s+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 _ASCII_WORD_HEAD = re.compile(r"^[A-Za-z0-9]+")
 _ASCII_WORD_TAIL = re.compile(r"[A-Za-z0-9]+$")
 
@@ -460,17 +465,40 @@ def link_contexts(markdown: str) -> dict[str, list[tuple[str, str]]]:
     links' URLs do not leak words into it) and block markers removed, at most
     ``CONTEXT_BYTES`` bytes around the anchor (docs/DESIGN.md §8). Relative, ``mailto:`` and other
     non-HTTP links are skipped: the page's Markdown carries absolute URLs (docs/DESIGN.md §2).
+
+    A link in a list item also has its list's title: the nearest heading or link-less list
+    item above it (a table of contents' section: SQLite's "► Obsolete Documents", a Sphinx
+    chapter's title above its toctree), after ``" § "``. A list's entries name its members;
+    its title says what they are about (issue 11: "a list's title").
+
+    >>> link_contexts("## Obsolete\\n\\n- [VDBE](http://x/vdbe.html)")["http://x/vdbe.html"]
+    [('VDBE', 'VDBE § Obsolete')]
     """
     if not isinstance(markdown, str):
         raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")
     contexts: dict[str, list[tuple[str, str]]] = {}
+    title = ""  # the title of the lists from here on
     for raw_line in markdown.splitlines():
         if "](" not in raw_line:
+            if raw_line.startswith("#") or _LIST_ITEM.match(raw_line):
+                title = _list_title(raw_line)
             continue
         rendered, found = _render_line(raw_line)
         absolute = [(anchor, url, start, end) for anchor, url, start, end in found
                     if _is_absolute(url)]
         windows = _windows(rendered, [(start, end) for _, _, start, end in absolute])
+        suffix = f" § {title}" if title and _LIST_ITEM.match(raw_line) else ""
         for (anchor, url, _, _), window in zip(absolute, windows, strict=True):
-            contexts.setdefault(url, []).append((anchor, window))
+            contexts.setdefault(url, []).append((anchor, window + suffix))
     return contexts
+
+
+def _list_title(line: str) -> str:
+    """A heading's or a list item's text, at most ``LIST_TITLE_BYTES`` UTF-8 bytes of it (a
+    half-cut last word dropped)."""
+    text = _SPACES.sub(" ", _BLOCK_MARKER.sub("", line)).strip()
+    data = text.encode("utf-8")
+    if len(data) <= LIST_TITLE_BYTES:
+        return text
+    cut = data[:LIST_TITLE_BYTES].decode("utf-8", "ignore")
+    return cut.rsplit(" ", 1)[0] if " " in cut else cut

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pagesift_ui.frontier.linkbatch import (
     score_batch,
 )
+from pagesift_ui.frontier.linkrules import LIST_TITLE_BYTES
 from pagesift_ui.frontier.links import (
     CONTEXT_BYTES,
     DATED_FACTOR,
@@ -68,12 +69,35 @@ def test_link_contexts_lists_absolute_links_with_their_lines() -> None:
     )
     assert link_contexts(markdown) == {
         f"{U}/fees/international": [
-            ("International student fees", "International student fees and News"),
+            ("International student fees", "International student fees and News § Fees"),
             ("fees", "Read the fees again."),
         ],
-        f"{U}/news/": [("News", "International student fees and News")],
+        f"{U}/news/": [("News", "International student fees and News § Fees")],
         f"{U}/": [("Logo", "Logo")],
     }
+
+
+def test_a_list_entry_carries_its_lists_title() -> None:
+    # the title is the nearest heading or link-less list item above (SQLite's "► Obsolete
+    # Documents"); a paragraph leaves it, a link outside a list item does not get it
+    markdown = (
+        "# Handbook\n\n"
+        "- ► Obsolete Documents\n\n"
+        f"- [VDBE Tutorial]({U}/vdbe.html)\n\n"
+        "Older pages follow.\n\n"
+        f"1. [Speed]({U}/speed.html)\n\n"
+        f"See [the tutorial]({U}/tutorial.html).\n\n"
+        "## " + "Very long title " * 20 + "\n\n"
+        f"- [Last]({U}/last.html)\n"
+    )
+    contexts = link_contexts(markdown)
+    assert contexts[f"{U}/vdbe.html"] == [("VDBE Tutorial", "VDBE Tutorial § ► Obsolete Documents")]
+    assert contexts[f"{U}/speed.html"] == [("Speed", "Speed § ► Obsolete Documents")]
+    assert contexts[f"{U}/tutorial.html"] == [("the tutorial", "See the tutorial.")]
+    ((_, last),) = contexts[f"{U}/last.html"]
+    title = last.split(" § ", 1)[1]
+    assert len(title.encode("utf-8")) <= LIST_TITLE_BYTES
+    assert title == "Very long title " * 7 + "Very"  # 120 bytes, the half-cut word dropped
 
 
 def test_long_line_is_cut_around_the_anchor_on_character_and_word_boundaries() -> None:

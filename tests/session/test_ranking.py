@@ -6,7 +6,7 @@
 3. depth is the shortest known click distance;
 4. siblings of relevant entries rise, also in a list read after some of them were fetched;
 5. popularity is topical: a page the relevant pages link up to outranks one that more
-   off-topic pages link to;
+   off-topic pages link to; a list's title is its entries' context;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -128,6 +128,32 @@ def test_the_page_relevant_pages_link_up_to_comes_before_one_more_off_topic_page
     parents = [float(next(f["value"] for f in r.link["features"] if f["name"] == "parent"))
                for r in (part, last)]
     assert parents[0] == parents[1]  # the same best parent: popularity made the difference
+
+
+def test_entries_of_a_list_whose_title_names_the_query_come_first() -> None:
+    # A contents page with two blind lists, each under a heading of its own: the first
+    # heading says nothing of the query, the second names it. Entries name neither.
+    other = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
+    wanted = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
+    contents = ('<html><head><title>Contents</title></head><body><main><h1>Contents</h1>'
+                '<h2>Printing and licences</h2><ul>'
+                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in other)
+                + "</ul><h2>Event loop scheduling</h2><ul>"
+                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in wanted)
+                + "</ul></main></body></html>")
+    pages = {
+        "/": contents,
+        **{href: page(text, [TOPIC, text]) for text, href in wanted},
+        **{href: page(text, [FILLER, text]) for text, href in other},
+    }
+    records = crawl(pages, QUERY, limit=7)
+    order = fetched(records)
+    assert set(order[1:4]) == {href for _, href in wanted}
+    # the heading is the words around the entry: its context feature, not its anchor
+    first = records[1].link
+    assert first is not None
+    terms = {f["name"]: f["value"] for f in first["features"]}
+    assert terms["anchor"] == 0.0 and terms["context"] > 0.0
 
 
 def sibling_credit(record: StepRecord) -> float:
