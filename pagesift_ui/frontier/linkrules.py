@@ -26,6 +26,7 @@ from pagesift_ui.frontier.urlshape import is_language_code, is_language_name
 __all__ = [
     "CONTEXT_BYTES",
     "FURNITURE_WORDS",
+    "LIST_ITEM",
     "LIST_TITLE_BYTES",
     "GENERIC_HOST_LABELS",
     "URL_RULES_CACHE_SIZE",
@@ -372,7 +373,9 @@ _LINK = re.compile(
 # Block markers at the start of a line: headings, bullets, quotes, numbered items.
 _BLOCK_MARKER = re.compile(r"^\s*(?:(?:#{1,6}|[-*+>]|\d{1,3}[.)])\s+)+")
 _SPACES = re.compile(r"\s+")
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
+#: A Markdown list item line, as page/extract.py writes one ("- " or "N. "); list blocks
+#: (siblings.py) and list titles (``link_contexts``) read it.
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 _ASCII_WORD_HEAD = re.compile(r"^[A-Za-z0-9]+")
 _ASCII_WORD_TAIL = re.compile(r"[A-Za-z0-9]+$")
 
@@ -480,14 +483,14 @@ def link_contexts(markdown: str) -> dict[str, list[tuple[str, str]]]:
     title = ""  # the title of the lists from here on
     for raw_line in markdown.splitlines():
         if "](" not in raw_line:
-            if raw_line.startswith("#") or _LIST_ITEM.match(raw_line):
+            if raw_line.startswith("#") or LIST_ITEM.match(raw_line):
                 title = _list_title(raw_line)
             continue
         rendered, found = _render_line(raw_line)
         absolute = [(anchor, url, start, end) for anchor, url, start, end in found
                     if _is_absolute(url)]
         windows = _windows(rendered, [(start, end) for _, _, start, end in absolute])
-        suffix = f" § {title}" if title and _LIST_ITEM.match(raw_line) else ""
+        suffix = f" § {title}" if title and LIST_ITEM.match(raw_line) else ""
         for (anchor, url, _, _), window in zip(absolute, windows, strict=True):
             contexts.setdefault(url, []).append((anchor, window + suffix))
     return contexts

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
+from pagesift_ui.frontier.linkrules import LIST_ITEM
 
 __all__ = [
     "NO_GROUP",
@@ -47,7 +48,6 @@ NO_GROUP = -1
 #: link itself (docs/DESIGN.md §8a).
 SIBLING_WEIGHT = 1.0
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 # The destination of a Markdown link as page/extract.py writes it (absolute, no spaces).
 _DESTINATION = re.compile(r"\]\((https?://[^\s)]*(?:\([^\s)]*\)[^\s)]*)*)\)")
 
@@ -67,7 +67,7 @@ def list_blocks(markdown: str) -> dict[str, int]:
     for line in markdown.splitlines():
         if not line.strip():
             continue  # items are written one paragraph each: a blank line ends no list
-        if "](" in line and _LIST_ITEM.match(line):
+        if "](" in line and LIST_ITEM.match(line):
             if not open_block:
                 block, open_block = block + 1, True
             for match in _DESTINATION.finditer(line):
