@@ -26,9 +26,9 @@ from pagesift_ui.frontier.urlshape import is_language_code, is_language_name
 __all__ = [
     "CONTEXT_BYTES",
     "FURNITURE_WORDS",
+    "GENERIC_HOST_LABELS",
     "LIST_ITEM",
     "LIST_TITLE_BYTES",
-    "GENERIC_HOST_LABELS",
     "URL_RULES_CACHE_SIZE",
     "is_dated",
     "is_english_section",

@@ -188,13 +188,14 @@ class Popularity:
     popularity").
     """
 
-    __slots__ = ("_counts", "_ids", "_linked_from", "_total", "_weight", "changed", "pages")
+    __slots__ = ("_ids", "_linked_from", "_sums", "_total", "_weight", "changed", "pages")
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
-        # by id, grown by doubling: shares() runs at every rescore, and converting a list of
-        # 100k sums each time was a third of a rescore (issue 15)
-        self._counts = np.zeros(64, dtype=np.float64)
+        # Σ weight of the pages linking to each target, by id, grown by doubling: shares()
+        # runs at every rescore, and converting a list of 100k sums each time was a third of
+        # a rescore (issue 15)
+        self._sums = np.zeros(64, dtype=np.float64)
         self._linked_from: dict[int, str] = {}  # target id → the last page counted for it
         self._weight = 1.0  # the weight of the page being read
         self._total = 0.0  # Σ weight of the pages read
@@ -221,24 +222,24 @@ class Popularity:
         target = self._ids.get(target_key)
         if target is None:
             target = self._ids[target_key] = len(self._ids)
-            if target == len(self._counts):
-                self._counts = np.concatenate([self._counts, np.zeros_like(self._counts)])
+            if target == len(self._sums):
+                self._sums = np.concatenate([self._sums, np.zeros_like(self._sums)])
         if self._linked_from.get(target) != parent_key:
             self._linked_from[target] = parent_key
-            self._counts[target] += self._weight
+            self._sums[target] += self._weight
         return target
 
     def _denominator(self) -> float:
         """Σ weight of the pages read plus their mean weight (1.0 before any page)."""
-        return self._total + self._total / self.pages if self.pages else 1.0
+        return (self._total + self._total / self.pages) if self.pages else 1.0
 
     def share(self, target: int) -> float:
         """The target's share of the weight of the pages read (class docstring); 0 for -1."""
         if target < 0:
             return 0.0
-        return float(self._counts[target]) / self._denominator()
+        return float(self._sums[target]) / self._denominator()
 
     def shares(self) -> npt.NDArray[np.float64]:
         """Every target's share, by id (the numbers ``share`` gives)."""
-        shares: npt.NDArray[np.float64] = self._counts[: len(self._ids)] / self._denominator()
+        shares: npt.NDArray[np.float64] = self._sums[: len(self._ids)] / self._denominator()
         return shares
