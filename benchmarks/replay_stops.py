@@ -1,0 +1,276 @@
+"""Replay forgiveness rules over the dev sets' crawls, exactly, in seconds (issue 11).
+
+Run: ``nice -n 5 python3 benchmarks/replay_stops.py`` (about 1.5 minutes to crawl; ``--rows
+FILE`` keeps the crawled rows, and a later run with the same ``--rows`` replays from the file
+in a second). Writes ``benchmarks/results/stops.json`` and prints one table.
+
+Why a replay is exact: a stop verdict that is forgiven changes one thing in the crawl, the
+"nothing new" count (``Adaptive.forgive``); ``--no-stop`` resets the same count (and the blind
+count, which only ``no_relevant_pages`` reads). So the crawl ``run_all.py`` runs, every verdict
+recorded and crawled past, *is* the crawl of any forgiveness rule up to the first verdict that
+rule lets stand, and that verdict is where the rule stops. What a rule may read at a verdict:
+the steps so far (score of the link when it was popped, relevance, freshness) and the queue's
+best link outside dry subtrees, the same numbers the crawler has.
+
+The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
+least the lowest score at fetch of the links that found on-topic pages), an oracle that stands
+at the first verdict with 90% recall (the bound any rule can reach on these crawls), and the
+alternatives measured so far (docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
+mean recall at its stop and median (pages at stop ÷ pages to 90%), issue 11's two stopping
+targets (≥ 0.90 and ≤ 1.5). Nothing touches the network but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from docsites import LIMIT, SITES, rebase  # noqa: E402
+from pagecache import shared_extraction  # noqa: E402
+
+from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE  # noqa: E402
+from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
+from pagesift_ui.net.serve import StaticServer  # noqa: E402
+from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
+from pagesift_ui.session import crawl as crawl_module  # noqa: E402
+from pagesift_ui.session.record import StepOutcome  # noqa: E402
+
+logger = logging.getLogger("replay_stops")
+
+RESULT = ROOT / "benchmarks" / "results" / "stops.json"
+#: The queued links an expected-yield rule looks at: the seed's patience (``AdaptiveOptions``),
+#: the run of pages the saturated verdict waits for.
+HORIZON = 5
+
+Row = dict[str, Any]
+Rule = Callable[[Sequence[Row], int], bool]  # (steps so far, index of the verdict) → forgive?
+
+
+class QueueAtJudgement:
+    """Wraps the session's ``pending_lead`` to keep the queue's best scores at the moment a
+    step asks it: before the step's own links are queued, so after the step the head may be
+    another link."""
+
+    def __init__(self) -> None:
+        self.head: float | None = None
+        self.top: list[float] = []
+        self._pending_lead = getattr(crawl_module, "pending_lead")  # noqa: B009
+
+    def __call__(self, state: Any, seed_host: str, ahead: Sequence[Any] = ()) -> Any:
+        if ahead:
+            raise ValueError("the replay assumes one fetch at a time (concurrency 1)")
+        head = state.queue.first_outside(state.is_dry)
+        self.head = head.score if head is not None else None
+        self.top = [e.score for e in state.queue.top(HORIZON)]
+        return self._pending_lead(state, seed_host, ahead)
+
+
+def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
+    """One no-stop crawl of a dev query: a row per step, and the queue at each verdict."""
+    site = SITES[site_name]
+    with StaticServer(site.docs) as server:
+        truth = rebase(site.truth(name), server.base_url() + "/")
+        keys = frozenset(truth.keys)
+        config = CrawlConfig.from_mapping({
+            "seed_url": truth.seed, "query": truth.query, "limit": LIMIT, "delay_s": 0.0,
+            "stop_on_verdict": False,
+        })
+        rows: list[Row] = []
+        found: set[str] = set()
+        pages = 0
+        judged = QueueAtJudgement()
+        setattr(crawl_module, "pending_lead", judged)  # noqa: B010
+        try:
+            with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+                for record in session.iter_steps():
+                    found |= url_keys((record.url, record.final_url)) & keys
+                    if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
+                        pages += 1  # a duplicate is a step, not a page (run_all.py)
+                    row: Row = {
+                        "pages": pages, "recall": len(found) / len(keys), "score": record.score,
+                        "relevance": record.relevance or 0.0, "fresh": record.fresh,
+                        "verdict": record.verdict.value if record.verdict else None,
+                    }
+                    if record.verdict is not None:
+                        row["head"], row["top"] = judged.head, judged.top
+                        row["recorded"] = bool(record.lead_pending)  # the crawler's own answer
+                    rows.append(row)
+        finally:
+            setattr(crawl_module, "pending_lead", judged._pending_lead)  # noqa: B010
+    return {"site": site_name, "query": name, "rows": rows}
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def lead_bar(hit: Callable[[Row], bool], quantile: float = 0.0) -> Rule:
+    """Forgive while the best queued link scores at least the ``quantile`` of the fetch-time
+    scores of the links whose page was a ``hit`` (0: the lowest, the crawler's rule)."""
+    def rule(rows: Sequence[Row], index: int) -> bool:
+        head = rows[index]["head"]
+        scores = sorted(r["score"] for r in rows[1:index + 1] if hit(r))
+        if head is None or head <= 0.0 or not scores:
+            return False
+        return bool(head >= scores[int(quantile * (len(scores) - 1))])
+    return rule
+
+
+def expected_yield(hit: Callable[[Row], bool], neighbours: int) -> Rule:
+    """Forgive while the next ``HORIZON`` queued links are expected to bring at least one hit,
+    each link's chance the hit rate of the ``neighbours`` fetched links whose fetch-time
+    scores were nearest its score (one pseudo-miss)."""
+    def rule(rows: Sequence[Row], index: int) -> bool:
+        history = [(r["score"], hit(r)) for r in rows[1:index + 1]]
+        top = rows[index]["top"]
+        if not history or not top:
+            return False
+        expected = 0.0
+        for score in top:
+            near = sorted(history, key=lambda item: abs(item[0] - score))[:neighbours]
+            expected += sum(h for _, h in near) / (len(near) + 1)
+        return expected >= 1.0
+    return rule
+
+
+def recent_scores(window: int) -> Rule:
+    """Forgive while the best queued link beats the median fetch-time score of the last
+    ``window`` steps: something better than what has just failed is queued."""
+    def rule(rows: Sequence[Row], index: int) -> bool:
+        head = rows[index]["head"]
+        recent = [r["score"] for r in rows[max(1, index - window + 1):index + 1]]
+        return head is not None and bool(recent) and head > statistics.median(recent)
+    return rule
+
+
+def by_verdict(covered: Rule, saturated: Rule) -> Rule:
+    """One rule for ``coverage_reached`` verdicts, another for the rest."""
+    def rule(rows: Sequence[Row], index: int) -> bool:
+        chosen = covered if rows[index]["verdict"] == "coverage_reached" else saturated
+        return chosen(rows, index)
+    return rule
+
+
+def on_topic(row: Row) -> bool:
+    return bool(row["relevance"] >= MIN_RELEVANCE)
+
+
+def relevant(row: Row) -> bool:
+    return bool(row["relevance"] >= EVIDENCE_RELEVANCE)
+
+
+def fresh(row: Row) -> bool:
+    return bool(row["fresh"])
+
+
+def oracle(rows: Sequence[Row], index: int) -> bool:
+    return bool(rows[index]["recall"] < 0.9)
+
+
+RULES: dict[str, Rule] = {
+    "crawler (lowest on-topic score)": lead_bar(on_topic),
+    "oracle (stand at 90% recall)": oracle,
+    "never stop (the 200-page budget)": lambda rows, index: True,
+    "lower quartile of on-topic scores": lead_bar(on_topic, 0.25),
+    "lowest relevant (≥ 0.15) score": lead_bar(relevant),
+    "lowest fresh-page score": lead_bar(fresh),
+    "expected on-topic yield ≥ 1 in 5 (10 nearest)": expected_yield(on_topic, 10),
+    "expected relevant yield ≥ 1 in 5 (10 nearest)": expected_yield(relevant, 10),
+    "head above the last 10 steps' median score": recent_scores(10),
+    "covered: fresh-page bar; else the crawler's": by_verdict(lead_bar(fresh), lead_bar(on_topic)),
+}
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def stop_row(rows: Sequence[Row], rule: Rule) -> Row:
+    """The step where ``rule`` lets a verdict stand, else the last step (the budget)."""
+    for index, row in enumerate(rows):
+        if row["verdict"] and not rule(rows, index):
+            return row
+    return rows[-1]
+
+
+def pages_to_90(rows: Sequence[Row]) -> int | None:
+    return next((r["pages"] for r in rows if r["recall"] >= 0.9 - 1e-12), None)
+
+
+def check_exact(crawls: Sequence[dict[str, Any]]) -> int:
+    """Verdicts where the replayed crawler rule and the crawler's recorded answer differ (0:
+    the replay reads the same numbers the crawler did)."""
+    rule = RULES["crawler (lowest on-topic score)"]
+    return sum(1 for crawl in crawls for index, row in enumerate(crawl["rows"])
+               if row["verdict"] and rule(crawl["rows"], index) != row["recorded"])
+
+
+def replay(crawls: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per rule: each query's stop (pages, recall) and the two stopping targets' numbers."""
+    out: dict[str, Any] = {}
+    for name, rule in RULES.items():
+        per_query, recalls, ratios = {}, [], []
+        for crawl in crawls:
+            rows = crawl["rows"]
+            stop, p90 = stop_row(rows, rule), pages_to_90(rows)
+            per_query[f"{crawl['site']}-{crawl['query']}"] = {
+                "pages": stop["pages"], "recall": round(stop["recall"], 3), "pages_to_90": p90}
+            recalls.append(stop["recall"])
+            if p90:
+                ratios.append(stop["pages"] / p90)
+        out[name] = {"mean_recall_at_stop": round(statistics.mean(recalls), 3),
+                     "median_stop_over_pages_to_90": round(statistics.median(ratios), 2),
+                     "queries": per_query}
+    return out
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = ["| forgiveness rule | mean recall at stop (≥ 0.90) | median stop ÷ pages to 90% "
+             "(≤ 1.5) |", "|---|---|---|"]
+    for name, result in results.items():
+        lines.append(f"| {name} | {result['mean_recall_at_stop']:.3f} | "
+                     f"{result['median_stop_over_pages_to_90']:.2f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=Path, help="crawled rows: read if present, else written")
+    parser.add_argument("--out", type=Path, default=RESULT)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if args.rows and args.rows.exists():
+        crawls = json.loads(args.rows.read_text())
+    else:
+        crawls = []
+        with shared_extraction():
+            for site_name, site in SITES.items():
+                if not site.installed():
+                    logger.warning("skipping %s: %s", site_name, site.missing)
+                    continue
+                for name in site.truth_names():
+                    crawls.append(crawl_rows(site_name, name))
+                    logger.info("%s %s crawled", site_name, name)
+        if args.rows:
+            args.rows.write_text(json.dumps(crawls))
+    mismatches = check_exact(crawls)
+    if mismatches:
+        logger.error("%d verdicts replay differently from the crawler's record", mismatches)
+    results = replay(crawls)
+    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    sys.stdout.write(table(results) + "\n")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
