@@ -186,9 +186,30 @@ class Popularity:
     chapter page of a query's answers was what came late (pydocs ``persistence.html`` at
     page 94 while its six entries came by page 23; docs/DECISIONS.md, issue 11: "topical
     popularity").
+
+    The share has two parts: the plain backlink share ``count / (pages + 1)`` (how much of
+    the site links to the target: a hub, whatever the topic) and the topical excess over it
+    (how much more the relevant pages link to it). A target in every page's navigation has
+    no excess; whether its plain share is worth anything is a fact about the site: SQLite's
+    navigation leads to ``docs.html``, whose sections are the answers, pydocs' to
+    ``download``, ``genindex``, ``bugs`` and ``license``. So the plain part counts only as
+    far as the site has borne it out, by ``hub_trust``::
+
+        share = max(topical share − (1 − hub trust) × plain share, 0)
+
+    Each fetched page is a trial of the plain share, weighted by its plain share at fetch
+    beyond the one backlink every discovered page has, ``(count − 1) / (pages + 1)``, and a
+    success when the page proved relevant (``EVIDENCE_RELEVANCE``); the trust is the
+    weighted success rate with one pseudo-success, ``(1 + hits) / (1 + trials)``, so it
+    starts at 1 (the share above) and falls as popular pages prove off-topic. Trust 0 would
+    leave the topical excess alone (measured: it fixes pydocs and breaks SQLite, whose hub
+    it delays; docs/DECISIONS.md, issue 11: "hub trust").
     """
 
-    __slots__ = ("_ids", "_linked_from", "_sums", "_total", "_weight", "changed", "pages")
+    __slots__ = (
+        "_counts", "_hub_hits", "_hub_trials", "_ids", "_linked_from", "_sums", "_total",
+        "_weight", "changed", "pages",
+    )
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
@@ -196,6 +217,11 @@ class Popularity:
         # runs at every rescore, and converting a list of 100k sums each time was a third of
         # a rescore (issue 15)
         self._sums = np.zeros(64, dtype=np.float64)
+        self._counts = np.zeros(64, dtype=np.float64)  # pages linking to each target, by id
+        # Σ plain share beyond one backlink of the fetched pages at fetch, and of the relevant
+        # ones among them (hub_trust)
+        self._hub_trials = 0.0
+        self._hub_hits = 0.0
         self._linked_from: dict[int, str] = {}  # target id → the last page counted for it
         self._weight = 1.0  # the weight of the page being read
         self._total = 0.0  # Σ weight of the pages read
@@ -207,10 +233,19 @@ class Popularity:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def page_read(self, relevance: float) -> None:
-        """One more fetched page's links are being counted; ``relevance`` is the page's."""
+    def page_read(self, relevance: float, key: str | None = None) -> None:
+        """One more fetched page's links are being counted; ``relevance`` is the page's and
+        ``key`` the target key it was linked by (None, or a key never linked, such as the
+        seed's: the page is no trial of ``hub_trust``)."""
         if not 0.0 <= relevance <= 1.0:
             raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+        own = self._ids.get(key) if key is not None else None
+        if own is not None:
+            # one backlink is what every discovered page has: only links beyond it say "hub"
+            beyond_one = float(self._counts[own] - 1.0) / (self.pages + 1)
+            self._hub_trials += beyond_one
+            if relevance >= EVIDENCE_RELEVANCE:
+                self._hub_hits += beyond_one
         self._weight = max(relevance, MIN_RELEVANCE)
         self._total += self._weight
         self.pages += 1
@@ -224,22 +259,37 @@ class Popularity:
             target = self._ids[target_key] = len(self._ids)
             if target == len(self._sums):
                 self._sums = np.concatenate([self._sums, np.zeros_like(self._sums)])
+                self._counts = np.concatenate([self._counts, np.zeros_like(self._counts)])
         if self._linked_from.get(target) != parent_key:
             self._linked_from[target] = parent_key
             self._sums[target] += self._weight
+            self._counts[target] += 1.0
         return target
 
     def _denominator(self) -> float:
         """Σ weight of the pages read plus their mean weight (1.0 before any page)."""
         return (self._total + self._total / self.pages) if self.pages else 1.0
 
+    def hub_trust(self) -> float:
+        """How far the plain backlink share still counts, in (0, 1]: the fetched pages'
+        relevance rate weighted by their plain share beyond one backlink, with one
+        pseudo-success, ``(1 + hits) / (1 + trials)`` (class docstring)."""
+        return (1.0 + self._hub_hits) / (1.0 + self._hub_trials)
+
     def share(self, target: int) -> float:
-        """The target's share of the weight of the pages read (class docstring); 0 for -1."""
+        """The target's share (class docstring): its topical share less the distrusted part
+        of its plain share, at least 0; 0 for -1."""
         if target < 0:
             return 0.0
-        return float(self._sums[target]) / self._denominator()
+        topical = float(self._sums[target]) / self._denominator()
+        plain = float(self._counts[target]) / (self.pages + 1)
+        return max(topical - (1.0 - self.hub_trust()) * plain, 0.0)
 
     def shares(self) -> npt.NDArray[np.float64]:
-        """Every target's share, by id (the numbers ``share`` gives)."""
-        shares: npt.NDArray[np.float64] = self._sums[: len(self._ids)] / self._denominator()
+        """Every target's share, by id (the numbers ``share`` gives, the same floats)."""
+        n = len(self._ids)
+        topical = self._sums[:n] / self._denominator()
+        plain = self._counts[:n] / (self.pages + 1)
+        shares: npt.NDArray[np.float64] = np.maximum(
+            topical - (1.0 - self.hub_trust()) * plain, 0.0)
         return shares

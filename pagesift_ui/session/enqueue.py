@@ -173,7 +173,7 @@ def enqueue_links(
     parent = dedupe_key(clean(page.url))
     _note_copies(state, page, tally)
     popularity = state.focus.popularity
-    popularity.page_read(relevance)
+    popularity.page_read(relevance, parent)
     for link in considered:
         try:
             url = clean(link.url)

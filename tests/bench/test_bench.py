@@ -25,7 +25,9 @@ def bench(name: str, limit: int) -> BenchReport:
 
 @pytest.fixture(scope="module")
 def university() -> BenchReport:
-    return bench("university", 400)
+    # 700 pages: the focused crawl enters the journals trap late (its subtree was found dry
+    # at 350 pages before hub trust, at 582 since; docs/DECISIONS.md, issue 11)
+    return bench("university", 700)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """Topical popularity: a target's share of the weight of the pages read that link to it,
-each page weighing its relevance, at least MIN_RELEVANCE (frontier/siblings.py)."""
+each page weighing its relevance, at least MIN_RELEVANCE, its plain part counted as far as
+the site's popular pages proved relevant (hub trust; frontier/siblings.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pagesift_ui.frontier.adaptive import MIN_RELEVANCE
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.siblings import NO_GROUP, Popularity
 
 # one page read: its relevance and the targets it links to
@@ -69,12 +70,64 @@ def test_relevance_outside_the_unit_interval_is_refused() -> None:
         Popularity().page_read(1.5)
 
 
-@given(_pages)
-def test_shares_are_the_numbers_share_gives_and_lie_in_the_unit_interval(
-    pages: list[tuple[float, list[str]]],
-) -> None:
+def _read_keyed(popularity: Popularity, pages: list[tuple[str, float, list[str]]]
+                ) -> dict[str, int]:
+    """Pages read by key (the key they were linked by), each with its relevance and links."""
+    ids: dict[str, int] = {}
+    for key, relevance, targets in pages:
+        popularity.page_read(relevance, key)
+        for target in targets:
+            ids[target] = popularity.linked(key, target)
+    return ids
+
+
+def test_hub_trust_starts_at_one_and_the_share_is_the_topical_share() -> None:
     popularity = Popularity()
-    ids = _read(popularity, pages)
+    ids = _read_keyed(popularity, [("seed", 0.0, ["nav", "toc"]), ("nav", 0.0, ["nav"])])
+    # the seed is no trial (nothing linked to it); "nav" had one backlink only: no trial
+    assert popularity.hub_trust() == 1.0
+    total = 2 * MIN_RELEVANCE
+    assert popularity.share(ids["nav"]) == pytest.approx(total / (total + total / 2))
+
+
+def test_a_popular_page_that_proves_off_topic_lowers_the_trust_in_backlink_counts() -> None:
+    popularity = Popularity()
+    ids = _read_keyed(popularity, [
+        ("seed", 0.0, ["bugs", "licence", "chapter"]),
+        ("entry", 0.6, ["bugs", "licence", "chapter"]),  # linked from nowhere: no trial
+        ("bugs", 0.0, ["licence"]),  # two backlinks at 2 pages read: a trial of (2-1)/3
+    ])
+    assert popularity.hub_trust() == pytest.approx(1 / (1 + 1 / 3))
+    # licence: linked from all three pages; chapter: from the seed and the relevant entry
+    weights = MIN_RELEVANCE + 0.6 + MIN_RELEVANCE
+    denominator = weights + weights / 3
+    distrust = 1 - 1 / (1 + 1 / 3)
+    licence = weights / denominator - distrust * 3 / 4
+    chapter = (MIN_RELEVANCE + 0.6) / denominator - distrust * 2 / 4
+    assert popularity.share(ids["licence"]) == pytest.approx(licence)
+    assert popularity.share(ids["chapter"]) == pytest.approx(chapter)
+    assert chapter > licence  # with full trust the licence's 0.750 beat the chapter's 0.696
+    assert weights / denominator > (MIN_RELEVANCE + 0.6) / denominator
+
+
+def test_a_popular_page_that_proves_relevant_keeps_the_trust() -> None:
+    popularity = Popularity()
+    _read_keyed(popularity, [
+        ("seed", 0.0, ["toc"]), ("entry", 0.3, ["toc"]), ("toc", EVIDENCE_RELEVANCE, []),
+    ])
+    assert popularity.hub_trust() == 1.0
+
+
+@given(_pages, st.lists(st.sampled_from("abcde"), min_size=1, max_size=12))
+def test_shares_are_the_numbers_share_gives_and_lie_in_the_unit_interval(
+    pages: list[tuple[float, list[str]]], keys: list[str],
+) -> None:
+    # pages read under the keys of targets (so some are trials of the hub trust)
+    popularity = Popularity()
+    ids = _read_keyed(popularity, [
+        (keys[at % len(keys)], relevance, targets)
+        for at, (relevance, targets) in enumerate(pages)])
+    assert 0.0 < popularity.hub_trust() <= 1.0
     shares = popularity.shares()
     for target in ids.values():
         assert shares[target] == popularity.share(target)  # the same float

@@ -6,7 +6,9 @@
 3. depth is the shortest known click distance;
 4. siblings of relevant entries rise, also in a list read after some of them were fetched;
 5. popularity is topical: a page the relevant pages link up to outranks one that more
-   off-topic pages link to; a list's title is its entries' context;
+   off-topic pages link to, and once a page every page links to proved off-topic, the
+   others lose their backlink count's lead (hub trust); a list's title is its entries'
+   context;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -128,6 +130,39 @@ def test_the_page_relevant_pages_link_up_to_comes_before_one_more_off_topic_page
     parents = [float(next(f["value"] for f in r.link["features"] if f["name"] == "parent"))
                for r in (part, last)]
     assert parents[0] == parents[1]  # the same best parent: popularity made the difference
+
+
+def test_once_a_navigation_page_proves_off_topic_the_chapter_comes_before_the_rest() -> None:
+    # Every page carries the same navigation list of four off-topic pages. The seed names
+    # two pages about the query and, blind, the chapter page "Part one" they both link up
+    # to. After the two topical pages, every navigation target and the chapter are blind
+    # with the same best parent; the navigation has one more backlink (the seed's list and
+    # every page's), so with backlink counts trusted it came first, all of it but one
+    # (order on main before hub trust: download, bugs, sponsors, then the chapter). The
+    # first navigation page proves off-topic, and the chapter comes next.
+    nav = [("Download", "/download.html"), ("Reporting bugs", "/bugs.html"),
+           ("Copyright", "/copyright.html"), ("Sponsors", "/sponsors.html")]
+
+    def with_nav(title: str, paragraphs: Sequence[str],
+                 lists: Sequence[Sequence[tuple[str, str]]] = ()) -> str:
+        return page(title, paragraphs, [nav, *lists])
+
+    part = [("Part one", "/part.html")]
+    pages = {
+        "/": with_nav("Handbook", ["Welcome to the handbook."], [[
+            ("Event loop scheduling", "/a.html"), ("Scheduling on the event loop", "/b.html"),
+            *part]]),
+        "/a.html": with_nav("Event loop scheduling", [TOPIC, TOPIC], [part]),
+        "/b.html": with_nav("Runners", [TOPIC], [part]),
+        "/part.html": with_nav("Part one", [TOPIC]),
+        **{href: with_nav(text, [FILLER]) for text, href in nav},
+    }
+    records = crawl(pages, QUERY, limit=6)
+    order = fetched(records)
+    assert order[:3] == ["/", "/a.html", "/b.html"]
+    assert order[3] in {href for _, href in nav}
+    assert records[3].relevance == 0.0
+    assert order[4] == "/part.html"
 
 
 def test_entries_of_a_list_whose_title_names_the_query_come_first() -> None:
@@ -344,14 +379,14 @@ def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead
 
 @pytest.mark.parametrize("forgive", [True, False])
 def test_lead_forgiveness_can_be_switched_off_to_show_the_seed_rules_alone(forgive: bool) -> None:
-    # the helpdesk demo's first verdict (coverage_reached at step 10) comes with a queued
+    # the university demo's first verdict (coverage_reached at step 26) comes with a queued
     # link scoring at least a link that found an on-topic page: forgiven by default, and
     # standing with forgive_leads off, its record saying both why and that it was off
     from pagesift_ui.demo import build_site
     from pagesift_ui.session import VerdictFate
     from tests.fakes import demo_seed, demo_source
 
-    site = build_site("helpdesk", 0)
+    site = build_site("university", 0)
     config = CrawlConfig.from_mapping({"seed_url": demo_seed(site), "query": site.query,
                                        "forgive_leads": forgive})
     with CrawlSession(config, demo_source(site)) as session:
