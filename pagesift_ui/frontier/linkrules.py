@@ -92,6 +92,7 @@ CONTEXT_BYTES = 400
 LIST_TITLE_BYTES = 120
 
 _YEAR_SEGMENT = re.compile(r"(?:199\d|20\d\d)")
+_VERSION_LEAF = re.compile(r"\d+(?:[._]\d+)+")  # 3.11, 2.7, 3_7_1: two or more numbers
 _DATE_SEGMENT = re.compile(r"(?:199\d|20\d\d)-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:$|[-_.])")
 _HEX = frozenset("0123456789abcdef")
 
@@ -257,8 +258,10 @@ def query_furniture(names: Callable[[str], bool]) -> frozenset[str]:
 
 
 def is_dated(url: str) -> bool:
-    """A dated leaf (docs/DESIGN.md §8): a year segment 1990–2099 followed by more segments, or a
-    segment that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``)."""
+    """A dated leaf (docs/DESIGN.md §8): a year segment 1990–2099 followed by more segments, a
+    segment that starts with a yyyy-mm-dd date (``/2024-05-17-fees-freeze``), or a last
+    segment that is a version, two or more numbers joined by ``.`` or ``_``, page extension
+    dropped (``/whatsnew/3.5.html``, ``/releaselog/3_7_1.html``)."""
     return _is_dated(url)
 
 
@@ -270,7 +273,9 @@ def _is_dated(url: str) -> bool:
             return True
         if _DATE_SEGMENT.match(segment):
             return True
-    return False
+    # a leaf named by a version (whatsnew/3.5.html, releaselog/3_7_1.html) is one of a
+    # series of per-release pages, as a dated item is one of a series of per-day pages
+    return bool(segments) and _VERSION_LEAF.fullmatch(_strip_extension(segments[-1])) is not None
 
 
 def _without_language(segments: list[str]) -> list[str]:

@@ -200,6 +200,13 @@ def test_a_furniture_word_the_query_names_marks_nothing(
         (f"{U}/programmes/2100/x", False),  # after 2099
         (f"{U}/events/2025-13-01-x", False),  # no month 13
         (f"{U}/fees/international", False),
+        # a leaf named by a version: one of a series of per-release pages
+        (f"{U}/whatsnew/3.5.html", True),
+        (f"{U}/releaselog/3_7_1.html", True),
+        (f"{U}/whatsnew/index.html", False),
+        (f"{U}/35to36.html", False),  # a name, not a version
+        (f"{U}/3.5/library/index.html", False),  # only the leaf is read
+        (f"{U}/2024.html", False),  # one number: no version
     ],
 )
 def test_dated(url: str, expected: bool) -> None:
