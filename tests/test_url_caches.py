@@ -11,6 +11,7 @@ from w3lib.url import safe_url_string
 
 from pagesift_ui.frontier import linkrules, links, urls
 from pagesift_ui.page import lxmltree, resolve
+from pagesift_ui.session import enqueue
 
 CACHES: dict[str, Any] = {
     "resolve.resolve": resolve.resolve,
@@ -27,6 +28,7 @@ CACHES: dict[str, Any] = {
     "linkrules._english_root": linkrules._english_root,
     "linkrules._other_language": linkrules._other_language,
     "links._locator_mask": links._locator_mask,
+    "enqueue._url_refusal": enqueue._url_refusal,
 }
 
 
