@@ -167,18 +167,15 @@ def enqueue_links(
     considered = links[: config.max_links_per_page]
     tally = LinkTally(found=len(links), not_considered=len(links) - len(considered))
     markdown = page.markdown if not tally.not_considered else _head(page.markdown, len(considered))
+    _note_copies(state, page, tally)
     cleaned = [_cleaned(link.url) for link in considered]
     # the contexts of the links the loop may score, and no others (link_contexts was a tenth
     # of a step, for three links in four that are never scored; issue 15)
-    contexts = link_contexts(markdown, {
-        link.url for link, (url, key) in zip(considered, cleaned, strict=True)
-        if key and _may_score(state, config, url, key)
-    })
+    contexts = link_contexts(markdown, _may_score(state, config, considered, cleaned))
     blocks = list_blocks(markdown)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
     parent = dedupe_key(clean(page.url))
-    _note_copies(state, page, tally)
     popularity = state.focus.popularity
     popularity.page_read(relevance)
     for link, (url, key) in zip(considered, cleaned, strict=True):
@@ -217,17 +214,25 @@ def enqueue_links(
     return tally
 
 
-def _may_score(state: FrontierState, config: CrawlConfig, url: str, key: str) -> bool:
-    """False when ``enqueue_links`` surely does not score the link to ``url``: its page was
-    fetched, or it is not queued and a check that does not ask robots.txt refuses it. None
-    of these answers changes while a page's links are offered (a link queued during the
-    loop passed the checks; one evicted during it is refused by them)."""
-    if key in state.fetched_keys:
-        return False
-    if key in state.queue:
-        return True
-    return not (key in state.copies or _url_refusal(url, config.seed_host, config.scope)
-                or state.is_dry(subtree(config.seed_host, url)))
+def _may_score(
+    state: FrontierState, config: CrawlConfig, links: Sequence[Link],
+    cleaned: Sequence[tuple[str, str]],
+) -> set[str]:
+    """The URLs of the ``links`` (with their ``_cleaned`` URLs and keys) that
+    ``enqueue_links`` may score: not fetched, and queued or not refused by a check that does
+    not ask robots.txt. None of these answers changes while a page's links are offered (a
+    link queued during the loop passed the checks; one evicted during it is refused by
+    them)."""
+    seed_host, scope = config.seed_host, config.scope  # a property that splits the URL
+    fetched, queue, copies = state.fetched_keys, state.queue, state.copies
+    wanted: set[str] = set()
+    for link, (url, key) in zip(links, cleaned, strict=True):
+        if not key or key in fetched:
+            continue
+        if key in queue or not (key in copies or _url_refusal(url, seed_host, scope)
+                                or state.is_dry(subtree(seed_host, url))):
+            wanted.add(link.url)
+    return wanted
 
 
 def _cleaned(href: str) -> tuple[str, str]:
@@ -316,10 +321,11 @@ def refuse(
     page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13)."""
     if dedupe_key(url) in state.copies:
         return Skip(SkipReason.COPY)
-    refusal = _url_refusal(url, config.seed_host, config.scope)
+    seed_host = config.seed_host  # a property that splits the seed URL
+    refusal = _url_refusal(url, seed_host, config.scope)
     if refusal is not None:
         return refusal
-    if state.is_dry(subtree(config.seed_host, url)):
+    if state.is_dry(subtree(seed_host, url)):
         return Skip(SkipReason.DRY_SUBTREE)
     if config.respect_robots:
         return _robots_refusal(state, url, robots_allows)
