@@ -167,21 +167,23 @@ def enqueue_links(
     considered = links[: config.max_links_per_page]
     tally = LinkTally(found=len(links), not_considered=len(links) - len(considered))
     markdown = page.markdown if not tally.not_considered else _head(page.markdown, len(considered))
-    _note_copies(state, page, tally)
-    cleaned = [_cleaned(link.url) for link in considered]
     # the contexts of the links the loop may score, and no others (link_contexts was a tenth
     # of a step, for three links in four that are never scored; issue 15)
-    contexts = link_contexts(markdown, _may_score(state, config, considered, cleaned))
+    contexts = link_contexts(markdown, _may_score(state, config, considered))
     blocks = list_blocks(markdown)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
     parent = dedupe_key(clean(page.url))
+    _note_copies(state, page, tally)
     popularity = state.focus.popularity
     popularity.page_read(relevance)
-    for link, (url, key) in zip(considered, cleaned, strict=True):
-        if not key:
+    for link in considered:
+        try:
+            url = clean(link.url)
+        except ValueError:
             tally.skip(link.url, Skip(SkipReason.NOT_HTTP))
             continue
+        key = dedupe_key(url)
         if key in state.fetched_keys:
             state.depths.linked(parent, key)
             _shorten(state, key, depth + 1)
@@ -214,35 +216,26 @@ def enqueue_links(
     return tally
 
 
-def _may_score(
-    state: FrontierState, config: CrawlConfig, links: Sequence[Link],
-    cleaned: Sequence[tuple[str, str]],
-) -> set[str]:
-    """The URLs of the ``links`` (with their ``_cleaned`` URLs and keys) that
-    ``enqueue_links`` may score: not fetched, and queued or not refused by a check that does
-    not ask robots.txt. None of these answers changes while a page's links are offered (a
-    link queued during the loop passed the checks; one evicted during it is refused by
-    them)."""
+def _may_score(state: FrontierState, config: CrawlConfig, links: Sequence[Link]) -> set[str]:
+    """The URLs of the ``links`` that ``enqueue_links`` may score: not fetched, and queued
+    or not refused by a check that does not ask robots.txt. During the loop none of these
+    answers turns from no to yes: a link queued in it passed the checks, the page's copies
+    (noted before it) only add refusals, one evicted in it is refused by the checks."""
     seed_host, scope = config.seed_host, config.scope  # a property that splits the URL
     fetched, queue, copies = state.fetched_keys, state.queue, state.copies
     wanted: set[str] = set()
-    for link, (url, key) in zip(links, cleaned, strict=True):
-        if not key or key in fetched:
+    for link in links:
+        try:
+            url = clean(link.url)
+        except ValueError:
+            continue  # not an http(s) URL: skipped, never scored
+        key = dedupe_key(url)
+        if key in fetched:
             continue
         if key in queue or not (key in copies or _url_refusal(url, seed_host, scope)
                                 or state.is_dry(subtree(seed_host, url))):
             wanted.add(link.url)
     return wanted
-
-
-def _cleaned(href: str) -> tuple[str, str]:
-    """A link's cleaned URL and its dedupe key, or ("", "") when it is not a crawlable URL."""
-    try:
-        url = clean(href)
-    except ValueError:
-        return "", ""
-    key = dedupe_key(url)  # outside the try: a cleaned URL it refused would be a bug
-    return url, key
 
 
 def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
