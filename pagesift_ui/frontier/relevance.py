@@ -156,7 +156,10 @@ class UnitEvidence:
     weight: float
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # ``asdict``'s dict of these scalars, without its deep copy of each (that was most of
+        # a step record's relevance detail; issue 15)
+        return {"unit": self.unit, "about": self.about, "head": self.head, "tf": self.tf,
+                "evidence": self.evidence, "weight": self.weight}
 
 
 @dataclass(frozen=True, slots=True)
