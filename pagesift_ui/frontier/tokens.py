@@ -12,6 +12,9 @@ _WHITESPACE = re.compile(r"\s+")
 
 # Words are runs of letters and digits; everything else (including "_") separates them.
 _WORD = re.compile(r"[^\W_]+")
+# The same words of an ASCII text, lower-cased (ASCII's case folding): a range, not a
+# Unicode category, to test per character (issue 15: blocks, anchors, URL words)
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
 
 # CJK ideographs, Kana and Hangul count one token per character (docs/DESIGN.md §2 [ours]): a
 # model's tokenizer spends roughly one token per such character, against ~4 characters per token for
@@ -47,6 +50,8 @@ def is_cjk_char(char: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Unicode case-folded words of ``text``, split on non-alphanumerics."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
     return _WORD.findall(text.casefold())
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 import snowballstemmer
@@ -203,3 +204,15 @@ def test_the_word_cache_stays_within_its_bound_and_answers_alike_after_a_clear(
         assert set(hits.masks) == hits.words <= hits.known
     assert query.word_hits({"fees", "fee", "word3", "tuitions"}) == {
         "fees": 0b10, "fee": 0b10, "tuitions": 0b01}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_the_words_of_an_ascii_text_are_the_unicode_rules(text: str) -> None:
+    assert words(text) == re.findall(r"[^\W_]+", text.casefold())
+
+
+def test_every_ascii_character_splits_or_joins_words_as_the_unicode_rule_does() -> None:
+    for code in range(128):
+        text = f"a{chr(code)}b {chr(code)}Z9"
+        assert words(text) == re.findall(r"[^\W_]+", text.casefold()), code
