@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pagesift_ui.frontier import query as query_module
+from pagesift_ui.frontier import tokens as tokens_module
 from pagesift_ui.frontier.language import Language, stem_function
 from pagesift_ui.frontier.query import MAX_TERMS, Query, stem
 from pagesift_ui.frontier.tokens import (
@@ -216,3 +217,20 @@ def test_every_ascii_character_splits_or_joins_words_as_the_unicode_rule_does() 
     for code in range(128):
         text = f"a{chr(code)}b {chr(code)}Z9"
         assert words(text) == re.findall(r"[^\W_]+", text.casefold()), code
+
+
+def test_the_ascii_separators_are_neither_letters_nor_digits() -> None:
+    for char in tokens_module._ASCII_SEPARATORS:
+        assert not char.isascii() and re.fullmatch(r"[^\W_]", char) is None, repr(char)
+        assert words(f"a{char}B") == ["a", "b"]
+
+
+_MOSTLY_ASCII = st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=127), st.sampled_from(tokens_module._ASCII_SEPARATORS),
+    st.sampled_from("éßİKﬀΣ٣\u2028"), st.characters()), max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_MOSTLY_ASCII)
+def test_the_words_of_a_text_are_the_unicode_rules(text: str) -> None:
+    assert words(text) == re.findall(r"[^\W_]+", text.casefold())
