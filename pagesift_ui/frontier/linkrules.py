@@ -481,7 +481,7 @@ def link_contexts(
 
     With ``wanted``, the contexts of the links to those URLs are the same, and other links
     may be left out: a line whose links are surely to other URLs (``_may_link_to``) is not
-    rendered. A page's links that are not fetched yet are a third of them (issue 15).
+    rendered (issue 15: 11,888 of the 20,719 link lines of bench_step's pages).
 
     >>> link_contexts("## Obsolete\\n\\n- [VDBE](http://x/vdbe.html)")["http://x/vdbe.html"]
     [('VDBE', 'VDBE § Obsolete')]
