@@ -9,8 +9,9 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import pytest
 from w3lib.url import safe_url_string
 
-from pagesift_ui.frontier import linkrules, links, urls
+from pagesift_ui.frontier import harvest, linkrules, links, urls
 from pagesift_ui.page import lxmltree, resolve
+from pagesift_ui.session import enqueue
 
 CACHES: dict[str, Any] = {
     "resolve.resolve": resolve.resolve,
@@ -27,6 +28,8 @@ CACHES: dict[str, Any] = {
     "linkrules._english_root": linkrules._english_root,
     "linkrules._other_language": linkrules._other_language,
     "links._locator_mask": links._locator_mask,
+    "enqueue._url_refusal": enqueue._url_refusal,
+    "harvest.subtree": harvest.subtree,
 }
 
 

@@ -16,12 +16,18 @@ a part that keeps yielding nothing narrows its interval and is eliminated soon.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from pagesift_ui.frontier.stats import Z2, Interval, wilson
 from pagesift_ui.frontier.urlshape import is_language_code, is_language_name
 
-__all__ = ["Harvest", "subtree"]
+__all__ = ["SUBTREE_CACHE_SIZE", "Harvest", "subtree"]
+
+#: URLs whose subtree is remembered: a pure function of (seed host, URL) asked of every
+#: link of every page, twice for a link not yet queued (issue 15); bounded like the URL
+#: caches of ``urls``.
+SUBTREE_CACHE_SIZE = 65_536
 
 
 class Harvest:
@@ -88,6 +94,7 @@ def _host_of(url: str) -> str:
     return host.removeprefix("www.")
 
 
+@lru_cache(maxsize=SUBTREE_CACHE_SIZE)
 def subtree(seed_host: str, url: str) -> str:
     """The subtree a page belongs to.
 

@@ -54,8 +54,9 @@ def as_features(values: Sequence[float], what: str) -> tuple[float, ...]:
     """``values`` as one finite float per feature, or ValueError naming ``what``."""
     if len(values) != FEATURES:
         raise ValueError(f"{what} needs {FEATURES} values, got {len(values)}: {values!r}")
-    out = tuple(float(v) for v in values)
-    if not all(math.isfinite(v) for v in out):
+    # map in C, not generators: every link scored checks its weights (issue 15)
+    out = tuple(map(float, values))
+    if not all(map(math.isfinite, out)):
         raise ValueError(f"{what} must be finite numbers, got {values!r}")
     return out
 

@@ -156,7 +156,10 @@ class UnitEvidence:
     weight: float
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # ``asdict``'s dict of these scalars, without its deep copy of each (that was most of
+        # a step record's relevance detail; issue 15)
+        return {"unit": self.unit, "about": self.about, "head": self.head, "tf": self.tf,
+                "evidence": self.evidence, "weight": self.weight}
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,13 +237,14 @@ class _Text:
             self.keys: Sequence[str | int] = query.stems
             # ``count`` only ever asks for the query's stems and their adjacent pairs, so
             # only words whose stem is a term's are counted: counting every word pair of a
-            # docs page was most of this class's time. A page's words repeat: each distinct
-            # one is stemmed once, and the words are matched against those whose stem is
-            # wanted in C (``compress``), not stemmed one by one in Python (issue 15)
-            wanted = frozenset(query.stems)
-            distinct = set(content)
-            stems = dict(zip(distinct, map(query.stem, distinct), strict=True))
-            matching = {word for word, word_stem in stems.items() if word_stem in wanted}
+            # docs page was most of this class's time. Those words come from the query's
+            # word cache (``Query.word_hits``: a word new to the crawl is stemmed once, the
+            # rest are set operations in C), and the positions of their occurrences are
+            # found in C (``compress``), not word by word in Python (issue 15). (Words
+            # stemming to a CJK term's stem are left out: ``count`` reads CJK units off the
+            # text, never off these counters.)
+            matching = query.word_hits(set(content), language)
+            stems = {word: query.stem(word) for word in matching}
             hits = list(compress(range(len(content)), map(matching.__contains__, content)))
             last = len(content) - 1
             self.singles: Counter[str | int] = Counter(stems[content[at]] for at in hits)
@@ -250,7 +254,8 @@ class _Text:
                 if at < last and content[at + 1] in matching
             )
             return
-        masks = query.word_masks(content, language)
+        found = query.word_hits(set(content), language)
+        masks = [found.get(word, 0) for word in content]  # Query.word_masks of the content
         self.keys = range(len(query))
         self.singles = Counter()
         self.pairs = Counter()

@@ -75,7 +75,9 @@ def evidence_markdown(markdown: str) -> str:
         if end < 0:
             continue
         out.append(markdown[at:match.start()])
-        out.append(_ESCAPED_BRACKET.sub(r"\1", match.group(1)))
+        label = match.group(1)
+        # an escape needs a backslash: most labels have none, and skip the regex call
+        out.append(_ESCAPED_BRACKET.sub(r"\1", label) if "\\" in label else label)
         at = end + 1
     out.append(markdown[at:])
     return "".join(out)

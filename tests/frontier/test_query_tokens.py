@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
+import re
 
+import pytest
 import snowballstemmer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagesift_ui.frontier.language import Language
+from pagesift_ui.frontier import query as query_module
+from pagesift_ui.frontier import tokens as tokens_module
+from pagesift_ui.frontier.language import Language, stem_function
 from pagesift_ui.frontier.query import MAX_TERMS, Query, stem
 from pagesift_ui.frontier.tokens import (
     _CJK_RANGES,
@@ -16,6 +20,7 @@ from pagesift_ui.frontier.tokens import (
     blocks,
     estimate_tokens,
     is_cjk_char,
+    words,
 )
 
 
@@ -145,3 +150,87 @@ def test_a_querys_hit_masks_stay_within_their_bound_and_answer_as_uncached() -> 
     assert query.hit_mask("Tuition FEES") == 0b11
     german = query._hit_mask("Studiengebühren fees", Language.GERMAN)
     assert query.hit_mask("Studiengebühren fees", Language.GERMAN) == german == 0b10
+
+
+def _hit_mask_by_stemming(query: Query, text: str, language: Language | None) -> int:
+    """``Query.hit_mask`` as it was before the word cache (issue 15): every distinct word of
+    the text stemmed, by the query's stemmer and the text's."""
+    text_words = set(words(text))
+    text_stems = {query.stem(word) for word in text_words}
+    other_stems: set[str] = set()
+    other_keys = query.stems
+    if language is not None and language is not query.language:
+        other_stems = {stem_function(language)(word) for word in text_words}
+        other_keys = query.stems_in(language)
+    mask = 0
+    for i, term in enumerate(query.terms):
+        if any(is_cjk_char(char) for char in term):
+            found = term in text.casefold()
+        else:
+            found = query.stems[i] in text_stems or other_keys[i] in other_stems
+        mask |= int(found) << i
+    return mask
+
+
+_WORDY = st.lists(
+    st.one_of(st.sampled_from(["fees", "Fee", "FEES!", "students", "student's", "Gebühren",
+                               "gebühr", "housing", "Housing", "退款", "政策", "und", "12",
+                               "tuition-fees", "ΣΊΣΥΦΟΣ", "straße", "STRASSE"]),
+              st.text(max_size=12)),
+    max_size=30,
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WORDY, st.sampled_from([None, Language.ENGLISH, Language.GERMAN, Language.FRENCH]))
+def test_a_hit_mask_is_the_stems_of_the_texts_words(text: str, language: Language | None) -> None:
+    for query in _QUERIES:
+        assert query._hit_mask(text, language) == _hit_mask_by_stemming(query, text, language)
+
+
+_QUERIES = (Query("tuition fees for international students"),
+            Query("die Gebühren für das Studium"), Query("退款 policy", Language.ENGLISH))
+
+
+def test_the_word_cache_stays_within_its_bound_and_answers_alike_after_a_clear(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(query_module, "WORD_HITS_CACHE_SIZE", 50)
+    query = Query("tuition fees")
+    texts = [f"fees word{n} word{n + 1} tuition{n % 2}" for n in range(200)]
+    for text in texts:
+        assert query._hit_mask(text, None) == _hit_mask_by_stemming(query, text, None)
+        hits = query._word_hits[Language.ENGLISH]
+        assert len(hits.known) <= 50
+        assert set(hits.masks) == hits.words <= hits.known
+    assert query.word_hits({"fees", "fee", "word3", "tuitions"}) == {
+        "fees": 0b10, "fee": 0b10, "tuitions": 0b01}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_the_words_of_an_ascii_text_are_the_unicode_rules(text: str) -> None:
+    assert words(text) == re.findall(r"[^\W_]+", text.casefold())
+
+
+def test_every_ascii_character_splits_or_joins_words_as_the_unicode_rule_does() -> None:
+    for code in range(128):
+        text = f"a{chr(code)}b {chr(code)}Z9"
+        assert words(text) == re.findall(r"[^\W_]+", text.casefold()), code
+
+
+def test_the_ascii_separators_are_neither_letters_nor_digits() -> None:
+    for char in tokens_module._ASCII_SEPARATORS:
+        assert not char.isascii() and re.fullmatch(r"[^\W_]", char) is None, repr(char)
+        assert words(f"a{char}B") == ["a", "b"]
+
+
+_MOSTLY_ASCII = st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=127), st.sampled_from(tokens_module._ASCII_SEPARATORS),
+    st.sampled_from("éßİKﬀΣ٣\u2028"), st.characters()), max_size=60)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_MOSTLY_ASCII)
+def test_the_words_of_a_text_are_the_unicode_rules(text: str) -> None:
+    assert words(text) == re.findall(r"[^\W_]+", text.casefold())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -15,6 +16,7 @@ from pagesift_ui.frontier.relevance import (
     FacetStats,
     PageSignal,
     SiteStats,
+    UnitEvidence,
     evidence,
     page_signal,
 )
@@ -284,3 +286,11 @@ def test_a_page_about_one_want_of_a_long_query_is_relevant() -> None:
     assert mean < EVIDENCE_RELEVANCE
     assert explanation.relevance == pytest.approx(p_norm)
     assert explanation.relevance >= EVIDENCE_RELEVANCE
+
+
+@given(st.text(max_size=5), st.booleans(), st.booleans(), st.integers(0, 99),
+       st.floats(0, 1), st.floats(0, 9))
+def test_a_unit_evidence_dict_is_its_asdict(unit: str, about: bool, head: bool, tf: int,
+                                             evidence: float, weight: float) -> None:
+    item = UnitEvidence(unit, about, head, tf, evidence, weight)
+    assert list(item.to_dict().items()) == list(dataclasses.asdict(item).items())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -293,3 +295,32 @@ def test_a_demoted_template_returns_when_its_ratio_drops() -> None:
     stats.observe("https://e.edu/cal/10", duplicate=False)
     assert not stats.demoted("e.edu/cal/#")
     assert stats.demoted_templates() == frozenset()
+
+
+def _fingerprints_by_regex(text: str) -> tuple[int, int]:
+    """``text_fingerprints`` as it was before its digits were removed on bytes (issue 15)."""
+
+    def digest(value: str) -> int:
+        data = value.encode("utf-8", "surrogatepass")
+        return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
+
+    normalised = re.sub(r"\s+", " ", text).strip()
+    return digest(normalised), digest(" ".join(re.sub(r"\d+", "", normalised).split()))
+
+
+_FINGERPRINTED = st.lists(st.one_of(
+    st.sampled_from(["12", "0", " ", "\xa0", "\x1c", "\u2028", "a1b", "¶", "٣", "３", "²",
+                     "\ud800", "é9", "\t\n", "ǅ", "x", "1 2 3"]),
+    st.text(max_size=6),
+), max_size=25).map("".join)
+
+
+@given(_FINGERPRINTED)
+def test_text_fingerprints_are_the_regex_ones(text: str) -> None:
+    assert tuple(text_fingerprints(text)) == _fingerprints_by_regex(text)
+
+
+def test_text_fingerprints_of_every_code_point_are_the_regex_ones() -> None:
+    for start in range(0, 0x110000, 0x1000):
+        text = " 7 ".join(chr(c) for c in range(start, start + 0x1000))
+        assert tuple(text_fingerprints(text)) == _fingerprints_by_regex(text), hex(start)
