@@ -190,7 +190,7 @@ def enqueue_links(
             if key != parent:  # a fetched entry of this page's lists credits them (siblings.py)
                 state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
             continue  # the ordinary case of navigation links: not worth a row
-        queued = state.queue.get(key)
+        queued = state.queue.queued(key)  # (depth, score, signal): no Entry built
         # a queued link passed every check when it was queued: only its score may change
         refusal = None if queued else _refusal(state, link, url, config, robots_allows)
         if refusal is not None:
@@ -199,13 +199,13 @@ def enqueue_links(
         state.depths.linked(parent, key)
         group = state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
         target = popularity.linked(parent, key)
-        link_depth = depth + 1 if queued is None else min(queued.depth, depth + 1)
+        link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
             seed_host, group, target, language,
         )
         if queued is not None:
-            requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
+            requeue(state, key, queued[0], queued[1], _stored_signal(key, queued[2]), signal)
             tally.requeued += 1
             continue
         score = state.link_score(signal)
@@ -257,6 +257,13 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
         state.copies[key] = page.url
         if state.queue.drop(key) is not None:
             tally.skip(url, Skip(SkipReason.COPY))
+
+
+def _stored_signal(key: str, signal: object | None) -> LinkSignal | None:
+    """``signal_of`` of a queued entry's stored signal, without its ``Entry``."""
+    if signal is not None and not isinstance(signal, LinkSignal):
+        raise TypeError(f"queued entry {key} holds {type(signal).__name__}, not a signal")
+    return signal
 
 
 def requeue(
