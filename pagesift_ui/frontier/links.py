@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -553,6 +553,38 @@ def score_with(
     weights = as_features(link_weights, "link_weights")
     return _shape(signal, _raw(features(signal, term_weights), weights, credit, share),
                   portal_open, english_query)
+
+
+def scorer(
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+) -> Callable[[LinkSignal, float, float], float]:
+    """``score_with`` under fixed weights, as a function of (signal, credit, share): the
+    link weights are checked once, not on every call, and each term mask's coverage is
+    computed once (by ``mask_coverage``) and remembered. The same floats by the same
+    operations (issue 15: the session scores a page's links with one, while the weights do
+    not move). The weights are read now: a scorer must not outlive them."""
+    weights = as_features(link_weights, "link_weights")
+    terms = list(term_weights)
+    coverage: dict[int, float] = {}
+
+    def cover(mask: int) -> float:
+        value = coverage.get(mask)
+        if value is None:
+            value = coverage[mask] = mask_coverage(mask, terms)
+        return value
+
+    def score_one(signal: LinkSignal, credit: float, share: float) -> float:
+        parent = signal.parent_relevance
+        if signal.parent_is_hub:
+            parent *= HUB_FACTOR
+        x = (cover(signal.anchor_mask), cover(signal.locator_mask), cover(signal.context_mask),
+             parent, 1.0 if signal.phrase else 0.0)  # features()
+        return _shape(signal, _raw(x, weights, credit, share), portal_open, english_query)
+
+    return score_one
 
 
 def score(
