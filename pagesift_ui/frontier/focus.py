@@ -10,7 +10,7 @@ asks whether the queue needs rescoring (docs/DESIGN.md §11.6 and §11.9).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -206,6 +206,15 @@ class Focus:
             self.siblings.credit(link_signal.group),
             self.popularity.share(link_signal.target),
         )
+
+    def link_scorer(self) -> Callable[[LinkSignal], float]:
+        """``score`` with the model's and the term weights and the portal read once
+        (``links.scorer``): for the links of one page, between which none of them moves.
+        The sibling credit and popularity, which do move, are read per link."""
+        score_one = links.scorer(self.model.weights, self.term_weights.weights,
+                                 self.portal_open, self.english_query)
+        credit, share = self.siblings.credit, self.popularity.share
+        return lambda signal: score_one(signal, credit(signal.group), share(signal.target))
 
     def score_batch(
         self,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -156,16 +156,8 @@ class LinkSignal:
                                                             compare=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 0:
-            raise ValueError(f"depth must be a non-negative integer, got {self.depth!r}")
-        for name in ("group", "target"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < NO_GROUP:
-                raise ValueError(f"{name} must be an integer ≥ {NO_GROUP}, got {value!r}")
-        parent = self.parent_relevance
-        if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
-            raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
-        object.__setattr__(self, "parent_relevance", float(parent))
+        _check_numbers(self.depth, self.parent_relevance, self.group, self.target)
+        object.__setattr__(self, "parent_relevance", float(self.parent_relevance))
         object.__setattr__(self, "via", LinkVia(self.via))
         if not isinstance(self.lastmod, str):
             raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
@@ -181,6 +173,61 @@ class LinkSignal:
                 raise ValueError(f"{name}={given!r} contradicts the masks (it is {derived})")
             object.__setattr__(self, name, derived)
         object.__setattr__(self, "_row", _pack(self))
+
+    @classmethod
+    def _of_page_link(
+        cls,
+        url: str,
+        anchor: str,
+        context: str,
+        depth: int,
+        parent_relevance: float,
+        parent_is_hub: bool,
+        masks: tuple[int, int, int],
+        shape: tuple[bool, bool, bool, bool, bool],
+        group: int,
+        target: int,
+    ) -> LinkSignal:
+        """Internal: the signal of a page's link read by ``link_signal``, without the public
+        constructor's checks. Only for callers whose inputs are already what ``__post_init__``
+        would accept: ``depth``, ``parent_relevance`` (a float), ``group`` and ``target``
+        checked by ``_check_numbers``, ``masks`` (anchor, locator, context) non-negative
+        ints from ``Query.hit_mask``, ``shape`` (furniture, dated, section, portal,
+        other_language) bools. The fields, ``phrase``, ``blind`` and the packed row are
+        exactly those the constructor sets (issue 15: its checks were ~3% of a step;
+        ``tests/frontier/test_link_signal_unchecked.py`` holds the two to the same result)."""
+        anchor_mask, locator_mask, context_mask = masks
+        furniture, dated, section, portal, other = shape
+        phrase = anchor_mask.bit_count() >= 2
+        self = object.__new__(cls)
+        put = object.__setattr__
+        put(self, "url", url)
+        put(self, "anchor", anchor)
+        put(self, "context", context)
+        put(self, "depth", depth)
+        put(self, "parent_relevance", parent_relevance)
+        put(self, "parent_is_hub", parent_is_hub)
+        put(self, "anchor_mask", anchor_mask)
+        put(self, "locator_mask", locator_mask)
+        put(self, "context_mask", context_mask)
+        put(self, "phrase", phrase)
+        put(self, "furniture", furniture)
+        put(self, "dated", dated)
+        put(self, "section", section)
+        put(self, "portal", portal)
+        put(self, "other_language", other)
+        put(self, "blind", not (phrase or anchor_mask or locator_mask or context_mask))
+        put(self, "group", group)
+        put(self, "target", target)
+        put(self, "via", LinkVia.PAGE)
+        put(self, "lastmod", "")
+        # _pack's row: flags in ROW_FLAGS order, the depth above them
+        code = (depth << ROW_DEPTH_SHIFT | phrase | furniture << 1 | dated << 2
+                | section << 3 | portal << 4 | other << 5)
+        parent = parent_relevance * HUB_FACTOR if parent_is_hub else parent_relevance
+        put(self, "_row", (anchor_mask, locator_mask, context_mask, code, parent, group,
+                           target))
+        return self
 
     @property
     def row(self) -> tuple[int, int, int, int, float, int, int]:
@@ -211,6 +258,17 @@ class LinkSignal:
         if unknown or "url" not in data:
             raise ValueError(f"not a link signal: unknown {sorted(unknown)}, needs 'url'")
         return cls(**dict(data))
+
+
+def _check_numbers(depth: object, parent: object, group: object, target: object) -> None:
+    """The checks of a signal's caller-given numbers, in ``__post_init__``'s order."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+    for name, value in (("group", group), ("target", target)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < NO_GROUP:
+            raise ValueError(f"{name} must be an integer ≥ {NO_GROUP}, got {value!r}")
+    if isinstance(parent, bool) or not isinstance(parent, int | float) or not 0 <= parent <= 1:
+        raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
 
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
@@ -245,24 +303,17 @@ def link_signal(
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
-    anchor_mask = query.hit_mask(anchor, language)
-    return LinkSignal(
-        url=url,
-        anchor=anchor,
-        context=context,
-        depth=depth,
-        parent_relevance=float(parent_relevance),
-        parent_is_hub=bool(parent_is_hub),
-        anchor_mask=anchor_mask,
-        locator_mask=_locator_mask(query, url, language),
-        context_mask=query.hit_mask(_around(context, anchor), language),
-        furniture=is_furniture(url, anchor, _wanted_furniture(query)),
-        dated=is_dated(url),
-        section=is_section_entry(url, anchor, seed_host),
-        portal=is_language_portal(url, anchor),
-        other_language=other_language(url),
-        group=group,
-        target=target,
+    parent = float(parent_relevance)
+    _check_numbers(depth, parent, group, target)
+    # the numbers checked and the masks from hit_mask: the constructor's checks would pass
+    return LinkSignal._of_page_link(
+        url, anchor, context, depth, parent, bool(parent_is_hub),
+        (query.hit_mask(anchor, language), _locator_mask(query, url, language),
+         query.hit_mask(_around(context, anchor), language)),
+        (is_furniture(url, anchor, _wanted_furniture(query)), is_dated(url),
+         is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
+         other_language(url)),
+        group, target,
     )
 
 
@@ -502,6 +553,38 @@ def score_with(
     weights = as_features(link_weights, "link_weights")
     return _shape(signal, _raw(features(signal, term_weights), weights, credit, share),
                   portal_open, english_query)
+
+
+def scorer(
+    link_weights: Sequence[float],
+    term_weights: Sequence[float],
+    portal_open: bool,
+    english_query: bool,
+) -> Callable[[LinkSignal, float, float], float]:
+    """``score_with`` under fixed weights, as a function of (signal, credit, share): the
+    link weights are checked once, not on every call, and each term mask's coverage is
+    computed once (by ``mask_coverage``) and remembered. The same floats by the same
+    operations (issue 15: the session scores a page's links with one, while the weights do
+    not move). The weights are read now: a scorer must not outlive them."""
+    weights = as_features(link_weights, "link_weights")
+    terms = list(term_weights)
+    coverage: dict[int, float] = {}
+
+    def cover(mask: int) -> float:
+        value = coverage.get(mask)
+        if value is None:
+            value = coverage[mask] = mask_coverage(mask, terms)
+        return value
+
+    def score_one(signal: LinkSignal, credit: float, share: float) -> float:
+        parent = signal.parent_relevance
+        if signal.parent_is_hub:
+            parent *= HUB_FACTOR
+        x = (cover(signal.anchor_mask), cover(signal.locator_mask), cover(signal.context_mask),
+             parent, 1.0 if signal.phrase else 0.0)  # features()
+        return _shape(signal, _raw(x, weights, credit, share), portal_open, english_query)
+
+    return score_one
 
 
 def score(

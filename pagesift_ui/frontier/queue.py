@@ -255,6 +255,16 @@ class BestFirst:
         slot = self._slot_of.get(key)
         return None if slot is None else self._entry(slot)
 
+    def queued(self, key: str) -> tuple[int, float, object | None] | None:
+        """(depth, score, signal) of the queued entry for ``key`` (the values ``get``'s
+        ``Entry`` holds), or None: without building the ``Entry``, for a caller that meets
+        every link of a page (the session's enqueue; issue 15: an ``Entry`` a link was
+        ~2.5% of a step)."""
+        slot = self._slot_of.get(key)
+        if slot is None:
+            return None
+        return int(self._depths[slot]), float(self._scores[slot]), self._signals[slot]
+
     def offer(
         self, key: str, url: str, depth: int, score: float, signal: object | None, room: int
     ) -> tuple[Offer, str | None]:

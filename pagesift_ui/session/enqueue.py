@@ -177,6 +177,9 @@ def enqueue_links(
     _note_copies(state, page, tally)
     popularity = state.focus.popularity
     popularity.page_read(relevance, parent)
+    # the weights do not move during the loop (only the sibling credits and popularity,
+    # which the scorer reads per link): read once (issue 15)
+    score_of = state.link_scorer()
     for link in considered:
         try:
             url = clean(link.url)
@@ -186,11 +189,11 @@ def enqueue_links(
         key = dedupe_key(url)
         if key in state.fetched_keys:
             state.depths.linked(parent, key)
-            _shorten(state, key, depth + 1)
+            _shorten(state, key, depth + 1, score_of)
             if key != parent:  # a fetched entry of this page's lists credits them (siblings.py)
                 state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
             continue  # the ordinary case of navigation links: not worth a row
-        queued = state.queue.get(key)
+        queued = state.queue.queued(key)  # (depth, score, signal): no Entry built
         # a queued link passed every check when it was queued: only its score may change
         refusal = None if queued else _refusal(state, link, url, config, robots_allows)
         if refusal is not None:
@@ -199,16 +202,17 @@ def enqueue_links(
         state.depths.linked(parent, key)
         group = state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
         target = popularity.linked(parent, key)
-        link_depth = depth + 1 if queued is None else min(queued.depth, depth + 1)
+        link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
             seed_host, group, target, language,
         )
         if queued is not None:
-            requeue(state, key, queued.depth, queued.score, signal_of(queued), signal)
+            requeue(state, key, queued[0], queued[1], _stored_signal(key, queued[2]), signal,
+                    score_of)
             tally.requeued += 1
             continue
-        score = state.link_score(signal)
+        score = score_of(signal)
         outcome, evicted = state.queue.offer(
             key, url, link_depth, score, signal, config.max_queued_links
         )
@@ -259,6 +263,13 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
             tally.skip(url, Skip(SkipReason.COPY))
 
 
+def _stored_signal(key: str, signal: object | None) -> LinkSignal | None:
+    """``signal_of`` of a queued entry's stored signal, without its ``Entry``."""
+    if signal is not None and not isinstance(signal, LinkSignal):
+        raise TypeError(f"queued entry {key} holds {type(signal).__name__}, not a signal")
+    return signal
+
+
 def requeue(
     state: FrontierState,
     key: str,
@@ -266,28 +277,34 @@ def requeue(
     score: float,
     old: LinkSignal | None,
     new: LinkSignal,
+    score_of: Callable[[LinkSignal], float] | None = None,
 ) -> None:
     """A queued link met again: keep the better-scoring of its old and new signals, both at
-    the shorter of the two depths (docs/DESIGN.md §9). The seed (no signal) keeps its place."""
+    the shorter of the two depths (docs/DESIGN.md §9). The seed (no signal) keeps its place.
+    ``score_of``: ``state.link_scorer()`` of the caller's page (default ``state.link_score``)."""
     if old is None:
         return
+    if score_of is None:
+        score_of = state.link_score
     if old.depth > new.depth:
         old = replace(old, depth=new.depth)
-        score = state.link_score(old)
-    new_score = state.link_score(new)
+        score = score_of(old)
+    new_score = score_of(new)
     best, best_score = (new, new_score) if new_score > score else (old, score)
     if best is not old or best.depth != depth:
         state.queue.update(key, best.depth, best_score, best)
 
 
-def _shorten(state: FrontierState, key: str, depth: int) -> None:
+def _shorten(
+    state: FrontierState, key: str, depth: int, score_of: Callable[[LinkSignal], float]
+) -> None:
     """A shorter path to the fetched page ``key``: move up the queued links below it."""
     for child, child_depth in state.depths.shorten(key, depth).items():
         entry = state.queue.get(child)
         signal = None if entry is None else signal_of(entry)
         if entry is not None and signal is not None and child_depth < entry.depth:
             moved = replace(signal, depth=child_depth)
-            state.queue.update(child, child_depth, state.link_score(moved), moved)
+            state.queue.update(child, child_depth, score_of(moved), moved)
 
 
 def _refusal(

@@ -71,6 +71,10 @@ def signal_of(entry: Entry) -> LinkSignal | None:
     return signal
 
 
+def _breadth_first_score(signal: LinkSignal) -> float:
+    return 1.0
+
+
 @dataclass(slots=True)
 class FrontierState:
     """The sans-IO core objects of one crawl, built from a config in one place."""
@@ -141,6 +145,11 @@ class FrontierState:
         """The queue score of a link: its focused score, or 1 for every link when
         breadth-first (equal scores pop in discovery order, docs/DESIGN.md §9)."""
         return 1.0 if self.breadth_first else self.focus.score(signal)
+
+    def link_scorer(self) -> Callable[[LinkSignal], float]:
+        """``link_score`` for the links of one page (``Focus.link_scorer``): the weights read
+        once; valid while nothing the model learns moves (a page's enqueue)."""
+        return _breadth_first_score if self.breadth_first else self.focus.link_scorer()
 
     def rescore(self) -> bool:
         """Rescore every queued link under the current weights (not when breadth-first)."""

@@ -1,0 +1,69 @@
+"""``link_signal`` builds its signal with the internal ``LinkSignal._of_page_link`` (no
+constructor checks, issue 15): it must give exactly what the public constructor gives, and
+both must still refuse bad input."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from pagesift_ui.frontier.links import LinkSignal, link_signal
+from pagesift_ui.frontier.query import Query
+
+CASES = [
+    ("https://uni.localhost/fees/international", "International student fees",
+     "Read about international student fees here", 2, 0.7, False, 3, 5),
+    ("https://uni.localhost/news/2021/05/fees", "News", "", 0, 0.0, True, -1, -1),
+    ("https://uni.localhost/de/gebuehren", "Deutsch", "Gebühren fees", 1, 1, True, 0, -1),
+    ("https://en.uni.localhost/", "English", "", 4, 0.25, False, -1, 7),
+    ("https://uni.localhost/about", "About us", "about the university", 3, 0.5, True, 2, 2),
+    ("https://other.localhost/students", "Students", "student life", 1, True, False, -1, 0),
+]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_same_signal_as_the_public_constructor(case: tuple) -> None:  # type: ignore[type-arg]
+    url, anchor, context, depth, parent, hub, group, target = case
+    query = Query("international student fees")
+    fast = link_signal(query, url, anchor, context, depth, parent, hub, "uni.localhost",
+                       group, target)
+    checked = LinkSignal(
+        url=url, anchor=anchor, context=context, depth=depth,
+        parent_relevance=float(parent), parent_is_hub=bool(hub),
+        anchor_mask=fast.anchor_mask, locator_mask=fast.locator_mask,
+        context_mask=fast.context_mask, furniture=fast.furniture, dated=fast.dated,
+        section=fast.section, portal=fast.portal, other_language=fast.other_language,
+        group=group, target=target,
+    )
+    assert fast == checked
+    for f in fields(LinkSignal):
+        a, b = getattr(fast, f.name), getattr(checked, f.name)
+        assert a == b and type(a) is type(b), f.name
+    assert fast.row == checked.row
+    assert [type(v) for v in fast.row] == [type(v) for v in checked.row]
+    assert fast.to_dict() == checked.to_dict()
+    assert LinkSignal.from_dict(fast.to_dict()) == fast
+
+
+@pytest.mark.parametrize("bad", [
+    {"depth": -1}, {"depth": True}, {"depth": 1.0}, {"parent_relevance": 1.5},
+    {"parent_relevance": True}, {"parent_relevance": float("nan")}, {"group": -2},
+    {"target": False}, {"anchor_mask": -1}, {"locator_mask": True}, {"context_mask": 0.5},
+    {"phrase": True}, {"blind": False}, {"lastmod": 3}, {"via": "ftp"},
+])
+def test_the_public_constructor_still_refuses_bad_input(bad: dict) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ValueError):
+        LinkSignal(url="https://uni.localhost/a", **bad)
+
+
+@pytest.mark.parametrize("bad", [
+    {"depth": -1}, {"depth": True}, {"parent_relevance": 1.5},
+    {"parent_relevance": float("nan")}, {"group": -2}, {"target": False},
+])
+def test_link_signal_still_refuses_bad_numbers(bad: dict) -> None:  # type: ignore[type-arg]
+    args = {"depth": 1, "parent_relevance": 0.5, "group": -1, "target": -1} | bad
+    with pytest.raises(ValueError):
+        link_signal(Query("fees"), "https://uni.localhost/a", "a", "", args["depth"],
+                    args["parent_relevance"], False, "uni.localhost", args["group"],
+                    args["target"])
