@@ -221,12 +221,10 @@ class LinkSignal:
         put(self, "target", target)
         put(self, "via", LinkVia.PAGE)
         put(self, "lastmod", "")
-        # _pack's row: flags in ROW_FLAGS order, the depth above them
-        code = (depth << ROW_DEPTH_SHIFT | phrase | furniture << 1 | dated << 2
-                | section << 3 | portal << 4 | other << 5)
-        parent = parent_relevance * HUB_FACTOR if parent_is_hub else parent_relevance
-        put(self, "_row", (anchor_mask, locator_mask, context_mask, code, parent, group,
-                           target))
+        # _pack's row, flags in ROW_FLAGS order
+        put(self, "_row", _row(anchor_mask, locator_mask, context_mask, depth,
+                               (phrase, furniture, dated, section, portal, other),
+                               parent_relevance, parent_is_hub, group, target))
         return self
 
     @property
@@ -273,14 +271,22 @@ def _check_numbers(depth: object, parent: object, group: object, target: object)
 
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
     """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
-    code = signal.depth << ROW_DEPTH_SHIFT
-    for bit, name in enumerate(ROW_FLAGS):
-        code |= int(bool(getattr(signal, name))) << bit
-    parent = signal.parent_relevance
-    if signal.parent_is_hub:
+    return _row(signal.anchor_mask, signal.locator_mask, signal.context_mask, signal.depth,
+                tuple(bool(getattr(signal, name)) for name in ROW_FLAGS),
+                signal.parent_relevance, signal.parent_is_hub, signal.group, signal.target)
+
+
+def _row(
+    anchor_mask: int, locator_mask: int, context_mask: int, depth: int,
+    flags: tuple[bool, ...], parent: float, parent_is_hub: bool, group: int, target: int,
+) -> tuple[int, int, int, int, float, int, int]:
+    """A packed row: ``flags`` in ``ROW_FLAGS`` order as bits, the depth above them."""
+    code = depth << ROW_DEPTH_SHIFT
+    for bit, flag in enumerate(flags):
+        code |= int(flag) << bit
+    if parent_is_hub:
         parent *= HUB_FACTOR  # the same float features() computes
-    return (signal.anchor_mask, signal.locator_mask, signal.context_mask, code, parent,
-            signal.group, signal.target)
+    return (anchor_mask, locator_mask, context_mask, code, parent, group, target)
 
 
 def link_signal(
@@ -577,11 +583,10 @@ def scorer(
         return value
 
     def score_one(signal: LinkSignal, credit: float, share: float) -> float:
-        parent = signal.parent_relevance
-        if signal.parent_is_hub:
-            parent *= HUB_FACTOR
-        x = (cover(signal.anchor_mask), cover(signal.locator_mask), cover(signal.context_mask),
-             parent, 1.0 if signal.phrase else 0.0)  # features()
+        # features(), off the packed row (its parent feature has the hub factor applied)
+        anchor, locator, context, _, parent, _, _ = signal.row
+        x = (cover(anchor), cover(locator), cover(context), parent,
+             1.0 if signal.phrase else 0.0)
         return _shape(signal, _raw(x, weights, credit, share), portal_open, english_query)
 
     return score_one
