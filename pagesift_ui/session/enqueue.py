@@ -21,7 +21,7 @@ from pagesift_ui.frontier.urls import MAX_URL_LENGTH, URL_CACHE_SIZE, clean, ded
 from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig, Scope
 from pagesift_ui.session.scope import in_scope
-from pagesift_ui.session.state import FrontierState, signal_of
+from pagesift_ui.session.state import FrontierState, signal_of, stored_signal
 
 __all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links", "refuse", "requeue", "tally_offer"]
 
@@ -208,7 +208,7 @@ def enqueue_links(
             seed_host, group, target, language,
         )
         if queued is not None:
-            requeue(state, key, queued[0], queued[1], _stored_signal(key, queued[2]), signal,
+            requeue(state, key, queued[0], queued[1], stored_signal(key, queued[2]), signal,
                     score_of)
             tally.requeued += 1
             continue
@@ -226,7 +226,7 @@ def _may_score(state: FrontierState, config: CrawlConfig, links: Sequence[Link])
     answers turns from no to yes: a link queued in it passed the checks, the page's copies
     (noted before it) only add refusals, one evicted in it is refused by the checks."""
     seed_host, scope = config.seed_host, config.scope  # a property that splits the URL
-    fetched, queue, copies = state.fetched_keys, state.queue, state.copies
+    fetched, queue = state.fetched_keys, state.queue
     wanted: set[str] = set()
     for link in links:
         try:
@@ -236,8 +236,7 @@ def _may_score(state: FrontierState, config: CrawlConfig, links: Sequence[Link])
         key = dedupe_key(url)
         if key in fetched:
             continue
-        if key in queue or not (key in copies or _url_refusal(url, seed_host, scope)
-                                or state.is_dry(subtree(seed_host, url))):
+        if key in queue or _refusal_before_robots(state, url, seed_host, scope) is None:
             wanted.add(link.url)
     return wanted
 
@@ -261,13 +260,6 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
         state.copies[key] = page.url
         if state.queue.drop(key) is not None:
             tally.skip(url, Skip(SkipReason.COPY))
-
-
-def _stored_signal(key: str, signal: object | None) -> LinkSignal | None:
-    """``signal_of`` of a queued entry's stored signal, without its ``Entry``."""
-    if signal is not None and not isinstance(signal, LinkSignal):
-        raise TypeError(f"queued entry {key} holds {type(signal).__name__}, not a signal")
-    return signal
 
 
 def requeue(
@@ -329,16 +321,24 @@ def refuse(
     """Why a cleaned URL not yet queued may not be offered (a copy, out of scope, URL
     hygiene, a dry subtree, robots.txt), or None: the checks every candidate passes, a
     page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13)."""
+    refusal = _refusal_before_robots(state, url, config.seed_host, config.scope)
+    if refusal is None and config.respect_robots:
+        return _robots_refusal(state, url, robots_allows)
+    return refusal
+
+
+def _refusal_before_robots(
+    state: FrontierState, url: str, seed_host: str, scope: Scope
+) -> Skip | None:
+    """``refuse``'s checks that do not ask robots.txt, in its order: a copy, out of scope,
+    URL hygiene, a dry subtree."""
     if dedupe_key(url) in state.copies:
         return Skip(SkipReason.COPY)
-    seed_host = config.seed_host  # a property that splits the seed URL
-    refusal = _url_refusal(url, seed_host, config.scope)
+    refusal = _url_refusal(url, seed_host, scope)
     if refusal is not None:
         return refusal
     if state.is_dry(subtree(seed_host, url)):
         return Skip(SkipReason.DRY_SUBTREE)
-    if config.respect_robots:
-        return _robots_refusal(state, url, robots_allows)
     return None
 
 

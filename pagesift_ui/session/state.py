@@ -33,7 +33,9 @@ from pagesift_ui.frontier.urls import TemplateStats
 from pagesift_ui.session.config import CrawlConfig, Strategy
 from pagesift_ui.session.record import PartStats, SubtreeState
 
-__all__ = ["FrontierState", "part_state", "part_stats", "signal_of", "wilson_rows"]
+__all__ = [
+    "FrontierState", "part_state", "part_stats", "signal_of", "stored_signal", "wilson_rows",
+]
 
 
 def part_state(
@@ -65,9 +67,14 @@ def wilson_rows(
 
 def signal_of(entry: Entry) -> LinkSignal | None:
     """The link signal the session stored with a queued entry (None for the seed)."""
-    signal = entry.signal
+    return stored_signal(entry.key, entry.signal)
+
+
+def stored_signal(key: str, signal: object | None) -> LinkSignal | None:
+    """``signal_of`` of what the queue holds for ``key`` (``BestFirst.queued``), without an
+    ``Entry``."""
     if signal is not None and not isinstance(signal, LinkSignal):
-        raise TypeError(f"queued entry {entry.key} holds {type(signal).__name__}, not a signal")
+        raise TypeError(f"queued entry {key} holds {type(signal).__name__}, not a signal")
     return signal
 
 
