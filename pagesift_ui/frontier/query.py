@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, KeysView, Sequence
 
 from pagesift_ui.frontier.language import (
     ENGLISH_STOP_WORDS,
@@ -187,7 +187,6 @@ class Query:
             for word, mask in zip(fresh, self.word_masks(fresh, language), strict=True):
                 if mask:
                     hits.masks[word] = mask
-                    hits.words.add(word)
             hits.known.update(fresh)
         return hits
 
@@ -211,17 +210,20 @@ class Query:
 
 class _WordHits:
     """The words of one language's texts already matched against a query's terms: all of
-    them (``known``), and the ones that match a term (``words``, with their term bits in
-    ``masks``). Emptied when full, like ``Query``'s mask cache."""
+    them (``known``), and the ones that match a term with their term bits (``masks``).
+    Emptied when full, like ``Query``'s mask cache."""
 
-    __slots__ = ("known", "masks", "words")
+    __slots__ = ("known", "masks")
 
     def __init__(self) -> None:
         self.known: set[str] = set()
-        self.words: set[str] = set()
         self.masks: dict[str, int] = {}
+
+    @property
+    def words(self) -> KeysView[str]:
+        """The known words that match a term: ``masks``' keys, a set-like view."""
+        return self.masks.keys()
 
     def clear(self) -> None:
         self.known.clear()
-        self.words.clear()
         self.masks.clear()
