@@ -187,12 +187,13 @@ class Focus:
         group: int = NO_GROUP,
         target: int = NO_GROUP,
         language: Language | None = None,
+        cited: bool = False,
     ) -> LinkSignal:
         """Read one link of a fetched page, read in ``language``, into its signal
-        (docs/DESIGN.md §8)."""
+        (docs/DESIGN.md §8); ``cited``: it sits in the page's running text."""
         return links.link_signal(
             self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host,
-            group, target, language,
+            group, target, language, cited,
         )
 
     def score(self, link_signal: LinkSignal) -> float:

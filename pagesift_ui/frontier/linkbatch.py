@@ -88,7 +88,7 @@ class LinkColumns:
     # DEPTH_DECAY ** depth, the Python float score multiplies by: kept with the link, so a
     # rescore does not look it up by depth (issue 15)
     decay: npt.NDArray[np.float64]
-    parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR for a hub parent
+    parent: npt.NDArray[np.float64]  # parent relevance, × HUB_FACTOR (hub), × CITATION_FACTOR
     # the flags as bits (bit i: ROW_FLAGS[i]: phrase, furniture, dated, section, portal,
     # other language), so score_batch reads its phrase feature and shape factors from tables
     # indexed by it rather than from chains of np.where (issue 15)

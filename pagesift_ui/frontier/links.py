@@ -5,7 +5,8 @@ words, context line), its parent's relevance, depth and the shape flags of ``lin
 score is a pure function of the signal, the link model's weights and the *current* term
 weights, so rescoring the queue after the weights move never re-reads a page:
 
-    x     = (anchor coverage, locator coverage, context coverage, parent relevance, phrase)
+    x     = (anchor coverage, locator coverage, context coverage, parent feature, phrase)
+    parent feature = parent relevance × 0.5 for a hub parent × 0.5 for a citation
     raw   = max(0, w·x + SIBLING_WEIGHT × sibling credit + POPULARITY_WEIGHT × popularity)
     shape = dated × 0.1, else furniture × 0.2;
             English query and portal open: portal max(·, 0.6), else other language × 0.2
@@ -52,6 +53,7 @@ from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_W
 from pagesift_ui.frontier.weights import mask_coverage
 
 __all__ = [
+    "CITATION_FACTOR",
     "CONTEXT_BYTES",
     "DATED_FACTOR",
     "DEPTH_DECAY",
@@ -89,6 +91,12 @@ logger = logging.getLogger(__name__)
 
 #: A hub parent (fewer prose words than links) passes on half its relevance (docs/DESIGN.md §8).
 HUB_FACTOR = 0.5
+#: A citation (a link in the running text of the page's main content, outside its lists and
+#: its navigation) passes on half its page's relevance, as a hub's link does: a page about
+#: the topic cites what its sentences need (``for``, ``abc.ABCMeta``), which is about
+#: something else; its lists and navigation are its part of the site's structure
+#: (docs/DESIGN.md §8, docs/DECISIONS.md, issue 11: "citations").
+CITATION_FACTOR = HUB_FACTOR
 #: Furniture targets: news, about, privacy… (docs/DESIGN.md §8).
 FURNITURE_FACTOR = 0.2
 #: Dated leaves (news items), instead of the furniture factor (docs/DESIGN.md §8).
@@ -150,6 +158,8 @@ class LinkSignal:
     #: Where the link was found; a sitemap link also keeps its ``<lastmod>`` ("" for none).
     via: LinkVia = LinkVia.PAGE
     lastmod: str = ""
+    #: The link sits in the running text of its page's main content (``CITATION_FACTOR``).
+    cited: bool = False
     # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
     # what a batch packs
     _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
@@ -159,6 +169,8 @@ class LinkSignal:
         _check_numbers(self.depth, self.parent_relevance, self.group, self.target)
         object.__setattr__(self, "parent_relevance", float(self.parent_relevance))
         object.__setattr__(self, "via", LinkVia(self.via))
+        if not isinstance(self.cited, bool):
+            raise ValueError(f"cited must be a bool, got {self.cited!r}")
         if not isinstance(self.lastmod, str):
             raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         for name in ("anchor_mask", "locator_mask", "context_mask"):
@@ -183,6 +195,7 @@ class LinkSignal:
         depth: int,
         parent_relevance: float,
         parent_is_hub: bool,
+        cited: bool,
         masks: tuple[int, int, int],
         shape: tuple[bool, bool, bool, bool, bool],
         group: int,
@@ -221,10 +234,11 @@ class LinkSignal:
         put(self, "target", target)
         put(self, "via", LinkVia.PAGE)
         put(self, "lastmod", "")
+        put(self, "cited", cited)
         # _pack's row, flags in ROW_FLAGS order
         put(self, "_row", _row(anchor_mask, locator_mask, context_mask, depth,
                                (phrase, furniture, dated, section, portal, other),
-                               parent_relevance, parent_is_hub, group, target))
+                               parent_relevance, parent_is_hub, cited, group, target))
         return self
 
     @property
@@ -235,8 +249,8 @@ class LinkSignal:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group``, ``target``,
-        ``via`` and ``lastmod`` only when set, so signals of records made before them read
-        the same."""
+        ``via``, ``lastmod`` and ``cited`` only when set, so signals of records made before
+        them read the same."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         for name in ("group", "target"):
             if data[name] == NO_GROUP:
@@ -247,6 +261,8 @@ class LinkSignal:
             data["via"] = self.via.value
         if not self.lastmod:
             del data["lastmod"]
+        if not self.cited:
+            del data["cited"]
         return data
 
     @classmethod
@@ -273,20 +289,32 @@ def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
     """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
     return _row(signal.anchor_mask, signal.locator_mask, signal.context_mask, signal.depth,
                 tuple(bool(getattr(signal, name)) for name in ROW_FLAGS),
-                signal.parent_relevance, signal.parent_is_hub, signal.group, signal.target)
+                signal.parent_relevance, signal.parent_is_hub, signal.cited, signal.group,
+                signal.target)
 
 
 def _row(
     anchor_mask: int, locator_mask: int, context_mask: int, depth: int,
-    flags: tuple[bool, ...], parent: float, parent_is_hub: bool, group: int, target: int,
+    flags: tuple[bool, ...], parent: float, parent_is_hub: bool, cited: bool, group: int,
+    target: int,
 ) -> tuple[int, int, int, int, float, int, int]:
     """A packed row: ``flags`` in ``ROW_FLAGS`` order as bits, the depth above them."""
     code = depth << ROW_DEPTH_SHIFT
     for bit, flag in enumerate(flags):
         code |= int(flag) << bit
+    return (anchor_mask, locator_mask, context_mask, code,
+            _parent_feature(parent, parent_is_hub, cited), group, target)
+
+
+def _parent_feature(parent: float, parent_is_hub: bool, cited: bool) -> float:
+    """The parent feature: the parent's relevance, halved for a hub parent
+    (``HUB_FACTOR``) and for a citation (``CITATION_FACTOR``), in that order, so the row and
+    ``features`` hold the same float."""
     if parent_is_hub:
-        parent *= HUB_FACTOR  # the same float features() computes
-    return (anchor_mask, locator_mask, context_mask, code, parent, group, target)
+        parent *= HUB_FACTOR
+    if cited:
+        parent *= CITATION_FACTOR
+    return parent
 
 
 def link_signal(
@@ -301,11 +329,13 @@ def link_signal(
     group: int = NO_GROUP,
     target: int = NO_GROUP,
     language: Language | None = None,
+    cited: bool = False,
 ) -> LinkSignal:
     """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
 
     The anchor, context and URL words are read in ``language``, the language of the page
-    that has the link (None: the query's; docs/DESIGN.md §1.1).
+    that has the link (None: the query's; docs/DESIGN.md §1.1). ``cited``: the link sits in
+    the running text of the page's main content (``CITATION_FACTOR``).
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
@@ -313,7 +343,7 @@ def link_signal(
     _check_numbers(depth, parent, group, target)
     # the numbers checked and the masks from hit_mask: the constructor's checks would pass
     return LinkSignal._of_page_link(
-        url, anchor, context, depth, parent, bool(parent_is_hub),
+        url, anchor, context, depth, parent, bool(parent_is_hub), bool(cited),
         (query.hit_mask(anchor, language), _locator_mask(query, url, language),
          query.hit_mask(_around(context, anchor), language)),
         (is_furniture(url, anchor, _wanted_furniture(query)), is_dated(url),
@@ -418,14 +448,11 @@ class LinkExplanation:
 
 def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, ...]:
     """The five features of a link under the current term weights (docs/DESIGN.md §8)."""
-    parent = signal.parent_relevance
-    if signal.parent_is_hub:
-        parent *= HUB_FACTOR
     return (
         mask_coverage(signal.anchor_mask, term_weights),
         mask_coverage(signal.locator_mask, term_weights),
         mask_coverage(signal.context_mask, term_weights),
-        parent,
+        _parent_feature(signal.parent_relevance, signal.parent_is_hub, signal.cited),
         1.0 if signal.phrase else 0.0,
     )
 

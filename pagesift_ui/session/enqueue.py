@@ -200,12 +200,15 @@ def enqueue_links(
             tally.skip(url, refusal)
             continue
         state.depths.linked(parent, key)
-        group = state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
+        block = blocks.get(link.url, NO_GROUP)
+        group = state.focus.siblings.group(parent, block, key)
         target = popularity.linked(parent, key)
         link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
+        # a link of the main content outside every list block is in running text: a
+        # citation (links.CITATION_FACTOR; docs/DESIGN.md §8)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
-            seed_host, group, target, language,
+            seed_host, group, target, language, link.in_main and block == NO_GROUP,
         )
         if queued is not None:
             requeue(state, key, queued[0], queued[1], stored_signal(key, queued[2]), signal,

@@ -22,19 +22,22 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("cited", [False, True])
 @pytest.mark.parametrize("case", CASES)
-def test_same_signal_as_the_public_constructor(case: tuple) -> None:  # type: ignore[type-arg]
+def test_same_signal_as_the_public_constructor(
+    case: tuple, cited: bool,  # type: ignore[type-arg]
+) -> None:
     url, anchor, context, depth, parent, hub, group, target = case
     query = Query("international student fees")
     fast = link_signal(query, url, anchor, context, depth, parent, hub, "uni.localhost",
-                       group, target)
+                       group, target, cited=cited)
     checked = LinkSignal(
         url=url, anchor=anchor, context=context, depth=depth,
         parent_relevance=float(parent), parent_is_hub=bool(hub),
         anchor_mask=fast.anchor_mask, locator_mask=fast.locator_mask,
         context_mask=fast.context_mask, furniture=fast.furniture, dated=fast.dated,
         section=fast.section, portal=fast.portal, other_language=fast.other_language,
-        group=group, target=target,
+        group=group, target=target, cited=cited,
     )
     assert fast == checked
     for f in fields(LinkSignal):
@@ -50,7 +53,7 @@ def test_same_signal_as_the_public_constructor(case: tuple) -> None:  # type: ig
     {"depth": -1}, {"depth": True}, {"depth": 1.0}, {"parent_relevance": 1.5},
     {"parent_relevance": True}, {"parent_relevance": float("nan")}, {"group": -2},
     {"target": False}, {"anchor_mask": -1}, {"locator_mask": True}, {"context_mask": 0.5},
-    {"phrase": True}, {"blind": False}, {"lastmod": 3}, {"via": "ftp"},
+    {"phrase": True}, {"blind": False}, {"lastmod": 3}, {"via": "ftp"}, {"cited": 1},
 ])
 def test_the_public_constructor_still_refuses_bad_input(bad: dict) -> None:  # type: ignore[type-arg]
     with pytest.raises(ValueError):

@@ -345,6 +345,23 @@ def test_features_and_score_of_a_strong_link_by_hand() -> None:
     json.dumps(explanation.to_dict())
 
 
+def test_a_citation_passes_on_half_its_pages_relevance_and_a_hubs_citation_a_quarter() -> None:
+    cited = LinkSignal(f"{U}/x", depth=1, parent_relevance=0.6, cited=True)
+    listed = LinkSignal(f"{U}/x", depth=1, parent_relevance=0.6)
+    hub_cited = LinkSignal(f"{U}/x", depth=1, parent_relevance=0.6, parent_is_hub=True,
+                           cited=True)
+    assert features(listed, TERM_WEIGHTS)[3] == 0.6
+    assert features(cited, TERM_WEIGHTS)[3] == 0.3
+    assert features(hub_cited, TERM_WEIGHTS)[3] == 0.15
+    # the packed row (what a batch scores) holds the same float as features()
+    assert [s.row[4] for s in (listed, cited, hub_cited)] == [0.6, 0.3, 0.15]
+    # raw = 0.5 (parent prior) × 0.3 = 0.15 → × 0.9 = 0.135
+    assert score(cited, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True) == pytest.approx(0.135)
+    # the flag is kept in the record only when set: records made before it read the same
+    assert "cited" not in listed.to_dict()
+    assert LinkSignal.from_dict(json.loads(json.dumps(cited.to_dict()))) == cited
+
+
 def test_dated_news_link_takes_the_dated_factor_instead_of_furniture() -> None:
     sig = LinkSignal(f"{U}/news/2024/05/x", depth=1, parent_relevance=0.6,
                      anchor_mask=0b111, locator_mask=0b111, furniture=True, dated=True)

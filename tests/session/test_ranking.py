@@ -9,6 +9,8 @@
    off-topic pages link to, and once a page every page links to proved off-topic, the
    others lose their backlink count's lead (hub trust); a list's title is its entries'
    context;
+5a. a citation (a link in a relevant page's running text) passes on half the page's
+   relevance: the page's list entries come before what its sentences cite;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -189,6 +191,28 @@ def test_entries_of_a_list_whose_title_names_the_query_come_first() -> None:
     assert first is not None
     terms = {f["name"]: f["value"] for f in first["features"]}
     assert terms["anchor"] == 0.0 and terms["context"] > 0.0
+
+
+def test_a_relevant_pages_list_entry_comes_before_what_its_sentences_cite() -> None:
+    # The seed is about the query. One of its sentences cites a syntax page; its list names
+    # a chapter. Neither anchor nor the words around either link name the query, and each
+    # target has one backlink: on main both took the seed's whole relevance and tied, and
+    # the citation, read first, came first.
+    pages = {
+        "/": page("Event loop scheduling", [
+            'Repetition is written with the <a href="/syntax.html">for statement</a> as usual.',
+            TOPIC, TOPIC], [[("Chapter one", "/chapter.html")]]),
+        "/syntax.html": page("Compound statements", [FILLER]),
+        "/chapter.html": page("Chapter one", [TOPIC]),
+    }
+    records = crawl(pages, QUERY, limit=3)
+    assert fetched(records) == ["/", "/chapter.html", "/syntax.html"]
+    chapter, cited = records[1].link, records[2].link
+    assert chapter is not None and cited is not None
+    parent = {r: {f["name"]: f["value"] for f in link["features"]}["parent"]
+              for r, link in (("chapter", chapter), ("cited", cited))}
+    assert parent["chapter"] == records[0].relevance > 0.0
+    assert parent["cited"] == parent["chapter"] * 0.5
 
 
 def sibling_credit(record: StepRecord) -> float:
