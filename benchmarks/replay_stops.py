@@ -161,6 +161,17 @@ def by_verdict(covered: Rule, saturated: Rule) -> Rule:
     return rule
 
 
+def paid_off(rule: Rule, hit: Callable[[Row], bool]) -> Rule:
+    """``rule``, but a verdict after a forgiven one is forgiven only if a ``hit`` page came
+    between the two: a forgiveness that found nothing is a sign the leads are spent."""
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        if not rule(rows, index):
+            return False
+        previous = next((j for j in range(index - 1, 0, -1) if rows[j]["verdict"]), None)
+        return previous is None or any(hit(r) for r in rows[previous + 1:index + 1])
+    return forgive
+
+
 def on_topic(row: Row) -> bool:
     return bool(row["relevance"] >= MIN_RELEVANCE)
 
@@ -188,6 +199,10 @@ RULES: dict[str, Rule] = {
     "expected relevant yield ≥ 1 in 5 (10 nearest)": expected_yield(relevant, 10),
     "head above the last 10 steps' median score": recent_scores(10),
     "covered: fresh-page bar; else the crawler's": by_verdict(lead_bar(fresh), lead_bar(on_topic)),
+    "the crawler's, after a forgiveness only if a fresh page came since":
+        paid_off(lead_bar(on_topic), fresh),
+    "always, after a forgiveness only if a fresh page came since":
+        paid_off(lambda rows, index: True, fresh),
 }
 
 
