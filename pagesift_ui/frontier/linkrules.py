@@ -64,7 +64,12 @@ FURNITURE_WORDS = frozenset(
     + "logout log-in signin sign-in signup sign-up register my-account".split()
     # legal notices under their other names; "impressum"/"datenschutz" because German sites
     # are common seeds of English queries (the language-portal rule exists for them)
-    + "disclaimer imprint impressum datenschutz copyright gdpr".split()
+    + "disclaimer imprint impressum datenschutz copyright gdpr license licence licenses".split()
+    # a software site's download and bug-report pages hang off every page of its
+    # documentation, as the contact and donate pages below do off every section of a
+    # university's (pydocs fetched download.html at page 2 on 9 of its 12 dev queries;
+    # docs/DECISIONS.md, issue 11: "downloads, bug reports and licences are furniture")
+    + "download downloads bugs".split()
     # the same contact/fundraising/share pages hang off every section of a site
     + "contact contact-us donate giving share print".split()
     # feed formats and blog/CMS machinery next to "feed"/"rss"/"tag"

@@ -161,6 +161,13 @@ def test_locator_text_keeps_only_meaningful_url_words(url: str, expected: str) -
         (f"{U}/x", "About tuition fees", False),  # head word "fees"
         (f"{U}/x", "International student fees", False),
         (f"{U}/x", "Board of the international student union", False),  # a title, not a label
+        # a software site's machinery: licences, downloads, bug reports
+        ("https://docs.localhost/license.html", "History and License", True),
+        ("https://docs.localhost/download.html", "Download these documents", True),
+        ("https://docs.localhost/bugs.html", "Reporting bugs", True),
+        ("https://docs.localhost/x", "Dealing with Bugs", True),  # head word "bugs"
+        ("https://docs.localhost/library/asyncio-dev.html", "Developing with asyncio", False),
+        ("https://docs.localhost/x", "Downloading files over HTTP", False),  # a title
     ],
 )
 def test_furniture(url: str, anchor: str, expected: bool) -> None:
