@@ -60,11 +60,12 @@ def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFr
         explained = row.explanation.get("score") if row.explanation else row.score
         record.update({"shaping": _shape_steps(row.explanation), "now": explained,
                        "blind": row.blind,
+                       "cited": bool(row.explanation and row.explanation.get("cited")),
                        "furniture": row.furniture, "pinned": row.pinned,
                        "demoted": row.demoted, "cluster": row.cluster, "depth": row.depth})
         records.append(record)
     columns = ["rank", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping", "now", "blind",
-               "furniture", "pinned", "demoted", "cluster", "depth"]
+               "cited", "furniture", "pinned", "demoted", "cluster", "depth"]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
@@ -146,9 +147,10 @@ _NUMBER = st.column_config.NumberColumn(format="%.2f")
 
 def render_frontier(rows: Sequence[FrontierRow], seed_url: str) -> None:
     st.caption("The queue in pop order. A score is the sum of the feature contributions "
-               "(value × weight in use), then shaped (furniture, floors, depth decay); 'now' "
-               "is that sum under today's weights (the queue is rescored when they move "
-               "enough). Blind links scored from a floor only.")
+               "(value × weight in use), then shaped (dated, furniture, language, depth "
+               "decay); 'now' is that sum under today's weights (the queue is rescored when "
+               "they move enough). Blind: no query word in the anchor, URL or context. Cited: "
+               "named in a page's running text, so it takes half that page's relevance.")
     config = {name: _NUMBER for name in ("score", "now", *CONTRIBUTION_COLUMNS)}
     st.dataframe(frontier_frame(rows, seed_url), key="frontier_table", hide_index=True,
                  column_config=config, width="stretch")

@@ -427,10 +427,12 @@ class LinkExplanation:
     blind: bool
     via: LinkVia = LinkVia.PAGE
     lastmod: str = ""
+    #: The link is a citation: its parent feature is the page's relevance × CITATION_FACTOR.
+    cited: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values; ``via`` and ``lastmod`` only for a sitemap link, so the explanations
-        of page links read as they did before sitemaps."""
+        of page links read as they did before sitemaps; ``cited`` only when set."""
         out: dict[str, Any] = {
             "features": [asdict(feature) for feature in self.features],
             "raw": self.raw,
@@ -443,6 +445,8 @@ class LinkExplanation:
         if self.via is not LinkVia.PAGE:
             out["via"] = self.via.value
             out["lastmod"] = self.lastmod
+        if self.cited:
+            out["cited"] = True
         return out
 
 
@@ -568,7 +572,7 @@ def explain_with(
     steps: list[ShapeStep] = []
     final = _shape(signal, raw, portal_open, english_query, steps)
     return LinkExplanation(parts, raw, tuple(steps), final, bool(signal.blind), signal.via,
-                           signal.lastmod)
+                           signal.lastmod, signal.cited)
 
 
 def score_with(

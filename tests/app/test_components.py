@@ -141,6 +141,17 @@ def test_explain_step_says_when_the_weights_moved_since_the_link_was_ranked() ->
     assert "depth → 2.61)" in text
 
 
+def test_explain_step_says_what_scored_a_blind_link_and_why_a_citation_took_half() -> None:
+    blind = explain_step(make_record(4, blind=True), CONFIG)
+    assert ("a blind link: no query word in its anchor, URL or context, so its parent, its "
+            "siblings and its popularity scored it") in blind
+    assert "floor" not in blind  # there is no section floor any more (issue 11)
+    cited = explain_step(make_record(5, link={**LINK, "cited": True}), CONFIG)
+    assert "a citation: its page names it in running text, so it takes half the page's " \
+           "relevance" in cited
+    assert "a citation" not in explain_step(make_record(6), CONFIG)
+
+
 def test_explain_step_for_the_seed_errors_and_duplicates() -> None:
     assert "the start URL (score 1.00)" in explain_step(
         make_record(1, link=None, score=1.0, url=SEED, final_url=SEED), CONFIG)
@@ -433,7 +444,10 @@ def test_frontier_and_pages_frames() -> None:
     assert frame.columns.is_unique
     assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
     assert frame.loc[0, "shaping"] == "depth 2.61" and bool(frame.loc[0, "pinned"])
-    assert frame.loc[0, "now"] == 2.61
+    assert frame.loc[0, "now"] == 2.61 and not frame.loc[0, "cited"]
+    cited = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, False, False,
+                        "for", {**LINK, "cited": True})
+    assert bool(frontier_frame([cited], SEED).loc[0, "cited"])
     pages = [PageRow(i, f"u{i}", "", StepOutcome.FETCHED, 200, 0.2, True,
                      None if i < 2 else False, True, 1, "s", 1, 1.0, False, None) for i in (1, 2)]
     frame = pages_frame(pages)

@@ -366,6 +366,8 @@ def test_a_citation_passes_on_half_its_pages_relevance_and_a_hubs_citation_a_qua
     assert score(cited, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True) == pytest.approx(0.135)
     # the flag is kept in the record only when set: records made before it read the same
     assert "cited" not in listed.to_dict()
+    assert explain(cited, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True).to_dict()["cited"] is True
+    assert "cited" not in explain(listed, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True).to_dict()
     assert LinkSignal.from_dict(json.loads(json.dumps(cited.to_dict()))) == cited
 
 
