@@ -9,7 +9,10 @@ bodies are read and decoded once, before the clock starts, so a "step" is what
 ``CrawlSession.step()`` does with a page after the fetch (extraction, relevance, the stop
 rules, the links' cleaning, scoring and queueing, the record). After each step the same page
 — the decoded text the step parsed — is parsed with ``BeautifulSoup(text, "lxml")`` and with
-``lxml.html.fromstring(text)``, the two in alternating order from page to page. Each crawl
+``lxml.html.fromstring(text)``, the two in alternating order from page to page, and the
+soup's garbage is collected before the next step, outside every clock (a soup is a web of
+cycles: left to the cyclic GC it slowed the lxml parses and added full collections to the
+steps; docs/DECISIONS.md, issue 15, "bench_step's garbage"). Each crawl
 runs ``REPEATS`` times (a fresh session each time, so the same steps), and every time is the
 median of its repeats. Times are CPU seconds of this process (``time.process_time``): the
 machine is shared, and other processes' load should not count.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import logging
 import pstats
@@ -103,10 +107,12 @@ class PageTimes:
     lxml: list[float]
 
 
-def _cpu(action: Any, *args: Any) -> float:
+def _cpu(action: Any, *args: Any) -> tuple[float, Any]:
+    """CPU seconds of ``action(*args)``, and what it returned (freed by the caller, after
+    the clock)."""
     start = time.process_time()
-    action(*args)
-    return time.process_time() - start
+    result = action(*args)
+    return time.process_time() - start, result
 
 
 def _crawl(source: MemorySource, query: str, seed: str, limit: int,
@@ -136,7 +142,16 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
                 parses.reverse()
             entry.step.append(step)
             for name, parse in parses:
-                getattr(entry, name).append(_cpu(parse))
+                seconds, tree = _cpu(parse)
+                getattr(entry, name).append(seconds)
+                del tree
+            # A soup is a web of parent/child cycles: only the cyclic GC frees it, and its
+            # dead trees were still there when the next steps' collections ran (4-5 full
+            # collections of ~0.1-0.2 s inside the steps of a run, 15,000+ bs4 Tags on the
+            # heap each time). Collected here, outside every clock. A step itself leaves no
+            # cyclic garbage (0 after 58 of 60 steps: docs/DECISIONS.md, "bench_step's
+            # garbage"), so this takes nothing the step would have paid for.
+            gc.collect()
     return order
 
 
