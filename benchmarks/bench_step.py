@@ -11,8 +11,8 @@ rules, the links' cleaning, scoring and queueing, the record). After each step t
 — the decoded text the step parsed — is parsed with ``BeautifulSoup(text, "lxml")`` and with
 ``lxml.html.fromstring(text)``, the two in alternating order from page to page, and the
 soup's garbage is collected before the next step, outside every clock (a soup is a web of
-cycles: left to the cyclic GC it slowed the lxml parses and added full collections to the
-steps; docs/DECISIONS.md, issue 15, "bench_step's garbage"). Each crawl
+cycles: left to the cyclic GC, its full collections ran inside the next steps;
+docs/DECISIONS.md, issue 15, "bench_step's garbage"). Each crawl
 runs ``REPEATS`` times (a fresh session each time, so the same steps), and every time is the
 median of its repeats. Times are CPU seconds of this process (``time.process_time``): the
 machine is shared, and other processes' load should not count.
@@ -107,12 +107,12 @@ class PageTimes:
     lxml: list[float]
 
 
-def _cpu(action: Any, *args: Any) -> tuple[float, Any]:
-    """CPU seconds of ``action(*args)``, and what it returned (freed by the caller, after
-    the clock)."""
+def _cpu(action: Any, *args: Any) -> float:
+    """CPU seconds of ``action(*args)``, freeing what it returned included (a step frees
+    its tree too); a soup's cycles are left to the caller's ``gc.collect()``."""
     start = time.process_time()
-    result = action(*args)
-    return time.process_time() - start, result
+    action(*args)
+    return time.process_time() - start
 
 
 def _crawl(source: MemorySource, query: str, seed: str, limit: int,
@@ -142,9 +142,7 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
                 parses.reverse()
             entry.step.append(step)
             for name, parse in parses:
-                seconds, tree = _cpu(parse)
-                getattr(entry, name).append(seconds)
-                del tree
+                getattr(entry, name).append(_cpu(parse))
             # A soup is a web of parent/child cycles: only the cyclic GC frees it, and its
             # dead trees were still there when the next steps' collections ran (4-5 full
             # collections of ~0.1-0.2 s inside the steps of a run, 15,000+ bs4 Tags on the
