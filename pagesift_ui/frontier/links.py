@@ -95,7 +95,8 @@ HUB_FACTOR = 0.5
 #: its navigation) passes on half its page's relevance, as a hub's link does: a page about
 #: the topic cites what its sentences need (``for``, ``abc.ABCMeta``), which is about
 #: something else; its lists and navigation are its part of the site's structure
-#: (docs/DESIGN.md §8, docs/DECISIONS.md, issue 11: "citations").
+#: (docs/DESIGN.md §8; docs/DECISIONS.md, issue 11: "a citation passes on half its page's
+#: relevance").
 CITATION_FACTOR = HUB_FACTOR
 #: Furniture targets: news, about, privacy… (docs/DESIGN.md §8).
 FURNITURE_FACTOR = 0.2
