@@ -122,16 +122,16 @@ def _score_text(record: StepRecord) -> str:
     text = " + ".join(parts) if parts else "no feature matched the query"
     for step in link.get("steps", []):
         text += f", {step['rule']} → {step['score']:.2f}"
-    blind = ("; a blind link: no query word in its anchor, URL or context, so its parent, its "
+    notes = ("; a blind link: no query word in its anchor, URL or context, so its parent, its "
              "siblings and its popularity scored it") if record.blind else ""
     if link.get("cited"):
-        blind += ("; a citation: its page names it in running text, so it takes half the "
+        notes += ("; a citation: its page names it in running text, so it takes half the "
                   "page's relevance")
-    blind += sitemap_text(link)
+    notes += sitemap_text(link)
     if abs(float(link.get("score", record.score)) - record.score) >= 0.005:
         return f"ranked with score {record.score:.2f}; with the weights when it was fetched: " \
-               f"{text}{blind}"
-    return f"score {record.score:.2f}: {text}{blind}"
+               f"{text}{notes}"
+    return f"score {record.score:.2f}: {text}{notes}"
 
 
 def sitemap_text(link: Mapping[str, Any] | None) -> str:

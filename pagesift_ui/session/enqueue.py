@@ -187,11 +187,12 @@ def enqueue_links(
             tally.skip(link.url, Skip(SkipReason.NOT_HTTP))
             continue
         key = dedupe_key(url)
+        block = blocks.get(link.url, NO_GROUP)  # the link's list block on this page
         if key in state.fetched_keys:
             state.depths.linked(parent, key)
             _shorten(state, key, depth + 1, score_of)
             if key != parent:  # a fetched entry of this page's lists credits them (siblings.py)
-                state.focus.siblings.group(parent, blocks.get(link.url, NO_GROUP), key)
+                state.focus.siblings.group(parent, block, key)
             continue  # the ordinary case of navigation links: not worth a row
         queued = state.queue.queued(key)  # (depth, score, signal): no Entry built
         # a queued link passed every check when it was queued: only its score may change
@@ -200,7 +201,6 @@ def enqueue_links(
             tally.skip(url, refusal)
             continue
         state.depths.linked(parent, key)
-        block = blocks.get(link.url, NO_GROUP)
         group = state.focus.siblings.group(parent, block, key)
         target = popularity.linked(parent, key)
         link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
