@@ -13,7 +13,8 @@ the steps so far (score of the link when it was popped, relevance, freshness) an
 best link outside dry subtrees, the same numbers the crawler has.
 
 The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
-least the lowest score at fetch of the links that found on-topic pages), an oracle that stands
+least the lowest score at fetch of the links that found on-topic pages before the first verdict
+or relevant pages since), the rule before it (on-topic pages throughout), an oracle that stands
 at the first verdict with 90% recall (the bound any rule can reach on these crawls), and the
 alternatives measured so far (docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
 mean recall at its stop and median (pages at stop ÷ pages to 90%), issue 11's two stopping
@@ -116,7 +117,8 @@ def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
 
 def lead_bar(hit: Callable[[Row], bool], quantile: float = 0.0) -> Rule:
     """Forgive while the best queued link scores at least the ``quantile`` of the fetch-time
-    scores of the links whose page was a ``hit`` (0: the lowest, the crawler's rule)."""
+    scores of the links whose page was a ``hit`` (0: the lowest, the crawler's rule before
+    the first verdict)."""
     def rule(rows: Sequence[Row], index: int) -> bool:
         head = rows[index]["head"]
         scores = sorted(r["score"] for r in rows[1:index + 1] if hit(r))
@@ -161,6 +163,21 @@ def by_verdict(covered: Rule, saturated: Rule) -> Rule:
     return rule
 
 
+def tail_bar(before: Callable[[Row], bool], since: Callable[[Row], bool]) -> Rule:
+    """``lead_bar``, but a link joins the bar if its page was a ``before`` hit up to the first
+    verdict (that step included) and a ``since`` hit after it (the crawler's rule with
+    on-topic before and relevant since)."""
+    def rule(rows: Sequence[Row], index: int) -> bool:
+        head = rows[index]["head"]
+        first = next(j for j in range(len(rows)) if rows[j]["verdict"])
+        scores = [r["score"] for j, r in enumerate(rows[1:index + 1], start=1)
+                  if (before(r) if j <= first else since(r))]
+        if head is None or head <= 0.0 or not scores:
+            return False
+        return bool(head >= min(scores))
+    return rule
+
+
 def paid_off(rule: Rule, hit: Callable[[Row], bool]) -> Rule:
     """``rule``, but a verdict after a forgiven one is forgiven only if a ``hit`` page came
     between the two: a forgiveness that found nothing is a sign the leads are spent."""
@@ -189,7 +206,9 @@ def oracle(rows: Sequence[Row], index: int) -> bool:
 
 
 RULES: dict[str, Rule] = {
-    "crawler (lowest on-topic score)": lead_bar(on_topic),
+    "crawler (lowest on-topic score, relevant after the first verdict)":
+        tail_bar(on_topic, relevant),
+    "lowest on-topic score throughout (the crawler's before)": lead_bar(on_topic),
     "oracle (stand at 90% recall)": oracle,
     "never stop (the 200-page budget)": lambda rows, index: True,
     "lower quartile of on-topic scores": lead_bar(on_topic, 0.25),
@@ -198,8 +217,9 @@ RULES: dict[str, Rule] = {
     "expected on-topic yield ≥ 1 in 5 (10 nearest)": expected_yield(on_topic, 10),
     "expected relevant yield ≥ 1 in 5 (10 nearest)": expected_yield(relevant, 10),
     "head above the last 10 steps' median score": recent_scores(10),
-    "covered: fresh-page bar; else the crawler's": by_verdict(lead_bar(fresh), lead_bar(on_topic)),
-    "the crawler's, after a forgiveness only if a fresh page came since":
+    "covered: fresh-page bar; else the crawler's before":
+        by_verdict(lead_bar(fresh), lead_bar(on_topic)),
+    "the crawler's before, after a forgiveness only if a fresh page came since":
         paid_off(lead_bar(on_topic), fresh),
     "always, after a forgiveness only if a fresh page came since":
         paid_off(lambda rows, index: True, fresh),
@@ -224,7 +244,7 @@ def pages_to_90(rows: Sequence[Row]) -> int | None:
 def check_exact(crawls: Sequence[dict[str, Any]]) -> int:
     """Verdicts where the replayed crawler rule and the crawler's recorded answer differ (0:
     the replay reads the same numbers the crawler did)."""
-    rule = RULES["crawler (lowest on-topic score)"]
+    rule = RULES["crawler (lowest on-topic score, relevant after the first verdict)"]
     return sum(1 for crawl in crawls for index, row in enumerate(crawl["rows"])
                if row["verdict"] and rule(crawl["rows"], index) != row["recorded"])
 

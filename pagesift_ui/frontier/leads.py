@@ -26,6 +26,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
+
 __all__ = ["Lead", "LeadBar"]
 
 
@@ -34,27 +36,54 @@ class Lead:
     """The answer of the pending-lead check at one step, with its numbers.
 
     ``pending``: a verdict here is forgiven. ``why`` says it in words for the step record,
-    whichever way it went.
+    whichever way it went. ``head``: the score of the link judged (None: no link queued),
+    kept in the record so a replay with other stop options can judge it again against its
+    own bar (``session/whatif.py``).
     """
 
     pending: bool
     why: str
+    head: float | None = None
 
 
 class LeadBar:
-    """The scores, at fetch time, of the links whose pages proved on topic."""
+    """The scores, at fetch time, of the links whose pages proved on topic: before the
+    crawl's first stop verdict, a page at or above ``MIN_RELEVANCE``; from that verdict on,
+    one at or above ``EVIDENCE_RELEVANCE``.
 
-    __slots__ = ("_scores",)
+    Why the bar asks more once a verdict has fired: from then on every forgiven step fetches
+    the head, and on a site whose pages nearly all touch the query (pydocs: most pages are at
+    0.05–0.15 on any query) the head's page is on topic more often than not, so the bar
+    followed the head down and no verdict ever stood (7 of pydocs' 12 dev queries ran to the
+    200-page budget with 90% of their answers found by page 14–52). Before the first verdict
+    the on-topic links are the evidence there is (the link model's positive label, §11.9);
+    after it, only a link that found a relevant page shows that links this weak still lead
+    to answers (docs/DECISIONS.md, issue 11: "the lead bar after the first verdict").
+    """
+
+    __slots__ = ("_judged", "_scores")
 
     def __init__(self) -> None:
         self._scores: list[float] = []  # sorted
+        self._judged = False  # a stop verdict has fired (any fate)
 
     def __len__(self) -> int:
         return len(self._scores)
 
-    def found_on_topic(self, score: float) -> None:
-        """A link scoring ``score`` when it was fetched led to an on-topic page."""
-        bisect.insort(self._scores, float(score))
+    @property
+    def judged(self) -> bool:
+        """A stop verdict has fired in this crawl, forgiven or not."""
+        return self._judged
+
+    def found(self, score: float, relevance: float) -> None:
+        """A link scoring ``score`` when it was fetched led to a page of ``relevance``: it
+        joins the bar if that page counts as a find (class docstring)."""
+        if relevance >= (EVIDENCE_RELEVANCE if self._judged else MIN_RELEVANCE):
+            bisect.insort(self._scores, float(score))
+
+    def verdict_fired(self) -> None:
+        """A stop verdict fired at this step (after this step's own ``found``)."""
+        self._judged = True
 
     def bar(self) -> float | None:
         """The lowest of those scores, or None before the first on-topic page."""
@@ -67,12 +96,17 @@ class LeadBar:
             return Lead(False, "no link is queued outside dry subtrees")
         if bar is None:
             return Lead(False, "no link has led to an on-topic page yet, so no queued link "
-                               "is a proven kind of lead")
-        n = len(self._scores)
+                               "is a proven kind of lead", head_score)
+        found = self._what_found()
         if head_score > 0.0 and head_score >= bar:
             return Lead(True, f"the best queued link scores {head_score:.3g} ({head_url}), at "
-                              f"least {bar:.3g}, the lowest score of the {n} links that "
-                              "led to on-topic pages")
+                              f"least {bar:.3g}, the lowest score of {found}", head_score)
         return Lead(False, f"the best queued link scores {head_score:.3g} ({head_url}), below "
-                           f"{bar:.3g}, the lowest score of the {n} links that led to "
-                           "on-topic pages")
+                           f"{bar:.3g}, the lowest score of {found}", head_score)
+
+    def _what_found(self) -> str:
+        n = len(self._scores)
+        if not self._judged:
+            return f"the {n} links that led to on-topic pages"
+        return (f"the {n} links that led to on-topic pages before the first verdict or to "
+                "relevant pages since")

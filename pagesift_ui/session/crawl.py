@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.relevance import PageSignal
@@ -392,17 +392,19 @@ class CrawlSession:
             self._samples.append(Sample(facts.url, x, relevance))
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
-        if link_signal is not None and relevance >= MIN_RELEVANCE:
-            # the bar of §11.10 learns from the links that found on-topic pages: the link
-            # model's own positive label (§11.9), not only pages relevant enough for evidence
-            self.state.leads.found_on_topic(facts.entry.score)
+        if link_signal is not None:
+            # the bar of §11.10 learns from the links that found on-topic pages (the link
+            # model's own positive label, §11.9), relevant ones once a verdict has fired
+            self.state.leads.found(facts.entry.score, relevance)
         ahead = [link.entry for link in self._ahead]
         lead = pending_lead(self.state, self.config.seed_host, ahead)
         if lead.pending and not self.config.forgive_leads:
-            lead = Lead(False, f"{lead.why}; lead forgiveness is off, so a verdict stands")
-        facts.lead_pending, facts.lead_why = lead.pending, lead.why
+            lead = Lead(False, f"{lead.why}; lead forgiveness is off, so a verdict stands",
+                        lead.head)
+        facts.lead_pending, facts.lead_why, facts.lead_head = lead.pending, lead.why, lead.head
         if reason is not None:
             verdict = judge(self.state, self.config, facts, reason, lead)
+            self.state.leads.verdict_fired()
             self.verdicts.append(verdict)
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
                 self.stop_step, self.first_verdict = facts.step, reason

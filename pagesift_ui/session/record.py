@@ -249,6 +249,10 @@ class StepRecord:
     # §11.10's answer in words, with its numbers (frontier/leads.py): why a verdict at this
     # step would be forgiven or would stand; "" in records made before it was kept
     lead_why: str = ""
+    # the score of the link §11.10 judged (the best queued outside dry subtrees); None when
+    # none was queued, for a step that observed no page, and in records made before it was
+    # kept. What-if replays judge it against their own bar (session/whatif.py)
+    lead_head: float | None = None
     # a Crawl-delay or Retry-After the fetcher cut to its cap ("" when none); a replay,
     # which waits for nothing, leaves it empty
     politeness_note: str = ""

@@ -52,6 +52,7 @@ class StepFacts:
     politeness_note: str = ""
     lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
     lead_why: str = ""  # §11.10's answer in words, with its numbers
+    lead_head: float | None = None  # the score of the link §11.10 judged
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
     language: Language | None = None  # the language the page was read in (observed pages)
@@ -188,6 +189,7 @@ def build_record(
         fetched_at=result.fetched_at if result is not None else facts.failed_at,
         lead_pending=facts.lead_pending,
         lead_why=facts.lead_why,
+        lead_head=facts.lead_head,
         predicted=facts.predicted,
         prior_predicted=facts.prior_predicted,
         politeness_note=result.politeness_note if result is not None else facts.politeness_note,

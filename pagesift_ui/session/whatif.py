@@ -9,10 +9,13 @@ with clues was still pending (``lead_pending``, docs/DESIGN.md §11.10), so a fr
 
 How the replay treats a verdict it fires:
 
-- **forgiven automatically** when the record says a lead was pending at that step, exactly
-  as the crawler would have (the queue at each step is the recorded one: the stop options
-  change when a crawl stops, never which link it fetches next — but see ``min_gain``
-  below): ``forgive()``, and the verdict does not count as the crawl's stop;
+- **forgiven automatically** when a lead was pending at that step, exactly as the crawler
+  would have (the queue at each step is the recorded one: the stop options change when a
+  crawl stops, never which link it fetches next — but see ``min_gain`` below): the recorded
+  head (``lead_head``) judged against the pending-lead bar, which the replay rebuilds from
+  the records because from the first verdict on it asks more (``frontier/leads.py``) and
+  other options fire that verdict elsewhere; ``forgive()``, and the verdict does not count
+  as the crawl's stop. Records made before ``lead_head`` was kept give their recorded answer;
 - otherwise it **stands**: the first one is where the crawl would have stopped
   (``stop_step``); the replay then goes on as ``--no-stop`` does (``forgive()`` and
   ``reset_cold()``), so every rule's first standing step is known, as in a benchmark run.
@@ -45,6 +48,7 @@ from pagesift_ui.frontier.adaptive import (
     AdaptiveOptions,
     StopReason,
 )
+from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session.protocol import ReadableSession
@@ -197,6 +201,10 @@ class Replay:
         self.lead_recorded = lead_recorded
         self._query = Query(session.config.query, session.config.language)
         self._adaptive = Adaptive(options, len(self._query))
+        # §11.10's bar, rebuilt: which links count towards it depends on when the first
+        # verdict fired, and other options fire it elsewhere (frontier/leads.py)
+        self._leads = LeadBar()
+        self._forgive_leads = session.config.forgive_leads
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
         self.same_until: int | None = None
@@ -225,8 +233,11 @@ class Replay:
                                       rules_language(record, self._query))
             if self.same_until is None and adaptive.last_fresh != record.fresh:
                 self.same_until = record.step
+            if record.link is not None:  # the seed was reached by no link
+                self._leads.found(record.score, record.relevance or 0.0)
             if reason is not None:
-                stood = not _lead_pending(record, self.lead_recorded)
+                stood = not self._lead_pending(record)
+                self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,
                                         adaptive.cold)
                 self.verdicts.append(fired)
@@ -242,6 +253,14 @@ class Replay:
             adaptive.forgive()
             adaptive.reset_cold()
         self._count(record)
+
+    def _lead_pending(self, record: StepRecord) -> bool:
+        """§11.10 at a verdict: the recorded head judged against this replay's bar; records
+        made before the head was kept give their own answer (exact until a replay fires its
+        first verdict elsewhere than the crawl did)."""
+        if record.lead_head is None or not self.lead_recorded:
+            return _lead_pending(record, self.lead_recorded)
+        return self._forgive_leads and self._leads.judge(record.lead_head, "").pending
 
     def _count(self, record: StepRecord) -> None:
         pages, relevant, hits = self._found[-1]

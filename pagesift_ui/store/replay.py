@@ -34,7 +34,8 @@ logger = logging.getLogger(__name__)
 UNREPRODUCIBLE = frozenset({"elapsed_ms", "politeness_note", "render"})
 #: Step-record fields added after sessions were first saved: a record saved before holds
 #: None there, which is not a difference.
-ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending", "lead_why"})
+ADDED_LATER = frozenset({"predicted", "prior_predicted", "lead_pending", "lead_why",
+                         "lead_head"})
 
 
 @dataclass(frozen=True, slots=True)

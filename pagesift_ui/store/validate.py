@@ -341,6 +341,7 @@ STEP_FIELDS: dict[str, Check] = {
 STEP_OPTIONAL: dict[str, Check] = {
     "predicted": nullable(_SHARE), "prior_predicted": nullable(_SHARE),
     "lead_pending": nullable(boolean), "politeness_note": text(), "lead_why": text(),
+    "lead_head": nullable(number(0.0)),
     "render": nullable(record({
         "end": choice(*(e.value for e in RenderEnd)), "served": _COUNT, "refused": _COUNT,
         "refusals": items(pair(_URL, text(256)), limit=MAX_LISTED_REFUSALS),

@@ -1,5 +1,6 @@
 """The pending-lead bar (docs/DESIGN.md §11.10): a verdict is forgiven while the best queued
-link scores at least the lowest score of a link that led to an on-topic page."""
+link scores at least the lowest score of a link that led to an on-topic page (a relevant page,
+once a verdict has fired)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def test_no_bar_before_a_link_has_found_an_on_topic_page() -> None:
 def test_the_bar_is_the_lowest_score_of_the_links_that_found_on_topic_pages() -> None:
     bar = LeadBar()
     for score in (0.46, 0.21, 0.34):
-        bar.found_on_topic(score)
+        bar.found(score, 0.05)
     assert bar.bar() == 0.21 and len(bar) == 3
     at_bar = bar.judge(0.21, "http://e.edu/b")
     below = bar.judge(0.2, "http://e.edu/c")
@@ -29,6 +30,39 @@ def test_the_bar_is_the_lowest_score_of_the_links_that_found_on_topic_pages() ->
 
 def test_a_zero_score_or_no_queued_link_is_never_a_lead() -> None:
     bar = LeadBar()
-    bar.found_on_topic(0.0)
+    bar.found(0.0, 0.5)
     assert not bar.judge(0.0, "http://e.edu/d").pending
     assert not bar.judge(None, "").pending
+
+
+def test_a_link_to_a_page_below_on_topic_never_joins_the_bar() -> None:
+    bar = LeadBar()
+    bar.found(0.3, 0.049)
+    assert bar.bar() is None and len(bar) == 0
+
+
+def test_after_the_first_verdict_only_links_to_relevant_pages_lower_the_bar() -> None:
+    # the tail of a finished pydocs crawl: each forgiven step fetched the head, its page was
+    # barely on topic, and the bar followed the head down until nothing ever stood
+    bar = LeadBar()
+    bar.found(0.4, 0.3)
+    bar.found(0.146, 0.06)  # on topic, before any verdict: joins
+    bar.verdict_fired()
+    assert bar.judged
+    bar.found(0.12, 0.149)  # on topic, below EVIDENCE_RELEVANCE: the bar stays
+    assert bar.bar() == 0.146 and len(bar) == 2
+    assert not bar.judge(0.139, "http://e.edu/tail").pending
+    assert bar.judge(0.139, "http://e.edu/tail").why == (
+        "the best queued link scores 0.139 (http://e.edu/tail), below 0.146, the lowest score "
+        "of the 2 links that led to on-topic pages before the first verdict or to relevant "
+        "pages since")
+    bar.found(0.096, 0.15)  # a weak link that found a relevant page: the bar follows it
+    assert bar.bar() == 0.096 and bar.judge(0.139, "http://e.edu/tail").pending
+
+
+def test_the_judged_heads_score_is_kept_with_the_answer() -> None:
+    bar = LeadBar()
+    assert bar.judge(0.2, "http://e.edu/a").head == 0.2
+    bar.found(0.3, 0.2)
+    assert bar.judge(0.2, "http://e.edu/a").head == 0.2
+    assert bar.judge(None, "").head is None

@@ -83,6 +83,24 @@ def test_own_options_reproduce_every_verdict_exactly(session: CrawlSession) -> N
             record.coverage, record.covered, counters), record.step
 
 
+@pytest.mark.parametrize("options", [AdaptiveOptions(patience=3), AdaptiveOptions(patience=8),
+                                     AdaptiveOptions(patience=12)])
+def test_other_options_give_the_verdicts_a_crawl_with_them_gives(
+    options: AdaptiveOptions,
+) -> None:
+    # the stop options never change which page comes next, so a crawl with other options is
+    # the recorded one with other verdicts; the replay rebuilds the pending-lead bar, which
+    # asks more once a verdict has fired (frontier/leads.py), and judges each recorded head
+    # against it (on this demo no fate hangs on that; test_lead_bar_real_site.py has one)
+    recorded = CRAWLS["university --no-stop"]()
+    other = crawl("university", limit=150, stop_on_verdict=False, adaptive=options)
+    assert [r.url for r in other.steps] == [r.url for r in recorded.steps]
+    result = what_if(recorded, options)
+    assert [(v.step, v.reason, v.stood) for v in result.verdicts] == [
+        (v.step, v.reason, v.fate is not VerdictFate.AUTO_FORGIVEN) for v in other.verdicts]
+    assert [v.step for v in result.verdicts] != [v.step for v in recorded.verdicts]
+
+
 def test_an_imported_bundle_replays_like_the_live_session(session: CrawlSession) -> None:
     view = load_bundle(bundle_json(session_bundle(session)))
     assert what_if(view) == what_if(session)

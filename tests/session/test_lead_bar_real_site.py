@@ -1,0 +1,73 @@
+"""The pending-lead bar on a real documentation site (docs/DESIGN.md §11.10): once a verdict
+has fired, only a link that found a relevant page lowers the bar. Crawled from the Python
+3.11 docs Debian installs, served on 127.0.0.1 (skipped when they are not installed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pagesift_ui.bench import Truth
+from pagesift_ui.bench.truth import url_keys
+from pagesift_ui.frontier.adaptive import AdaptiveOptions, StopReason
+from pagesift_ui.net.fetcher import Fetcher
+from pagesift_ui.net.serve import StaticServer
+from pagesift_ui.session import CrawlConfig, CrawlSession, VerdictFate
+from pagesift_ui.session.whatif import what_if
+from tests.bench.docsite_truth import PLACEHOLDER, PYDOCS
+
+pytestmark = PYDOCS.needs_docs
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, Truth]]:
+    truth = Truth.load(PYDOCS.truth_dir / "numeric.truth")
+    with StaticServer(PYDOCS.docs) as server:
+        base = server.base_url() + "/"
+        yield base, Truth(truth.query, truth.seed.replace(PLACEHOLDER, base),
+                          tuple(url.replace(PLACEHOLDER, base) for url in truth.urls))
+
+
+def _crawl(served: tuple[str, Truth], **settings: Any) -> CrawlSession:
+    _, truth = served
+    config = CrawlConfig.from_mapping({"seed_url": truth.seed, "query": truth.query,
+                                       "delay_s": 0.0, **settings})
+    with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+        session.run()
+    return session
+
+
+def test_a_finished_crawl_stands_when_its_tail_finds_only_barely_on_topic_pages(
+    served: tuple[str, Truth],
+) -> None:
+    # before, each forgiven step fetched the head, its page was on topic (0.05–0.15: most
+    # pydocs pages touch any query) and its link lowered the bar to the next head: the crawl
+    # ran to its 200-page budget with all 8 answers found by page 15
+    _, truth = served
+    session = _crawl(served, limit=200)
+    assert session.stop_reason is StopReason.COVERAGE_REACHED
+    assert session.stop_step is not None and session.stop_step < 60
+    found = set().union(*(url_keys((r.url, r.final_url)) for r in session.steps))
+    assert truth.keys <= found
+    forgiven = [v for v in session.verdicts if v.fate is VerdictFate.AUTO_FORGIVEN]
+    assert forgiven, "the first verdict comes while the chapter's entries are still queued"
+    stood = session.steps[session.stop_step - 1]
+    assert stood.lead_pending is False and stood.lead_head is not None
+    assert "before the first verdict or to relevant pages since" in stood.lead_why
+
+
+def test_what_if_another_patience_gives_the_verdicts_a_crawl_with_it_gives(
+    served: tuple[str, Truth],
+) -> None:
+    # a patience of 10 fires the first verdict later than 5 does, so more on-topic links join
+    # the bar before it: the replay must rebuild the bar, not read the recorded answers (which
+    # would let verdicts stand at steps 30, 38 and 46 that the crawl with patience 10 forgives)
+    recorded = _crawl(served, limit=80, stop_on_verdict=False)
+    other = _crawl(served, limit=80, stop_on_verdict=False, adaptive={"patience": 10})
+    assert [r.url for r in other.steps] == [r.url for r in recorded.steps]
+    replayed = what_if(recorded, AdaptiveOptions(patience=10))
+    assert [(v.step, v.reason, v.stood) for v in replayed.verdicts] == [
+        (v.step, v.reason, v.fate is not VerdictFate.AUTO_FORGIVEN) for v in other.verdicts]
+    assert replayed.verdicts and not any(v.stood for v in replayed.verdicts)
