@@ -325,8 +325,9 @@ def _crawl_inputs() -> None:
         st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
         st.checkbox("Forgive while a lead is pending", key="forgive_leads",
                     help="a verdict is forgiven while the best queued link scores at least "
-                         "as well as a link that found an on-topic page; off: every verdict "
-                         "stands (the seed's rules alone)")
+                         "as well as a link that found an on-topic page (a relevant page, "
+                         "once a verdict has fired); off: every verdict stands (the seed's "
+                         "rules alone)")
         st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
         st.checkbox("Respect robots.txt", key="respect_robots")
