@@ -15,6 +15,10 @@ at the own stop 0.61 → 0.69, median own stop ÷ pages-to-90% 0.90 → 1.11, ow
 pages 11 → 8; the demo sites stop where they did but helpdesk, three steps later with the
 same answers (docs/DECISIONS.md).
 
+Once a verdict has fired, only links that found relevant pages join the bar (``LeadBar``:
+each forgiven step fetches the head, and where most pages touch the query the bar followed
+the head down and no verdict stood).
+
 It replaces the rule "the head is not blind and beats the best blind link" (issue 11,
 mechanism 6): with a section floor every early ``saturated`` stop had a blind floor link at
 the head, so nothing could be forgiven; and a 0.068-score news link beat the blind ones and
