@@ -135,6 +135,15 @@ CORNERS = {
     "misnested and unclosed markup": (
         "<p>one<div>two<p>three<b>bold<i>both</b>italic</i><table><td>cell<p>in"),
     "text after the body": "<html><body><p>in</p></body></html> after <p>more</p>",
+    "leaf elements: boilerplate, hidden, whitespace, textarea, a leaf main and a leaf in pre": (
+        "<body><p><span class='n'>name</span> <code>x</code>\n <em> </em><span class='sidebar'>"
+        "side</span><span hidden>gone</span><span aria-hidden='true'>aria</span>"
+        "<textarea>  two  spaces\n</textarea><span></span></p><nav><span>in nav</span> "
+        "<span id='x'>leaf</span></nav><div role='main'>root text</div>"
+        "<pre><span class='k'>def</span>  <span>f</span>\n   <em>x</em></pre></body>"),
+    "a leaf element as the main content": (
+        "<body><p>before <span>x</span></p><p><span role='main'>the main</span> "
+        "<em>after</em></p></body>"),
 }
 
 
