@@ -198,7 +198,7 @@ def _full_state(size: int) -> tuple[FrontierState, CrawlConfig, np.random.Genera
     state = FrontierState.from_config(config)
     for i in range(size):
         _offer(state, i, rng, size)
-    state.leads.found_on_topic(0.3)  # a bar, so the check compares the head with it
+    state.leads.found(0.3, 1.0)  # a bar, so the check compares the head with it
     return state, config, rng
 
 
