@@ -173,11 +173,13 @@ def _step(state: FrontierState, config: CrawlConfig, step: int, first: int,
         state.focus.learn(entry.signal, relevance >= 0.5)
     state.focus.siblings.observe(entry.key, relevance)
     _rescore_if_stale(state)  # after learning and sibling credit, one rescore for both
+    state.leads.found(entry.score, relevance)
     lead = pending_lead(state, config.seed_host)
     # a stop verdict at every step, judged with the pending lead (forgiven or not, the
     # crawl goes on: stop_on_verdict is off)
     judge(state, config, StepFacts(step=step, entry=entry, dropped=()), StopReason.SATURATED,
           lead)
+    state.leads.verdict_fired()
     state.focus.popularity.page_read(relevance)
     for i in range(first, first + STEP_LINKS):
         _offer(state, i, rng, config.max_queued_links)
