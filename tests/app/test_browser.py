@@ -144,6 +144,15 @@ def _start(page: Any) -> Any:
     return step
 
 
+def _idle(page: Any) -> None:
+    """Wait until no script run is in progress: Streamlit marks its root with the run's
+    state (``data-test-script-state``), and a rerun draws its elements one after another."""
+    from playwright.sync_api import expect
+
+    expect(page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]')
+           ).to_have_count(1, timeout=15_000)
+
+
 def _step_button(page: Any) -> Any:
     """The enabled Step button, by its key: while a rerun draws, the old disabled button can
     linger beside the new one (seen at 1920×1080), and a role lookup then finds two."""
@@ -193,7 +202,17 @@ def test_pause_stops_a_run_mid_way(page: Any, shots: Path) -> None:
     limit = page.get_by_label("Page limit", exact=True)
     limit.fill("2000")
     limit.press("Enter")
-    page.get_by_text("Advanced", exact=True).click()
+    # the limit's rerun redraws the sidebar: a click on the expander landing in it can be
+    # lost (CI: "Stop on verdict" never showed), so open it once the rerun has ended, and
+    # again if its content did not show
+    _idle(page)
+    for _ in range(3):
+        page.get_by_text("Advanced", exact=True).click()
+        try:
+            expect(page.get_by_text("Stop on verdict", exact=True)).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            _idle(page)
     # crawl on through verdicts: the box must say so (a click landing while the limit's
     # rerun redraws the sidebar can be lost, and the crawl would stop at its first verdict)
     stop_on_verdict = page.get_by_label("Stop on verdict", exact=True)
@@ -217,6 +236,10 @@ def test_pause_stops_a_run_mid_way(page: Any, shots: Path) -> None:
     pause.click()
     step = _step_button(page)
     expect(step).to_be_enabled(timeout=15_000)
+    # the rerun after Pause draws the buttons before the tiles: read the count once it has
+    # ended (read as soon as Step showed enabled, the tile could still hold the last tick's
+    # count: 136, then 189 a moment later, with no step taken in between)
+    _idle(page)
     count = fetched.inner_text()
     assert 3 < int(count) < 2000
     page.wait_for_timeout(2000)
