@@ -27,7 +27,6 @@ kept a finished crawl running until its queue was empty.
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
@@ -65,14 +64,17 @@ class LeadBar:
     to answers (docs/DECISIONS.md, issue 11: "the lead bar after the first verdict").
     """
 
-    __slots__ = ("_judged", "_scores")
+    __slots__ = ("_count", "_judged", "_lowest")
 
     def __init__(self) -> None:
-        self._scores: list[float] = []  # sorted
+        # only the lowest score is ever read, and the count for the words (the what-if
+        # replay feeds every record through ``found``)
+        self._lowest: float | None = None
+        self._count = 0
         self._judged = False  # a stop verdict has fired (any fate)
 
     def __len__(self) -> int:
-        return len(self._scores)
+        return self._count
 
     @property
     def judged(self) -> bool:
@@ -83,7 +85,9 @@ class LeadBar:
         """A link scoring ``score`` when it was fetched led to a page of ``relevance``: it
         joins the bar if that page counts as a find (class docstring)."""
         if relevance >= (EVIDENCE_RELEVANCE if self._judged else MIN_RELEVANCE):
-            bisect.insort(self._scores, float(score))
+            score = float(score)
+            self._lowest = score if self._lowest is None else min(self._lowest, score)
+            self._count += 1
 
     def verdict_fired(self) -> None:
         """A stop verdict fired at this step (after this step's own ``found``)."""
@@ -91,7 +95,7 @@ class LeadBar:
 
     def bar(self) -> float | None:
         """The lowest of those scores, or None before the first on-topic page."""
-        return self._scores[0] if self._scores else None
+        return self._lowest
 
     def judge(self, head_score: float | None, head_url: str) -> Lead:
         """Is the best queued (not dry) link, scoring ``head_score``, a lead?"""
@@ -109,7 +113,7 @@ class LeadBar:
                            f"{bar:.3g}, the lowest score of {found}", head_score)
 
     def _what_found(self) -> str:
-        n = len(self._scores)
+        n = self._count
         if not self._judged:
             return f"the {n} links that led to on-topic pages"
         return (f"the {n} links that led to on-topic pages before the first verdict or to "

@@ -236,7 +236,7 @@ class Replay:
             if record.link is not None:  # the seed was reached by no link
                 self._leads.found(record.score, record.relevance or 0.0)
             if reason is not None:
-                stood = not self._lead_pending(record)
+                stood = not self._forgiven(record)
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,
                                         adaptive.cold)
@@ -254,12 +254,12 @@ class Replay:
             adaptive.reset_cold()
         self._count(record)
 
-    def _lead_pending(self, record: StepRecord) -> bool:
+    def _forgiven(self, record: StepRecord) -> bool:
         """§11.10 at a verdict: the recorded head judged against this replay's bar; records
         made before the head was kept give their own answer (exact until a replay fires its
         first verdict elsewhere than the crawl did)."""
         if record.lead_head is None or not self.lead_recorded:
-            return _lead_pending(record, self.lead_recorded)
+            return _recorded_lead(record, self.lead_recorded)
         return self._forgive_leads and self._leads.judge(record.lead_head, "").pending
 
     def _count(self, record: StepRecord) -> None:
@@ -375,7 +375,7 @@ def found_by(
     return _found(session, step, labels, _keys(truth) if truth is not None else None)
 
 
-def _lead_pending(record: StepRecord, lead_recorded: bool) -> bool:
+def _recorded_lead(record: StepRecord, lead_recorded: bool) -> bool:
     if lead_recorded:
         return bool(record.lead_pending)
     # an older record: only where the crawl itself forgave a verdict automatically
