@@ -205,8 +205,10 @@ def render_label_overrides(session: AnySession, rows: Sequence[PageRow]) -> None
                    disabled=picked not in session.labels,
                    help="back to the crawler's own verdict: every statistic as before")
     st.caption("A label replaces the crawler's verdict on the page in every statistic that "
-               "used it (link model, evidence and coverage, counters, harvests); the same "
-               "label twice is one label. The decision log says what changed.")
+               "used it (link model, evidence and coverage, counters, harvests, and the "
+               "queue: the links read on the page and the other entries of its lists move "
+               "with it); the same label twice is one label. The decision log says what "
+               "changed.")
 
 
 def _on_label(relevant: bool | None) -> None:

@@ -188,12 +188,14 @@ class Focus:
         target: int = NO_GROUP,
         language: Language | None = None,
         cited: bool = False,
+        parent: str = "",
     ) -> LinkSignal:
         """Read one link of a fetched page, read in ``language``, into its signal
-        (docs/DESIGN.md §8); ``cited``: it sits in the page's running text."""
+        (docs/DESIGN.md §8); ``cited``: it sits in the page's running text; ``parent``: the
+        page's key."""
         return links.link_signal(
             self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host,
-            group, target, language, cited,
+            group, target, language, cited, parent,
         )
 
     def score(self, link_signal: LinkSignal) -> float:

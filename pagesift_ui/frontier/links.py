@@ -161,6 +161,11 @@ class LinkSignal:
     lastmod: str = ""
     #: The link sits in the running text of its page's main content (``CITATION_FACTOR``).
     cited: bool = False
+    #: The key of the page the link was read on ("" for none: the seed, a sitemap's, or a
+    #: signal read back from a record), so a user's label of that page can replace
+    #: ``parent_relevance`` (docs/DESIGN.md §12.3). The crawl's business, not the score's:
+    #: neither compared nor in ``to_dict``.
+    parent: str = field(default="", compare=False)
     # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
     # what a batch packs
     _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
@@ -174,6 +179,8 @@ class LinkSignal:
             raise ValueError(f"cited must be a bool, got {self.cited!r}")
         if not isinstance(self.lastmod, str):
             raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
+        if not isinstance(self.parent, str):
+            raise ValueError(f"parent must be a page key (text), got {self.parent!r}")
         for name in ("anchor_mask", "locator_mask", "context_mask"):
             mask = getattr(self, name)
             if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
@@ -201,6 +208,7 @@ class LinkSignal:
         shape: tuple[bool, bool, bool, bool, bool],
         group: int,
         target: int,
+        parent: str = "",
     ) -> LinkSignal:
         """Internal: the signal of a page's link read by ``link_signal``, without the public
         constructor's checks. Only for callers whose inputs are already what ``__post_init__``
@@ -236,6 +244,7 @@ class LinkSignal:
         put(self, "via", LinkVia.PAGE)
         put(self, "lastmod", "")
         put(self, "cited", cited)
+        put(self, "parent", parent)
         # _pack's row, flags in ROW_FLAGS order
         put(self, "_row", _row(anchor_mask, locator_mask, context_mask, depth,
                                (phrase, furniture, dated, section, portal, other),
@@ -264,6 +273,7 @@ class LinkSignal:
             del data["lastmod"]
         if not self.cited:
             del data["cited"]
+        del data["parent"]
         return data
 
     @classmethod
@@ -331,26 +341,28 @@ def link_signal(
     target: int = NO_GROUP,
     language: Language | None = None,
     cited: bool = False,
+    parent: str = "",
 ) -> LinkSignal:
     """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
 
     The anchor, context and URL words are read in ``language``, the language of the page
     that has the link (None: the query's; docs/DESIGN.md §1.1). ``cited``: the link sits in
-    the running text of the page's main content (``CITATION_FACTOR``).
+    the running text of the page's main content (``CITATION_FACTOR``). ``parent``: the key
+    of that page (``LinkSignal.parent``).
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
-    parent = float(parent_relevance)
-    _check_numbers(depth, parent, group, target)
+    relevance = float(parent_relevance)
+    _check_numbers(depth, relevance, group, target)
     # the numbers checked and the masks from hit_mask: the constructor's checks would pass
     return LinkSignal._of_page_link(
-        url, anchor, context, depth, parent, bool(parent_is_hub), bool(cited),
+        url, anchor, context, depth, relevance, bool(parent_is_hub), bool(cited),
         (query.hit_mask(anchor, language), _locator_mask(query, url, language),
          query.hit_mask(_around(context, anchor), language)),
         (is_furniture(url, anchor, _wanted_furniture(query)), is_dated(url),
          is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
          other_language(url)),
-        group, target,
+        group, target, parent,
     )
 
 

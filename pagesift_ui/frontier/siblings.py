@@ -24,6 +24,8 @@ blind (docs/DECISIONS.md, issue 11: "a list read late").
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -98,9 +100,14 @@ class SiblingCredit:
 
     Groups are interned as ``(parent key, block)`` → id in order of first sight, so a replay
     gives the same ids. ``credits`` is an array indexed by group id for ``score_batch``.
+
+    A user's label replaces what a page proved (``relabel``): every credit is summed again
+    from the credits given so far, in the order they were given, so removing the label gives
+    back the same floats (docs/DESIGN.md §12.3).
     """
 
-    __slots__ = ("_counts", "_ids", "_members", "_proven", "_sums", "changed")
+    __slots__ = ("_counts", "_credited", "_ids", "_labelled", "_members", "_proven", "_sums",
+                 "changed")
 
     def __init__(self) -> None:
         self._ids: dict[tuple[str, int], int] = {}
@@ -108,6 +115,10 @@ class SiblingCredit:
         self._counts: list[int] = []
         self._members: dict[str, list[int]] = {}  # link key → the groups it is listed in
         self._proven: dict[str, float] = {}  # fetched key → the relevance its page proved
+        # fetched key → what it proves under the user's labels, where that differs
+        self._labelled: dict[str, float] = {}
+        # (group, fetched key) of every credit given, in order: what ``relabel`` sums again
+        self._credited: list[tuple[int, str]] = []
         #: True after an observation moved a credit; the queue must be rescored.
         self.changed = False
 
@@ -128,10 +139,13 @@ class SiblingCredit:
         groups = self._members.setdefault(member_key, [])
         if group not in groups:
             groups.append(group)
-            proven = self._proven.get(member_key)
-            if proven is not None:
-                self._credit(group, proven)
+            if member_key in self._proven:
+                self._credit(group, member_key)
         return group
+
+    def groups(self, member_key: str) -> tuple[int, ...]:
+        """The ids of the groups a link is listed in, in the order it joined them."""
+        return tuple(self._members.get(member_key, ()))
 
     def observe(self, member_key: str, relevance: float) -> None:
         """A fetched page's relevance, credited to every list it was listed in."""
@@ -141,12 +155,41 @@ class SiblingCredit:
             return  # a page is read once; a second observation would count it twice
         self._proven[member_key] = relevance
         for group in self._members.get(member_key, ()):
-            self._credit(group, relevance)
+            self._credit(group, member_key)
 
-    def _credit(self, group: int, relevance: float) -> None:
-        self._sums[group] += relevance
+    def _value(self, member_key: str) -> float:
+        """What a fetched page proves: its own relevance, or the one its label gives."""
+        labelled = self._labelled.get(member_key)
+        return self._proven[member_key] if labelled is None else labelled
+
+    def _credit(self, group: int, member_key: str) -> None:
+        self._sums[group] += self._value(member_key)
         self._counts[group] += 1
+        self._credited.append((group, member_key))
         self.changed = True
+
+    def relabel(self, proven: Mapping[str, float]) -> bool:
+        """What fetched pages prove under the user's labels (fetched key → relevance; a key
+        left out proves what it did when observed), replacing any earlier call's. Every
+        credit is summed again in the order it was given, so a call that gives each page
+        its observed value restores the credits exactly. True when a credit moved (and
+        ``changed`` is set: the queue must be rescored)."""
+        labelled: dict[str, float] = {}
+        for key, relevance in proven.items():
+            if key not in self._proven:
+                continue  # not observed yet (a step still to come): nothing to replace
+            if not 0.0 <= relevance <= 1.0:
+                raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+            if relevance != self._proven[key]:
+                labelled[key] = relevance
+        self._labelled = labelled
+        sums = [0.0] * len(self._sums)
+        for group, key in self._credited:
+            sums[group] += self._value(key)
+        moved = sums != self._sums
+        self._sums = sums
+        self.changed = self.changed or moved
+        return moved
 
     def credit(self, group: int) -> float:
         """``Σ relevance / (n + 1)`` of the group's fetched targets; 0 for ``NO_GROUP``."""
@@ -207,8 +250,8 @@ class Popularity:
     """
 
     __slots__ = (
-        "_counts", "_hub_hits", "_hub_trials", "_ids", "_linked_from", "_sums", "_total",
-        "_weight", "changed", "pages",
+        "_counts", "_hub_hits", "_hub_trials", "_ids", "_linked_from", "_read", "_reading",
+        "_sums", "_total", "_weight", "changed", "pages",
     )
 
     def __init__(self) -> None:
@@ -225,6 +268,10 @@ class Popularity:
         self._linked_from: dict[int, str] = {}  # target id → the last page counted for it
         self._weight = 1.0  # the weight of the page being read
         self._total = 0.0  # Σ weight of the pages read
+        # per page read, in order: its key, relevance, trial of hub_trust (None: none) and
+        # the targets it was counted for; what ``relabel`` counts again (issue 11, §12.3)
+        self._read: list[_PageRead] = []
+        self._reading = array("q")  # the targets of the page being read (its _PageRead's)
         #: Fetched pages whose links were counted.
         self.pages = 0
         #: True after a page was counted: every share moved, the queue must be rescored.
@@ -240,6 +287,7 @@ class Popularity:
         if not 0.0 <= relevance <= 1.0:
             raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
         own = self._ids.get(key) if key is not None else None
+        beyond_one: float | None = None
         if own is not None:
             # one backlink is what every discovered page has: only links beyond it say "hub"
             beyond_one = float(self._counts[own] - 1.0) / (self.pages + 1)
@@ -248,6 +296,9 @@ class Popularity:
                 self._hub_hits += beyond_one
         self._weight = max(relevance, MIN_RELEVANCE)
         self._total += self._weight
+        page = _PageRead(key, relevance, beyond_one)
+        self._read.append(page)
+        self._reading = page.targets
         self.pages += 1
         self.changed = True
 
@@ -264,7 +315,37 @@ class Popularity:
             self._linked_from[target] = parent_key
             self._sums[target] += self._weight
             self._counts[target] += 1.0
+            self._reading.append(target)
         return target
+
+    def relabel(self, relevances: Mapping[str, float]) -> bool:
+        """The pages read, counted again with the relevance the user's labels give them
+        (page key, as ``page_read`` took it → relevance; a key left out keeps its own): the
+        weights of their backlinks and ``hub_trust``'s hits. Counted in the order read, so
+        giving each page its own relevance restores every share exactly. True when a share
+        moved (and ``changed`` is set: the queue must be rescored)."""
+        for relevance in relevances.values():
+            if not 0.0 <= relevance <= 1.0:
+                raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+        before = (self._sums.copy(), self._total, self._hub_hits)
+        self._sums[:] = 0.0
+        self._total, self._hub_hits, self._hub_trials = 0.0, 0.0, 0.0
+        for page in self._read:
+            relevance = page.relevance
+            if page.key is not None:
+                relevance = relevances.get(page.key, relevance)
+            if page.beyond_one is not None:
+                self._hub_trials += page.beyond_one
+                if relevance >= EVIDENCE_RELEVANCE:
+                    self._hub_hits += page.beyond_one
+            self._weight = max(relevance, MIN_RELEVANCE)
+            self._total += self._weight
+            if page.targets:
+                self._sums[np.frombuffer(page.targets, dtype=np.int64)] += self._weight
+        moved = (self._total != before[1] or self._hub_hits != before[2]
+                 or not np.array_equal(self._sums, before[0]))
+        self.changed = self.changed or moved
+        return moved
 
     def _denominator(self) -> float:
         """Σ weight of the pages read plus their mean weight (1.0 before any page)."""
@@ -293,3 +374,15 @@ class Popularity:
         shares: npt.NDArray[np.float64] = np.maximum(
             topical - (1.0 - self.hub_trust()) * plain, 0.0)
         return shares
+
+
+class _PageRead:
+    """One page ``Popularity`` counted: what ``Popularity.relabel`` needs to count it again."""
+
+    __slots__ = ("beyond_one", "key", "relevance", "targets")
+
+    def __init__(self, key: str | None, relevance: float, beyond_one: float | None) -> None:
+        self.key = key
+        self.relevance = relevance
+        self.beyond_one = beyond_one
+        self.targets = array("q")  # target ids, each once, in the order counted

@@ -208,7 +208,7 @@ def enqueue_links(
         # citation (links.CITATION_FACTOR; docs/DESIGN.md §8)
         signal = state.focus.link_signal(
             url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
-            seed_host, group, target, language, link.in_main and block == NO_GROUP,
+            seed_host, group, target, language, link.in_main and block == NO_GROUP, parent,
         )
         if queued is not None:
             requeue(state, key, queued[0], queued[1], stored_signal(key, queued[2]), signal,

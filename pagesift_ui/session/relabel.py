@@ -7,6 +7,11 @@ A user's label replaces the crawler's verdict on a page in every statistic that 
 - the stop rules' state (evidence, coverage, the stale and cold counters) and both harvests
   (the page's freshness per subtree and cluster) are replayed from the step records by
   ``session/rules.py`` with the labelled relevance;
+- what the pages proved about the links still queued (docs/DESIGN.md §8, §8a) is counted
+  again with the labelled relevance and freshness: the sibling credit of every list a page
+  is in, the topical popularity of every target it links to, and the parent feature of the
+  queued links read on it; then the queue is rescored, so a page the user calls relevant
+  lifts its siblings and its links as the crawler's own verdict would have;
 - the relevant-page count reads the labels directly.
 
 Replaying instead of adjusting keeps every number what the seed code would have produced
@@ -16,17 +21,26 @@ had the label been known, so undoing a label restores the state exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.model import FEATURE_NAMES, LinkModel
+from pagesift_ui.frontier.siblings import sibling_evidence
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.record import Override, StepRecord, SubtreeState
-from pagesift_ui.session.rules import labelled_relevance, replay_rules
-from pagesift_ui.session.state import FrontierState, part_state
+from pagesift_ui.session.rules import labelled_relevance, observed, replay_rules, rules_relevance
+from pagesift_ui.session.state import FrontierState, part_state, signal_of
 
-__all__ = ["LabelState", "Sample", "account", "apply_labels", "label_state", "rebuild_model"]
+__all__ = [
+    "LabelState",
+    "Relabelled",
+    "Sample",
+    "account",
+    "apply_labels",
+    "label_state",
+    "rebuild_model",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +66,19 @@ def rebuild_model(
     return rebuilt
 
 
+@dataclass(frozen=True, slots=True)
+class Relabelled:
+    """What ``apply_labels`` did: each observed step's freshness under the labels, and what
+    moved in the queue's inputs."""
+
+    fresh: Mapping[int, bool]
+    weights_switched: bool  # the link weights in use switched
+    credits_moved: bool  # a sibling group's credit moved
+    shares_moved: bool  # a target's popularity share moved
+    parents_moved: int  # queued links whose parent feature took a label
+    rescored: bool  # the queue was rescored
+
+
 def apply_labels(
     state: FrontierState,
     config: CrawlConfig,
@@ -59,20 +86,77 @@ def apply_labels(
     overrides: Sequence[Override],
     samples: Sequence[Sample],
     labels: Mapping[str, bool],
-) -> tuple[Mapping[int, bool], bool]:
-    """Swap the rebuilt link model, stop rules and harvests into ``state``.
+    page_keys: Mapping[int, tuple[str, str]],
+) -> Relabelled:
+    """Swap the rebuilt link model, stop rules and harvests into ``state``, count the pages'
+    evidence about the queued links again under ``labels``, and rescore the queue if any of
+    it moved.
 
-    Returns each observed step's freshness under the labels, and whether the queue was
-    rescored (the link weights in use changed).
+    ``page_keys``: each observed step's (key of the link that led to the page, key of the
+    page), the keys the crawl credited the page's lists with and counted its links under.
     """
     replayed = replay_rules(config, steps, overrides, labels)
     state.adaptive = replayed.adaptive
     state.subtrees = replayed.subtrees
     state.clusters = replayed.clusters
-    weights = state.focus.model.weights
-    state.focus.model = rebuild_model(state.focus.model, samples, labels)
-    rescored = state.focus.model.weights != weights and state.rescore()
-    return replayed.fresh, rescored
+    focus = state.focus
+    weights = focus.model.weights
+    focus.model = rebuild_model(focus.model, samples, labels)
+    # what each page proves under the labels, keyed as the crawl keyed it (docs/DESIGN.md §8a)
+    proven: dict[str, float] = {}
+    relevance_of: dict[str, float] = {}
+    for record in steps:
+        keys = page_keys.get(record.step)
+        if keys is None or not observed(record):
+            continue
+        relevance = rules_relevance(record, labels)
+        link_key, page_key = keys
+        proven[link_key] = _proven(record, labels, relevance, replayed.fresh[record.step])
+        relevance_of[page_key] = relevance
+    credits_moved = focus.siblings.relabel(proven)
+    shares_moved = focus.popularity.relabel(relevance_of)
+    parents_moved = _relink(state, relevance_of)
+    weights_switched = focus.model.weights != weights
+    rescored = False
+    if weights_switched or credits_moved or shares_moved or parents_moved:
+        rescored = state.rescore()
+    # rescored now: the next step has nothing of this to rescore again
+    focus.siblings.changed = focus.popularity.changed = False
+    return Relabelled(replayed.fresh, weights_switched, credits_moved, shares_moved,
+                      parents_moved, rescored)
+
+
+def _proven(
+    record: StepRecord, labels: Mapping[str, bool], relevance: float, fresh: bool
+) -> float:
+    """What a page proves about the lists it is in (``siblings.sibling_evidence``) under the
+    labels. A page the user calls relevant against the crawler's verdict proves its labelled
+    relevance even if it added no new evidence block: that rule tells a repetition of what
+    was read from news, and the user's word is about this page (its words may simply not be
+    the query's). Otherwise the crawler's rule, on the labelled relevance and freshness."""
+    crawler_relevance = record.relevance if record.relevance is not None else 0.0
+    if labels.get(record.final_url) is True and crawler_relevance < EVIDENCE_RELEVANCE:
+        return relevance
+    return sibling_evidence(relevance, fresh)
+
+
+def _relink(state: FrontierState, relevance_of: Mapping[str, float]) -> int:
+    """Queued links read on a page whose relevance differs from their parent feature's take
+    the page's relevance (``LinkSignal.parent``; a link met again keeps the better-scoring
+    signal, so one whose kept signal came from another page keeps that page's). Returns how
+    many moved."""
+    moved = 0
+    for entry in state.queue.entries():
+        signal = signal_of(entry)
+        if signal is None or not signal.parent:
+            continue
+        relevance = relevance_of.get(signal.parent)
+        if relevance is None or relevance == signal.parent_relevance:
+            continue
+        relinked = replace(signal, parent_relevance=relevance)
+        state.queue.update(entry.key, entry.depth, state.link_score(relinked), relinked)
+        moved += 1
+    return moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +174,10 @@ class LabelState:
     subtree_hits: int
     fresh: bool
     relevant_pages: int
+    # the next link in pop order (dispersion aside) and its score; "" and None for none.
+    # Bundles made before a relabel rescored the queue have no such keys
+    queue_head: str = ""
+    queue_head_score: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +192,8 @@ class LabelState:
             "subtree_hits": self.subtree_hits,
             "fresh": self.fresh,
             "relevant_pages": self.relevant_pages,
+            "queue_head": self.queue_head,
+            "queue_head_score": self.queue_head_score,
         }
 
 
@@ -114,6 +204,7 @@ def label_state(
     ``fresh``, with the session's ``relevant_pages``."""
     adaptive = state.adaptive
     pages, hits = state.subtrees.counts(part)
+    head = state.queue.top(1)
     return LabelState(
         link_weights=state.focus.model.weights,
         coverage=adaptive.coverage(),
@@ -126,6 +217,8 @@ def label_state(
         subtree_hits=hits,
         fresh=fresh,
         relevant_pages=relevant_pages,
+        queue_head=head[0].url if head else "",
+        queue_head_score=head[0].score if head else None,
     )
 
 
@@ -133,7 +226,7 @@ def account(
     record: StepRecord,
     label: bool | None,
     learned: bool,
-    rescored: bool,
+    done: Relabelled,
     before: LabelState,
     after: LabelState,
 ) -> tuple[str, dict[str, Any]]:
@@ -146,13 +239,17 @@ def account(
         "crawler_relevant": crawler,
         "relevance": relevance,
         "learned": learned,
-        "rescored": rescored,
+        "rescored": done.rescored,
+        "credits_moved": done.credits_moved,
+        "shares_moved": done.shares_moved,
+        "parents_moved": done.parents_moved,
         "subtree": record.subtree,
         "before": before.to_dict(),
         "after": after.to_dict(),
     }
-    return _note(record.subtree, label, crawler, relevance, learned, rescored, before,
-                 after), changes
+    note = _note(record.subtree, label, crawler, relevance, learned,
+                 done.weights_switched and done.rescored, before, after)
+    return note + _queue_text(done, before, after), changes
 
 
 def _note(
@@ -207,6 +304,30 @@ def _weights_text(learned: bool, rescored: bool, before: LabelState, after: Labe
     if not moved:
         return "link model relearned with this label: the weights in use did not switch"
     return "link weights " + ", ".join(moved) + (" (queue rescored)" if rescored else "")
+
+
+def _queue_text(done: Relabelled, before: LabelState, after: LabelState) -> str:
+    """What the labels did to the queue's inputs and its head, or "" when nothing moved."""
+    moved = []
+    if done.parents_moved:
+        moved.append(f"parent feature of {done.parents_moved} queued "
+                     f"link{'s' if done.parents_moved != 1 else ''}")
+    if done.credits_moved:
+        moved.append("sibling credit")
+    if done.shares_moved:
+        moved.append("popularity")
+    if not moved:
+        return ""
+    text = f"; queue rescored ({', '.join(moved)} under the labels)"
+    if _head_text(before) != _head_text(after):
+        text += f": next {_head_text(before)} → {_head_text(after)}"
+    return text
+
+
+def _head_text(state: LabelState) -> str:
+    if state.queue_head_score is None:
+        return "nothing queued"
+    return f"{state.queue_head} ({state.queue_head_score:.3g})"
 
 
 def _word(relevant: bool) -> str:

@@ -354,12 +354,14 @@ _LABEL_STATE = record({}, {
     "link_weights": _FEATURE_VALUES, "coverage": _SHARE, "covered": boolean,
     "evidence": items(_COUNT, limit=1_000), "stale": _COUNT, "cold": _COUNT,
     "subtree_state": _STATE, "subtree_pages": _COUNT, "subtree_hits": _COUNT,
-    "fresh": boolean, "relevant_pages": _COUNT,
+    "fresh": boolean, "relevant_pages": _COUNT, "queue_head": text(),
+    "queue_head_score": nullable(_FINITE),
 })
 _CHANGES = record({}, {
     "label": nullable(boolean), "crawler_relevant": boolean, "relevance": _SHARE,
-    "learned": boolean, "rescored": boolean, "subtree": text(), "before": _LABEL_STATE,
-    "after": _LABEL_STATE,
+    "learned": boolean, "rescored": boolean, "credits_moved": boolean,
+    "shares_moved": boolean, "parents_moved": _COUNT, "subtree": text(),
+    "before": _LABEL_STATE, "after": _LABEL_STATE,
 })
 _OVERRIDE = record(
     {"step": _COUNT, "kind": choice(*(k.value for k in OverrideKind))},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -328,6 +329,20 @@ def test_link_signal_round_trips_through_json() -> None:
     assert LinkSignal.from_dict(data) == sig
     with pytest.raises(ValueError, match="unknown"):
         LinkSignal.from_dict({**data, "colour": "red"})
+
+
+def test_a_signal_keeps_the_key_of_its_page_for_a_relabel_but_not_in_its_record() -> None:
+    query = Query("tuition fees")
+    sig = link_signal(query, f"{U}/fees", "Fees", "Fees for everyone", 2, 0.4, False,
+                      "uni.localhost", parent="uni.localhost/study")
+    assert sig.parent == "uni.localhost/study"
+    assert replace(sig, parent_relevance=0.15).parent == "uni.localhost/study"
+    assert "parent" not in sig.to_dict()  # where it was read is the crawl's, not the score's
+    assert replace(sig, parent="") == sig  # nor does it make two signals differ
+    assert score(sig, PRIOR_WEIGHTS, TERM_WEIGHTS, False, True) == score(
+        replace(sig, parent=""), PRIOR_WEIGHTS, TERM_WEIGHTS, False, True)
+    with pytest.raises(ValueError, match="parent must be a page key"):
+        LinkSignal(f"{U}/x", parent=3)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- score

@@ -132,3 +132,55 @@ def test_shares_are_the_numbers_share_gives_and_lie_in_the_unit_interval(
     for target in ids.values():
         assert shares[target] == popularity.share(target)  # the same float
         assert 0.0 <= shares[target] < 1.0
+
+
+# -- a user's label (session/relabel.py, docs/DESIGN.md §12.3) ------------------------------
+
+
+@given(_pages, st.lists(st.sampled_from("abcde"), min_size=1, max_size=5, unique=True),
+       st.dictionaries(st.sampled_from("abcde"), st.floats(0.0, 1.0), max_size=3))
+def test_relabelled_shares_are_those_of_a_crawl_that_knew_the_labels_and_undoing_is_exact(
+    pages: list[tuple[float, list[str]]], keys: list[str], labelled: dict[str, float],
+) -> None:
+    # each page read once, under the key of a target (so some are trials of the hub trust)
+    read = [(key, relevance, targets)
+            for key, (relevance, targets) in zip(keys, pages, strict=False)]
+    popularity, twin = Popularity(), Popularity()
+    ids = _read_keyed(popularity, read)
+    twin_ids = _read_keyed(twin, [(key, labelled.get(key, relevance), targets)
+                                  for key, relevance, targets in read])
+    original = (popularity.shares().tolist(), popularity.hub_trust())
+    popularity.relabel(labelled)
+    assert popularity.hub_trust() == pytest.approx(twin.hub_trust())
+    for name, target in ids.items():
+        assert popularity.share(target) == pytest.approx(twin.share(twin_ids[name]))
+    # every page its own relevance again: the same floats, not nearly
+    popularity.relabel({key: relevance for key, relevance, _ in read})
+    assert (popularity.shares().tolist(), popularity.hub_trust()) == original
+    popularity.relabel(labelled)
+    popularity.relabel({})
+    assert (popularity.shares().tolist(), popularity.hub_trust()) == original
+
+
+def test_a_page_labelled_relevant_lifts_what_it_links_to_and_the_trust_of_its_backlinks() -> None:
+    popularity = Popularity()
+    ids = _read_keyed(popularity, [
+        ("seed", 0.0, ["bugs", "chapter"]),
+        ("entry", 0.6, ["bugs", "chapter"]),
+        ("bugs", 0.0, ["chapter"]),  # a trial of the hub trust, failed
+    ])
+    chapter, trust = popularity.share(ids["chapter"]), popularity.hub_trust()
+    popularity.changed = False
+    assert popularity.relabel({"bugs": EVIDENCE_RELEVANCE})
+    assert popularity.changed
+    assert popularity.hub_trust() == 1.0 > trust  # the trial is now a hit
+    assert popularity.share(ids["chapter"]) > chapter
+    popularity.changed = False
+    assert not popularity.relabel({"bugs": EVIDENCE_RELEVANCE}) and not popularity.changed
+
+
+def test_a_labelled_relevance_outside_the_unit_interval_is_refused() -> None:
+    popularity = Popularity()
+    _read_keyed(popularity, [("seed", 0.2, ["a"])])
+    with pytest.raises(ValueError, match="relevance must be in"):
+        popularity.relabel({"seed": 1.5})

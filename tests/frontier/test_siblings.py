@@ -60,3 +60,57 @@ def test_a_link_in_no_list_has_no_group_and_no_credit() -> None:
 def test_relevance_outside_the_unit_interval_is_refused() -> None:
     with pytest.raises(ValueError, match="relevance must be in"):
         SiblingCredit().observe("page", 1.5)
+
+
+# -- a user's label (session/relabel.py, docs/DESIGN.md §12.3) ------------------------------
+
+
+@given(_calls, st.dictionaries(_members, st.floats(0.0, 1.0), max_size=4))
+def test_a_relabelled_credit_is_the_credit_of_those_values_and_undoing_it_is_exact(
+    calls: list[tuple[str, object, object]], labelled: dict[str, float],
+) -> None:
+    credit, twin = SiblingCredit(), SiblingCredit()
+    proven: dict[str, float] = {}
+    for kind, first, second in calls:
+        if kind == "group":
+            assert isinstance(first, int) and isinstance(second, str)
+            credit.group("parent", first, second)
+            twin.group("parent", first, second)
+        else:
+            assert isinstance(first, str) and isinstance(second, float)
+            credit.observe(first, second)
+            # the twin is read as if the labels had been known all along
+            twin.observe(first, labelled.get(first, second))
+            proven.setdefault(first, second)
+    original = credit.credits().tolist()
+    credit.relabel(labelled)
+    assert credit.credits().tolist() == pytest.approx(twin.credits().tolist())
+    credit.relabel(proven)  # every page its own value again: the same floats, not nearly
+    assert credit.credits().tolist() == original
+    credit.relabel(labelled)
+    credit.relabel({})
+    assert credit.credits().tolist() == original
+
+
+def test_a_label_moves_the_credit_of_every_list_the_page_is_in_and_later_ones() -> None:
+    credit = SiblingCredit()
+    contents = credit.group("contents", 0, "chapter")
+    credit.observe("chapter", 0.0)
+    credit.changed = False
+    assert credit.relabel({"chapter": 0.6, "never-fetched": 1.0})  # a key not read: ignored
+    assert credit.changed
+    assert credit.credit(contents) == pytest.approx(0.3)
+    # a list read after the label counts the labelled value
+    index = credit.group("index", 2, "chapter")
+    assert credit.credit(index) == pytest.approx(0.3)
+    credit.changed = False
+    assert not credit.relabel({"chapter": 0.6})  # the same labels: nothing moved
+    assert not credit.changed
+    assert credit.relabel({}) and credit.credit(index) == 0.0
+
+
+def test_a_labelled_value_outside_the_unit_interval_is_refused() -> None:
+    credit = SiblingCredit()
+    credit.observe("page", 0.5)
+    with pytest.raises(ValueError, match="relevance must be in"):
+        credit.relabel({"page": -0.1})

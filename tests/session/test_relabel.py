@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from pagesift_ui.demo import build_site
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, Adaptive
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Adaptive
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.model import LinkModel
+from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind, StepRecord
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.record import Override
@@ -21,6 +22,7 @@ from pagesift_ui.session.rules import (
     labelled_relevance,
     replay_rules,
 )
+from pagesift_ui.session.state import signal_of
 from pagesift_ui.session.views import live_wilson_table, replayed_wilson_table
 from pagesift_ui.store import RecordingSink, ReplaySource, drive
 from pagesift_ui.store.replay import check_rebuilt
@@ -195,6 +197,101 @@ def test_relabelling_the_seed_changes_no_link_weight_and_says_so(
 def test_relabel_refuses_a_url_that_was_not_fetched(university: CrawlSession) -> None:
     with pytest.raises(ValueError, match="not a fetched page"):
         university.relabel("http://www.uni.localhost/never", True)
+
+
+# -- what a label does to the queue (docs/DESIGN.md §8, §8a, §12.3) ------------------------
+
+
+def _scores(session: CrawlSession) -> dict[str, float]:
+    return {e.key: e.score for e in session.state.queue.entries()}
+
+
+def _off_topic_page_with_queued_siblings(
+    session: CrawlSession,
+) -> tuple[StepRecord, list[str]]:
+    """A fetched page below ``MIN_RELEVANCE`` (not the seed) listed beside queued links: the
+    page and the keys of those links."""
+    queued_by_group: dict[int, list[str]] = {}
+    for entry in session.state.queue.entries():
+        signal = signal_of(entry)
+        if signal is not None and signal.group >= 0:
+            queued_by_group.setdefault(signal.group, []).append(entry.key)
+    siblings = session.state.focus.siblings
+    for record in _observed(session)[1:]:
+        assert record.relevance is not None
+        if record.relevance >= MIN_RELEVANCE:
+            continue
+        groups = siblings.groups(dedupe_key(clean(record.url)))
+        queued = [key for group in groups for key in queued_by_group.get(group, [])]
+        if queued:
+            return record, queued
+    raise AssertionError("no off-topic page listed beside queued links")
+
+
+def test_a_page_labelled_relevant_lifts_the_queued_entries_of_its_lists() -> None:
+    # helpdesk: a help article read off topic, its list's other articles still queued
+    with _session("helpdesk", limit=60) as session:
+        session.run(max_steps=25)
+        record, siblings = _off_topic_page_with_queued_siblings(session)
+        before = _scores(session)
+        event = session.relabel(record.final_url, True)
+        after = _scores(session)
+        assert event.changes is not None and event.changes["credits_moved"] is True
+        assert event.changes["rescored"] is True
+        assert all(after[key] > before[key] for key in siblings)
+        assert "queue rescored (" in event.note and "sibling credit" in event.note
+        session.unlabel(record.final_url)
+        assert _scores(session) == before  # exactly, floats included
+
+
+def test_a_page_labelled_relevant_passes_its_labelled_relevance_to_the_links_read_on_it(
+) -> None:
+    # multilingual: an off-topic page whose links are still queued with its relevance
+    with _session("multilingual", limit=60) as session:
+        session.run(max_steps=25)
+        pages = {dedupe_key(clean(r.final_url)): r for r in _observed(session)[1:]
+                 if r.relevance is not None and r.relevance < MIN_RELEVANCE}
+        read_on: dict[str, list[str]] = {}
+        for entry in session.state.queue.entries():
+            signal = signal_of(entry)
+            if signal is not None and signal.parent in pages:
+                read_on.setdefault(signal.parent, []).append(entry.key)
+        assert read_on, "no queued link read on an off-topic page"
+        page_key, keys = max(read_on.items(), key=lambda item: len(item[1]))
+        record = pages[page_key]
+        event = session.relabel(record.final_url, True)
+        assert event.changes is not None and event.changes["parents_moved"] == len(keys)
+        for key in keys:
+            entry = session.state.queue.get(key)
+            assert entry is not None
+            signal = signal_of(entry)
+            assert signal is not None and signal.parent_relevance == EVIDENCE_RELEVANCE
+        assert f"parent feature of {len(keys)} queued link" in event.note
+        session.unlabel(record.final_url)
+        for key in keys:
+            entry = session.state.queue.get(key)
+            signal = None if entry is None else signal_of(entry)
+            assert signal is not None and signal.parent_relevance == record.relevance
+
+
+def test_a_page_labelled_not_relevant_no_longer_lifts_what_it_links_to(
+    university: CrawlSession,
+) -> None:
+    session = university
+    before = _scores(session)
+    record = max((r for r in _observed(session)[1:] if r.relevance is not None),
+                 key=lambda r: r.relevance or 0.0)
+    assert record.relevance is not None and record.relevance >= EVIDENCE_RELEVANCE
+    event = session.relabel(record.final_url, False)
+    assert event.changes is not None and event.changes["shares_moved"] is True
+    page_key = dedupe_key(clean(record.final_url))
+    lowered = [e for e in session.state.queue.entries()
+               if (signal := signal_of(e)) is not None and signal.parent == page_key]
+    assert lowered, "no queued link read on the most relevant page"
+    assert all(signal_of(e).parent_relevance == 0.0 for e in lowered)  # type: ignore[union-attr]
+    assert all(e.score < before[e.key] for e in lowered)
+    session.unlabel(record.final_url)
+    assert _scores(session) == before
 
 
 # -- replays, bundles, views ----------------------------------------------------------------
