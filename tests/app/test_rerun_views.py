@@ -26,6 +26,7 @@ from components.labels import STOP_REASONS
 from components.live import ChartOptions, _memo_figures, build_figures
 from components.tables import PAGE_COLUMNS, PagesTable, kept_pages, pages_frame
 from pagesift_ui.demo import shared_demo
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.views import page_rows
@@ -252,6 +253,30 @@ def test_a_views_picks_outlive_another_open_view(at: AppTest) -> None:
     assert session.labels.get(oldest) is True  # the kept pick is the one relabelled
     _open(at, "Page inspector")
     assert at.selectbox(key="inspect_pick").value == first
+
+
+def test_marking_a_page_relevant_moves_the_frontier_and_the_log_says_how(at: AppTest) -> None:
+    at.button(key="start").click().run()
+    for _ in range(6):
+        at.button(key="step").click().run()
+    session = at.session_state["session"]
+    off_topic = next(r.final_url for r in session.steps[1:]
+                     if r.outcome is StepOutcome.FETCHED and r.relevance is not None
+                     and r.relevance < EVIDENCE_RELEVANCE)
+    _open(at, "Frontier")
+    before = _tables(at)["frontier"]["score"].tolist()
+    _open(at, "Pages")
+    at.selectbox(key="relabel_pick").set_value(off_topic).run()
+    at.button(key="label_relevant").click().run()
+    assert not at.exception
+    _open(at, "Frontier")
+    assert _tables(at)["frontier"]["score"].tolist() != before  # the queue moved with it
+    _open(at, "Decision log")
+    assert any("queue rescored (" in m.value and off_topic in m.value for m in at.markdown)
+    _open(at, "Pages")
+    at.button(key="label_remove").click().run()
+    _open(at, "Frontier")
+    assert _tables(at)["frontier"]["score"].tolist() == before  # and back, exactly
 
 
 def test_the_log_pages_back_to_older_entries(at: AppTest) -> None:
