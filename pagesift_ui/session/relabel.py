@@ -318,6 +318,8 @@ def _queue_text(done: Relabelled, before: LabelState, after: LabelState) -> str:
         moved.append("popularity")
     if not moved:
         return ""
+    if not done.rescored:  # breadth-first: every link scores 1, the order is discovery's
+        return f"; {', '.join(moved)} moved under the labels (breadth-first: no order changes)"
     text = f"; queue rescored ({', '.join(moved)} under the labels)"
     if _head_text(before) != _head_text(after):
         text += f": next {_head_text(before)} → {_head_text(after)}"

@@ -15,6 +15,7 @@ from pagesift_ui.frontier.model import LinkModel
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind, StepRecord
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
+from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.record import Override
 from pagesift_ui.session.relabel import rebuild_model
 from pagesift_ui.session.rules import (
@@ -292,6 +293,20 @@ def test_a_page_labelled_not_relevant_no_longer_lifts_what_it_links_to(
     assert all(e.score < before[e.key] for e in lowered)
     session.unlabel(record.final_url)
     assert _scores(session) == before
+
+
+def test_a_breadth_first_relabel_says_the_order_does_not_change() -> None:
+    with _session("helpdesk", limit=40, strategy=Strategy.BFS) as session:
+        session.run(max_steps=12)
+        record = next(r for r in _observed(session)[1:]
+                      if r.relevance is not None and r.relevance < MIN_RELEVANCE)
+        order = [e.key for e in session.state.queue.entries()]
+        event = session.relabel(record.final_url, True)
+        assert event.changes is not None and event.changes["rescored"] is False
+        assert "(breadth-first: no order changes)" in event.note
+        assert "queue rescored" not in event.note
+        assert [e.key for e in session.state.queue.entries()] == order
+        assert {e.score for e in session.state.queue.entries()} == {1.0}
 
 
 # -- replays, bundles, views ----------------------------------------------------------------
