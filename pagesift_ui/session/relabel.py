@@ -174,7 +174,8 @@ class LabelState:
     subtree_hits: int
     fresh: bool
     relevant_pages: int
-    # the next link in pop order (dispersion aside) and its score; "" and None for none.
+    # the queue's head: its best link in pop order, dispersion aside (the next pop may be
+    # another link of a proven cluster, docs/DESIGN.md §9), and its score; "" and None for none.
     # Bundles made before a relabel rescored the queue have no such keys
     queue_head: str = ""
     queue_head_score: float | None = None
@@ -322,7 +323,7 @@ def _queue_text(done: Relabelled, before: LabelState, after: LabelState) -> str:
         return f"; {', '.join(moved)} moved under the labels (breadth-first: no order changes)"
     text = f"; queue rescored ({', '.join(moved)} under the labels)"
     if _head_text(before) != _head_text(after):
-        text += f": next {_head_text(before)} → {_head_text(after)}"
+        text += f": head {_head_text(before)} → {_head_text(after)}"
     return text
 
 

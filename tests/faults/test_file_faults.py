@@ -163,6 +163,9 @@ def _deep(bundle: dict[str, Any]) -> None:
     (_add_override({"step": 1, "kind": "relabel", "target": "u",
                     "changes": {"before": {"link_weights": [1, 2, 3]}}}),
      r"^overrides\[0\]\.changes\.before\.link_weights: must hold 5 items, not 3"),
+    (_add_override({"step": 1, "kind": "relabel", "target": "u",
+                    "changes": {"parents_moved": -3, "after": {"queue_head_score": 1.0}}}),
+     r"^overrides\[0\]\.changes\.parents_moved: -3 is out of range"),
     (_set("responses.items.0.result.encoding", "no-such-codec"),
      r"^responses\.items\[0\]\.result\.encoding: unknown text encoding"),
     (_set("responses.items.0.result.status", BIG),
@@ -172,7 +175,8 @@ def _deep(bundle: dict[str, Any]) -> None:
         "unit-weight-text", "units-not-list", "evidence-text", "evidence-per-term",
         "relevance-out-of-range", "nan-score", "huge-title", "summary-field", "summary-type",
         "summary-evidence-inf", "frontier-extra-field", "label-not-bool", "config-range",
-        "config-inf", "relabel-changes", "unknown-codec", "5000-digit-status", "deep-json"])
+        "config-inf", "relabel-changes", "relabel-queue-changes", "unknown-codec",
+        "5000-digit-status", "deep-json"])
 def test_a_bad_bundle_field_is_a_bundle_error_naming_its_path(
     bundle: dict[str, Any], change: Callable[[dict[str, Any]], None], message: str
 ) -> None:
