@@ -20,7 +20,8 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.net.serve import StaticServer  # noqa: E402
 from pagesift_ui.session import CrawlConfig  # noqa: E402
 
-__all__ = ["LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "rebase"]
+__all__ = ["LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "no_stop_crawl", "rebase"]
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,20 @@ def rebase(truth: Truth, base: str) -> Truth:
         return base + url[len(PLACEHOLDER):]
 
     return Truth(truth.query, move(truth.seed), tuple(move(u) for u in truth.urls))
+
+
+@contextmanager
+def no_stop_crawl(site_name: str, name: str) -> Iterator[tuple[Truth, CrawlConfig]]:
+    """A dev query's site served on 127.0.0.1: its truth on that port, and the config of a
+    crawl to the budget (default settings) that records every verdict and crawls past it,
+    as ``replay_stops.py`` and ``steer_labels.py`` read the crawls."""
+    site = SITES[site_name]
+    with StaticServer(site.docs) as server:
+        truth = rebase(site.truth(name), server.base_url() + "/")
+        yield truth, CrawlConfig.from_mapping({
+            "seed_url": truth.seed, "query": truth.query, "limit": LIMIT, "delay_s": 0.0,
+            "stop_on_verdict": False,
+        })
 
 
 def site_graph(seed: str) -> SiteGraph:

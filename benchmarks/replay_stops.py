@@ -36,14 +36,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import LIMIT, SITES, rebase  # noqa: E402
+from docsites import SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench.truth import url_keys  # noqa: E402
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
-from pagesift_ui.net.serve import StaticServer  # noqa: E402
-from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
+from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
 from pagesift_ui.session.record import StepOutcome  # noqa: E402
 
@@ -79,14 +78,8 @@ class QueueAtJudgement:
 
 def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
     """One no-stop crawl of a dev query: a row per step, and the queue at each verdict."""
-    site = SITES[site_name]
-    with StaticServer(site.docs) as server:
-        truth = rebase(site.truth(name), server.base_url() + "/")
+    with no_stop_crawl(site_name, name) as (truth, config):
         keys = frozenset(truth.keys)
-        config = CrawlConfig.from_mapping({
-            "seed_url": truth.seed, "query": truth.query, "limit": LIMIT, "delay_s": 0.0,
-            "stop_on_verdict": False,
-        })
         rows: list[Row] = []
         found: set[str] = set()
         pages = 0

@@ -37,14 +37,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import LIMIT, SITES, rebase  # noqa: E402
+from docsites import LIMIT, SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench.truth import url_keys  # noqa: E402
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
-from pagesift_ui.net.serve import StaticServer  # noqa: E402
-from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
+from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session.record import StepOutcome  # noqa: E402
 
 logger = logging.getLogger("steer_labels")
@@ -55,14 +54,8 @@ POLICIES = ("none", "answers", "every page")
 
 def crawl(site_name: str, name: str, policy: str) -> dict[str, Any]:
     """One crawl of a dev query under a labelling policy: pages to 90% and labels given."""
-    site = SITES[site_name]
-    with StaticServer(site.docs) as server:
-        truth = rebase(site.truth(name), server.base_url() + "/")
+    with no_stop_crawl(site_name, name) as (truth, config):
         keys = frozenset(truth.keys)
-        config = CrawlConfig.from_mapping({
-            "seed_url": truth.seed, "query": truth.query, "limit": LIMIT, "delay_s": 0.0,
-            "stop_on_verdict": False,
-        })
         found: set[str] = set()
         pages, to_90, labels = 0, None, 0
         with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
