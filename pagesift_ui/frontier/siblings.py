@@ -176,10 +176,10 @@ class SiblingCredit:
         ``changed`` is set: the queue must be rescored)."""
         labelled: dict[str, float] = {}
         for key, relevance in proven.items():
-            if key not in self._proven:
-                continue  # not observed yet (a step still to come): nothing to replace
             if not 0.0 <= relevance <= 1.0:
                 raise ValueError(f"relevance must be in [0, 1], got {relevance!r}")
+            if key not in self._proven:
+                continue  # not observed yet (a step still to come): nothing to replace
             if relevance != self._proven[key]:
                 labelled[key] = relevance
         self._labelled = labelled

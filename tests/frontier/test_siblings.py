@@ -114,3 +114,5 @@ def test_a_labelled_value_outside_the_unit_interval_is_refused() -> None:
     credit.observe("page", 0.5)
     with pytest.raises(ValueError, match="relevance must be in"):
         credit.relabel({"page": -0.1})
+    with pytest.raises(ValueError, match="relevance must be in"):
+        credit.relabel({"never-fetched": float("nan")})  # checked whether read or not
