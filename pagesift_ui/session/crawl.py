@@ -117,9 +117,6 @@ class CrawlSession:
         self._relevant_urls: set[str] = set()
         self._samples: list[Sample] = []  # every link the link model learned from, in order
         self._labelled_fresh: dict[int, bool] = {}  # step → freshness under the labels
-        # step → (key of the link that led to the page, key of the page): what the page's
-        # lists were credited and its links counted under, for a relabel (session/relabel.py)
-        self._page_keys: dict[int, tuple[str, str]] = {}
         self._closed = False
         self._interrupted = ""  # why a step broke off half-way; never healed
         self._ahead: deque[Popped] = deque()  # popped links in flight, oldest first (§11.14)
@@ -387,8 +384,6 @@ class CrawlSession:
         # needs_rescore() covers every change and resets its flags: call it every time
         self.state.focus.siblings.observe(
             facts.entry.key, sibling_evidence(relevance, self.state.adaptive.last_fresh))
-        # the page key enqueue_links counts the page's links under (popularity, parents)
-        self._page_keys[facts.step] = (facts.entry.key, dedupe_key(clean(page.url)))
         if self.state.focus.needs_rescore():
             facts.rescored = self.state.rescore()
         if link_signal is not None:
@@ -509,7 +504,7 @@ class CrawlSession:
         else:
             self.labels[url] = bool(relevant)
         done = apply_labels(self.state, self.config, self.steps, self.overrides,
-                            self._samples, self.labels, self._page_keys)
+                            self._samples, self.labels)
         self._labelled_fresh = {step: hit for step, hit in done.fresh.items()
                                 if hit != self.steps[step - 1].fresh}
         after = label_state(self.state, record.subtree, self._fresh(record),

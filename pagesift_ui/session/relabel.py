@@ -27,6 +27,7 @@ from typing import Any
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.model import FEATURE_NAMES, LinkModel
 from pagesift_ui.frontier.siblings import sibling_evidence
+from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.record import Override, StepRecord, SubtreeState
 from pagesift_ui.session.rules import labelled_relevance, observed, replay_rules, rules_relevance
@@ -86,15 +87,10 @@ def apply_labels(
     overrides: Sequence[Override],
     samples: Sequence[Sample],
     labels: Mapping[str, bool],
-    page_keys: Mapping[int, tuple[str, str]],
 ) -> Relabelled:
     """Swap the rebuilt link model, stop rules and harvests into ``state``, count the pages'
     evidence about the queued links again under ``labels``, and rescore the queue if any of
-    it moved.
-
-    ``page_keys``: each observed step's (key of the link that led to the page, key of the
-    page), the keys the crawl credited the page's lists with and counted its links under.
-    """
+    it moved."""
     replayed = replay_rules(config, steps, overrides, labels)
     state.adaptive = replayed.adaptive
     state.subtrees = replayed.subtrees
@@ -102,26 +98,28 @@ def apply_labels(
     focus = state.focus
     weights = focus.model.weights
     focus.model = rebuild_model(focus.model, samples, labels)
-    # what each page proves under the labels, keyed as the crawl keyed it (docs/DESIGN.md §8a)
+    # what each page proves under the labels, keyed as the crawl keyed it (docs/DESIGN.md
+    # §8a): its lists' credit under the key of the link that led to it (the queue's key of
+    # the record's ``url``), its backlinks and its links' parent under the key of the page
+    # itself (``final_url``); both URLs were clean when recorded, and cleaning is idempotent
     proven: dict[str, float] = {}
     relevance_of: dict[str, float] = {}
     for record in steps:
-        keys = page_keys.get(record.step)
-        if keys is None or not observed(record):
+        if not observed(record):
             continue
         relevance = rules_relevance(record, labels)
-        link_key, page_key = keys
-        proven[link_key] = _proven(record, labels, relevance, replayed.fresh[record.step])
-        relevance_of[page_key] = relevance
+        proven[dedupe_key(clean(record.url))] = _proven(record, labels, relevance,
+                                                        replayed.fresh[record.step])
+        relevance_of[dedupe_key(clean(record.final_url))] = relevance
     credits_moved = focus.siblings.relabel(proven)
     shares_moved = focus.popularity.relabel(relevance_of)
     parents_moved = _relink(state, relevance_of)
     weights_switched = focus.model.weights != weights
     rescored = False
-    if weights_switched or credits_moved or shares_moved or parents_moved:
+    # needs_rescore() resets the flags the relabels set, so the next step does not rescore
+    # for them again
+    if focus.needs_rescore() or weights_switched or parents_moved:
         rescored = state.rescore()
-    # rescored now: the next step has nothing of this to rescore again
-    focus.siblings.changed = focus.popularity.changed = False
     return Relabelled(replayed.fresh, weights_switched, credits_moved, shares_moved,
                       parents_moved, rescored)
 
@@ -154,7 +152,9 @@ def _relink(state: FrontierState, relevance_of: Mapping[str, float]) -> int:
         if relevance is None or relevance == signal.parent_relevance:
             continue
         relinked = replace(signal, parent_relevance=relevance)
-        state.queue.update(entry.key, entry.depth, state.link_score(relinked), relinked)
+        # the score stays until the rescore that follows any move (apply_labels): scoring
+        # each link here as well would be the same work twice
+        state.queue.update(entry.key, entry.depth, entry.score, relinked)
         moved += 1
     return moved
 
