@@ -139,17 +139,20 @@ SEED_HOST = "h0.example"
 
 def _signal(i: int, rng: np.random.Generator, state: FrontierState) -> LinkSignal:
     """A link of page ``i // 50``: random term masks of the two-term query, a sibling group
-    per page and a popularity target per link, as enqueue_links gives them."""
+    per page and a popularity target (in its name family) per link, as enqueue_links gives
+    them."""
     parent = f"page-{i // STEP_LINKS}"
     key = _url(i)
     masks = rng.integers(0, 4, size=3).tolist()
+    target = state.focus.popularity.linked(parent, key)
+    state.focus.families.target(target, key)  # its name family (page-N under one directory)
     return LinkSignal(
         url=key, anchor_mask=masks[0] if rng.random() < 0.3 else 0,
         locator_mask=masks[1] if rng.random() < 0.3 else 0,
         context_mask=masks[2] if rng.random() < 0.5 else 0, depth=int(rng.integers(1, 6)),
         parent_relevance=float(rng.random()), parent_is_hub=bool(rng.random() < 0.2),
         group=state.focus.siblings.group(parent, 0, key),
-        target=state.focus.popularity.linked(parent, key),
+        target=target,
     )
 
 
@@ -172,7 +175,8 @@ def _step(state: FrontierState, config: CrawlConfig, step: int, first: int,
     if isinstance(entry.signal, LinkSignal):
         state.focus.learn(entry.signal, relevance >= 0.5)
     state.focus.siblings.observe(entry.key, relevance)
-    _rescore_if_stale(state)  # after learning and sibling credit, one rescore for both
+    state.focus.families.observe(entry.key, relevance)
+    _rescore_if_stale(state)  # after learning, sibling and family credit, one rescore
     state.leads.found(entry.score, relevance)
     lead = pending_lead(state, config.seed_host)
     # a stop verdict at every step, judged with the pending lead (forgiven or not, the

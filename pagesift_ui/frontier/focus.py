@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier import linkbatch, links
+from pagesift_ui.frontier.families import NameFamilies
 from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
 from pagesift_ui.frontier.linkbatch import LinkColumns
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
@@ -77,6 +78,7 @@ class Focus:
         "_seed_lang",
         "english_query",
         "facets",
+        "families",
         "model",
         "popularity",
         "query",
@@ -95,6 +97,7 @@ class Focus:
         self.model = LinkModel(prior, z)
         self.siblings = SiblingCredit()
         self.popularity = Popularity()
+        self.families = NameFamilies()
         #: The query is English when it is read in English and all its terms are ASCII
         #: (docs/DESIGN.md §8 language portal, §1.1): a German query is not.
         self.english_query = query.language is Language.ENGLISH and all(
@@ -208,16 +211,19 @@ class Focus:
             self.english_query,
             self.siblings.credit(link_signal.group),
             self.popularity.share(link_signal.target),
+            self.families.credit(link_signal.target),
         )
 
     def link_scorer(self) -> Callable[[LinkSignal], float]:
         """``score`` with the model's and the term weights and the portal read once
         (``links.scorer``): for the links of one page, between which none of them moves.
-        The sibling credit and popularity, which do move, are read per link."""
+        The sibling credit, popularity and the family credit, which do move, are read per
+        link."""
         score_one = links.scorer(self.model.weights, self.term_weights.weights,
                                  self.portal_open, self.english_query)
-        credit, share = self.siblings.credit, self.popularity.share
-        return lambda signal: score_one(signal, credit(signal.group), share(signal.target))
+        credit, share, family = self.siblings.credit, self.popularity.share, self.families.credit
+        return lambda signal: score_one(signal, credit(signal.group), share(signal.target),
+                                        family(signal.target))
 
     def score_batch(
         self,
@@ -234,6 +240,7 @@ class Focus:
             self.english_query,
             self.siblings.credits(),
             self.popularity.shares(),
+            self.families.credits(len(self.popularity)),
         )
 
     def score_queued(
@@ -253,6 +260,7 @@ class Focus:
             self.siblings.credits(),
             self.popularity.shares(),
             moved,
+            self.families.credits(len(self.popularity)),
         )
 
     def explain(
@@ -261,8 +269,8 @@ class Focus:
         """Every step of the link's score now (under ``weights`` instead of the model's
         weights in use, when given)."""
         # the link's own credit and share: the arrays of every group and target cost
-        # O(queue) per link offered (issue 15); Popularity.share and SiblingCredit.credit
-        # give the floats credits() and shares() hold
+        # O(queue) per link offered (issue 15); Popularity.share, SiblingCredit.credit and
+        # NameFamilies.credit give the floats shares() and the credits() hold
         return links.explain_with(
             link_signal,
             self.model.weights if weights is None else weights,
@@ -271,6 +279,7 @@ class Focus:
             self.english_query,
             self.siblings.credit(link_signal.group),
             self.popularity.share(link_signal.target),
+            self.families.credit(link_signal.target),
         )
 
     def predict(self, link_signal: LinkSignal) -> tuple[float, float]:
@@ -296,13 +305,14 @@ class Focus:
 
     def needs_rescore(self) -> bool:
         """The queued scores are stale: the link weights changed since the last rescoring,
-        the term weights moved by ≥ ``RESCORE_DELTA``, a sibling group's credit moved or a
-        page's links were counted for popularity.
+        the term weights moved by ≥ ``RESCORE_DELTA``, a sibling group's or a name family's
+        credit moved or a page's links were counted for popularity.
         True means "rescore now"; asking again without a change returns False.
         """
         # moved() first and always: it records the weights it reports as moved
         weights_moved = self.term_weights.moved()
         changed = (self._model_changed or weights_moved or self.siblings.changed
-                   or self.popularity.changed)
+                   or self.popularity.changed or self.families.changed)
         self._model_changed = self.siblings.changed = self.popularity.changed = False
+        self.families.changed = False
         return changed

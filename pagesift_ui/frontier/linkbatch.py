@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.families import FAMILY_WEIGHT
 from pagesift_ui.frontier.links import (
     DATED_FACTOR,
     DEPTH_DECAY,
@@ -141,6 +142,7 @@ def score_batch(
     english_query: bool,
     credits: Credits = None,
     shares: Credits = None,
+    families: Credits = None,
 ) -> npt.NDArray[np.float64]:
     """``score`` of many links at once, as a float64 array with the very same numbers.
 
@@ -157,16 +159,18 @@ def score_batch(
         return np.zeros(0, dtype=np.float64)
     total, part = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
     _sum_before_popularity(cols, weights, term_weights, credits, total, part)
-    return _finish(cols, total, part, portal_open, english_query, shares)
+    return _finish(cols, total, part, portal_open, english_query, shares, families)
 
 
 class PartialSums:
     """The inputs under which ``score_queued`` last scored a queue's columns: link and term
-    weights, sibling credits, popularity shares and the two shape flags. The next call
+    weights, sibling credits, popularity shares, family credits and the two shape flags. The
+    next call
     compares its own with them to find what moved (issue 15): the rows whose inputs did not
     move keep the floats they have."""
 
-    __slots__ = ("_credits", "_flags", "_last", "_shares", "_term_weights", "_weights")
+    __slots__ = ("_credits", "_families", "_flags", "_last", "_shares", "_term_weights",
+                 "_weights")
 
     def __init__(self) -> None:
         self._last: tuple[object, int] | None = None  # the MovedRows of the last call
@@ -174,23 +178,31 @@ class PartialSums:
         self._term_weights: tuple[float, ...] = ()
         self._credits = np.zeros(0, dtype=np.float64)
         self._shares = np.zeros(0, dtype=np.float64)
+        self._families = np.zeros(0, dtype=np.float64)
         self._flags: tuple[bool, bool] | None = None
 
     def moved(
         self, weights: tuple[float, ...], term_weights: Sequence[float], credits: Credits,
-        shares: Credits, flags: tuple[bool, bool],
+        shares: Credits, flags: tuple[bool, bool], families: Credits = None,
     ) -> tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp] | None]:
         """What moved since the last call, and records the inputs either way: the group ids
         whose credit moved (None: every sum before popularity must be made again) and the
-        target ids whose share moved (None: every score must be finished again)."""
+        target ids whose share or family credit moved (None: every score must be finished
+        again)."""
         credits_now, shares_now = _table(credits), _table(shares)
+        families_now = _table(families)
         groups = None
         if weights == self._weights and tuple(term_weights) == self._term_weights:
             groups = _moved_ids(self._credits, credits_now)
-        targets = None if groups is None or flags != self._flags else _moved_ids(
-            self._shares, shares_now)
+        targets = None
+        if groups is not None and flags == self._flags:
+            by_share = _moved_ids(self._shares, shares_now)
+            by_family = _moved_ids(self._families, families_now)
+            if by_share is not None and by_family is not None:
+                targets = np.union1d(by_share, by_family) if len(by_family) else by_share
         self._weights, self._term_weights = weights, tuple(term_weights)
         self._credits, self._shares, self._flags = credits_now, shares_now, flags
+        self._families = families_now
         return groups, targets
 
     def follows(self, moved: MovedRows | None) -> bool:
@@ -257,6 +269,7 @@ def score_queued(
     credits: Credits = None,
     shares: Credits = None,
     moved: MovedRows | None = None,
+    families: Credits = None,
 ) -> npt.NDArray[np.float64] | RowScores:
     """``score_batch`` of a queue's columns (the same floats), keeping each link's raw sum
     before its popularity term in ``cols.partial``, and made again only where its inputs
@@ -264,7 +277,8 @@ def score_queued(
 
     - the sums of the rows queued or changed since (NaN) and of the rows whose sibling
       group's credit moved; every sum when the link or term weights moved;
-    - the scores of those rows and of the rows whose popularity share moved, returned as
+    - the scores of those rows and of the rows whose popularity share or family credit
+      moved, returned as
       ``RowScores`` (the other rows score what they scored: the queue keeps their floats);
       every score, as an array, when the shape flags or most shares moved (a page read
       moves every share).
@@ -282,7 +296,7 @@ def score_queued(
     part = np.empty(n, dtype=np.float64)
     follows = sums.follows(moved)
     groups, targets = sums.moved(weights, term_weights, credits, shares,
-                                 (portal_open, english_query))
+                                 (portal_open, english_query), families)
     if groups is None:
         _sum_before_popularity(cols, weights, term_weights, credits, cols.partial, part)
         stale = None
@@ -299,13 +313,15 @@ def score_queued(
     # scores since this one's last (``follows``)
     if follows and stale is not None and targets is not None and len(targets) <= _FEW_ROWS * n:
         if len(targets):
-            stale = np.union1d(stale, _rows_reading(cols.target, targets, shares))
+            by_target = shares if len(_table(shares)) >= len(_table(families)) else families
+            stale = np.union1d(stale, _rows_reading(cols.target, targets, by_target))
         if len(stale) <= _FEW_ROWS * n:
             some = cols.rows(stale)
             scores = _finish(some, some.partial.copy(), np.empty(len(stale)), portal_open,
-                             english_query, shares)
+                             english_query, shares, families)
             return RowScores(stale, scores)
-    return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares)
+    return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares,
+                   families)
 
 
 def _unsummed(
@@ -368,12 +384,16 @@ def _sum_before_popularity(
 
 def _finish(
     cols: LinkColumns, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
-    portal_open: bool, english_query: bool, shares: Credits,
+    portal_open: bool, english_query: bool, shares: Credits, families: Credits = None,
 ) -> npt.NDArray[np.float64]:
-    """The popularity term, max(·, 0), the shape steps and the depth decay, in place."""
+    """The popularity and family terms, max(·, 0), the shape steps and the depth decay, in
+    place."""
     if shares is not None and len(shares):
         total += _credit_column(cols.target, np.asarray(shares, dtype=np.float64),
                                 POPULARITY_WEIGHT, part)
+    if families is not None and len(families):
+        total += _credit_column(cols.target, np.asarray(families, dtype=np.float64),
+                                FAMILY_WEIGHT, part)
     # ≥ +0.0, so × 1.0 and max(·, 0.0) below leave a value as it is: the same floats as
     # _shape's steps
     value = np.maximum(total, 0.0, out=total)

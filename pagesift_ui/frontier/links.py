@@ -7,7 +7,8 @@ weights, so rescoring the queue after the weights move never re-reads a page:
 
     x     = (anchor coverage, locator coverage, context coverage, parent feature, phrase)
     parent feature = parent relevance × 0.5 for a hub parent × 0.5 for a citation
-    raw   = max(0, w·x + SIBLING_WEIGHT × sibling credit + POPULARITY_WEIGHT × popularity)
+    raw   = max(0, w·x + SIBLING_WEIGHT × sibling credit + POPULARITY_WEIGHT × popularity
+                   + FAMILY_WEIGHT × family credit)
     shape = dated × 0.1, else furniture × 0.2;
             English query and portal open: portal max(·, 0.6), else other language × 0.2
     score = shape × 0.9 ** depth
@@ -15,8 +16,9 @@ weights, so rescoring the queue after the weights move never re-reads a page:
 There is no section floor any more (issue 11, mechanism 1): a floor of 0.25 for one-segment
 URLs outranked evidence, turned a flat site's table of contents into a breadth-first crawl and
 hid the parent's relevance. A blind link now scores what its parent's relevance, its
-siblings' proven relevance and its share of the fetched pages that link to it
-(``siblings.py``) say, and nothing else (docs/DESIGN.md §8).
+siblings' proven relevance, its share of the fetched pages that link to it (``siblings.py``)
+and its name family's proven relevance (``families.py``) say, and nothing else
+(docs/DESIGN.md §8).
 
 ``score`` explains nothing and ``explain`` returns every step; ``linkbatch`` gives the same
 floats for a whole queue with numpy.
@@ -34,6 +36,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier.families import FAMILY_WEIGHT
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import (
     CONTEXT_BYTES,
@@ -395,9 +398,9 @@ def _locator_mask(query: Query, url: str, language: Language | None) -> int:
 
 # --------------------------------------------------------------------------- scoring
 
-#: The names of a link explanation's terms: the link model's features, then the two that are
-#: not learned (``siblings.py``).
-SCORE_TERM_NAMES = (*FEATURE_NAMES, "siblings", "popularity")
+#: The names of a link explanation's terms: the link model's features, then the three that
+#: are not learned (``siblings.py``, ``families.py``).
+SCORE_TERM_NAMES = (*FEATURE_NAMES, "siblings", "popularity", "family")
 
 
 class ShapeRule(enum.StrEnum):
@@ -474,8 +477,9 @@ def features(signal: LinkSignal, term_weights: Sequence[float]) -> tuple[float, 
     )
 
 
-#: Per-id numbers of a crawl: sibling credits by group (``SiblingCredit.credits``) or
-#: popularity by target (``Popularity.shares``); None: none. One link's score is better
+#: Per-id numbers of a crawl: sibling credits by group (``SiblingCredit.credits``),
+#: popularity by target (``Popularity.shares``) or family credits by target
+#: (``NameFamilies.credits``); None: none. One link's score is better
 #: served by ``explain_with`` and the link's own two floats (no array of every id).
 Credits = npt.NDArray[np.float64] | None
 
@@ -496,13 +500,21 @@ def popularity(signal: LinkSignal, shares: Credits) -> float:
     return _lookup(signal.target, shares)
 
 
-def _raw(x: Sequence[float], weights: Sequence[float], credit: float, share: float) -> float:
+def family_credit(signal: LinkSignal, families: Credits) -> float:
+    """The credit of the target's name family (``families.py``; 0 when unknown)."""
+    return _lookup(signal.target, families)
+
+
+def _raw(
+    x: Sequence[float], weights: Sequence[float], credit: float, share: float, family: float
+) -> float:
     # left to right, like score_batch's column sums, so both give the same float
     total = 0.0
     for weight, value in zip(weights, x, strict=True):
         total += weight * value
     total += SIBLING_WEIGHT * credit
     total += POPULARITY_WEIGHT * share
+    total += FAMILY_WEIGHT * family
     return max(0.0, total)
 
 
@@ -547,15 +559,18 @@ def explain(
     english_query: bool,
     credits: Credits = None,
     shares: Credits = None,
+    families: Credits = None,
 ) -> LinkExplanation:
     """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``.
 
     The features are the link model's five, then the sibling credit when the link is in a
-    sibling group and its popularity when it has a target id (neither is learned: their
-    weights are ``SIBLING_WEIGHT`` and ``POPULARITY_WEIGHT``).
+    sibling group, and its popularity and its family's credit when it has a target id (none
+    is learned: their weights are ``SIBLING_WEIGHT``, ``POPULARITY_WEIGHT`` and
+    ``FAMILY_WEIGHT``).
     """
     return explain_with(signal, link_weights, term_weights, portal_open, english_query,
-                        sibling_credit(signal, credits), popularity(signal, shares))
+                        sibling_credit(signal, credits), popularity(signal, shares),
+                        family_credit(signal, families))
 
 
 def explain_with(
@@ -566,9 +581,11 @@ def explain_with(
     english_query: bool,
     credit: float,
     share: float,
+    family: float = 0.0,
 ) -> LinkExplanation:
-    """``explain`` given the link's own sibling credit and popularity share, so one link is
-    explained without building the arrays of every group and target (issue 15)."""
+    """``explain`` given the link's own sibling credit, popularity share and family credit,
+    so one link is explained without building the arrays of every group and target
+    (issue 15)."""
     weights = as_features(link_weights, "link_weights")
     x = features(signal, term_weights)
     parts = tuple(
@@ -580,8 +597,10 @@ def explain_with(
                                       SIBLING_WEIGHT * credit),)
     if signal.target >= 0:
         parts += (FeatureContribution(SCORE_TERM_NAMES[6], share, POPULARITY_WEIGHT,
-                                      POPULARITY_WEIGHT * share),)
-    raw = _raw(x, weights, credit, share)
+                                      POPULARITY_WEIGHT * share),
+                  FeatureContribution(SCORE_TERM_NAMES[7], family, FAMILY_WEIGHT,
+                                      FAMILY_WEIGHT * family))
+    raw = _raw(x, weights, credit, share, family)
     steps: list[ShapeStep] = []
     final = _shape(signal, raw, portal_open, english_query, steps)
     return LinkExplanation(parts, raw, tuple(steps), final, bool(signal.blind), signal.via,
@@ -596,12 +615,13 @@ def score_with(
     english_query: bool,
     credit: float,
     share: float,
+    family: float = 0.0,
 ) -> float:
     """``explain_with(...).score`` without building the explanation: the same floats by the
     same operations (a link offered or met again is scored, not explained; the explanation's
     objects were most of the cost of scoring one, issue 15)."""
     weights = as_features(link_weights, "link_weights")
-    return _shape(signal, _raw(features(signal, term_weights), weights, credit, share),
+    return _shape(signal, _raw(features(signal, term_weights), weights, credit, share, family),
                   portal_open, english_query)
 
 
@@ -610,8 +630,9 @@ def scorer(
     term_weights: Sequence[float],
     portal_open: bool,
     english_query: bool,
-) -> Callable[[LinkSignal, float, float], float]:
-    """``score_with`` under fixed weights, as a function of (signal, credit, share): the
+) -> Callable[[LinkSignal, float, float, float], float]:
+    """``score_with`` under fixed weights, as a function of (signal, credit, share, family
+    credit): the
     link weights are checked once, not on every call, and each term mask's coverage is
     computed once (by ``mask_coverage``) and remembered. The same floats by the same
     operations (issue 15: the session scores a page's links with one, while the weights do
@@ -626,12 +647,13 @@ def scorer(
             value = coverage[mask] = mask_coverage(mask, terms)
         return value
 
-    def score_one(signal: LinkSignal, credit: float, share: float) -> float:
+    def score_one(signal: LinkSignal, credit: float, share: float, family: float = 0.0) -> float:
         # features(), off the packed row (its parent feature has the hub factor applied)
         anchor, locator, context, _, parent, _, _ = signal.row
         x = (cover(anchor), cover(locator), cover(context), parent,
              1.0 if signal.phrase else 0.0)
-        return _shape(signal, _raw(x, weights, credit, share), portal_open, english_query)
+        return _shape(signal, _raw(x, weights, credit, share, family), portal_open,
+                      english_query)
 
     return score_one
 
@@ -644,8 +666,11 @@ def score(
     english_query: bool,
     credits: Credits = None,
     shares: Credits = None,
+    families: Credits = None,
 ) -> float:
     """The link's score: raw = max(0, w·x + SIBLING_WEIGHT × credit + POPULARITY_WEIGHT ×
-    share), shaped, × DEPTH_DECAY ** depth (docs/DESIGN.md §8)."""
+    share + FAMILY_WEIGHT × family credit), shaped, × DEPTH_DECAY ** depth
+    (docs/DESIGN.md §8)."""
     return score_with(signal, link_weights, term_weights, portal_open, english_query,
-                      sibling_credit(signal, credits), popularity(signal, shares))
+                      sibling_credit(signal, credits), popularity(signal, shares),
+                      family_credit(signal, families))

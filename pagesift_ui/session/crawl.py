@@ -379,11 +379,13 @@ class CrawlSession:
         link_signal = signal_of(facts.entry)
         relevance = facts.relevance if facts.relevance is not None else 0.0
         # the page's relevance is evidence for the rest of every list it was listed in
-        # (frontier/siblings.py); one rescore for it and for what the page taught
-        # (observe_page), now so this step's pending-lead check sees both.
+        # (frontier/siblings.py) and of its name family (frontier/families.py); one rescore
+        # for it and for what the page taught (observe_page), now so this step's
+        # pending-lead check sees both.
         # needs_rescore() covers every change and resets its flags: call it every time
-        self.state.focus.siblings.observe(
-            facts.entry.key, sibling_evidence(relevance, self.state.adaptive.last_fresh))
+        proved = sibling_evidence(relevance, self.state.adaptive.last_fresh)
+        self.state.focus.siblings.observe(facts.entry.key, proved)
+        self.state.focus.families.observe(facts.entry.key, proved)
         if self.state.focus.needs_rescore():
             facts.rescored = self.state.rescore()
         if link_signal is not None:

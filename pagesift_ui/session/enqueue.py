@@ -203,6 +203,7 @@ def enqueue_links(
         state.depths.linked(parent, key)
         group = state.focus.siblings.group(parent, block, key)
         target = popularity.linked(parent, key)
+        state.focus.families.target(target, key)
         link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
         # a link of the main content outside every list block is in running text: a
         # citation (links.CITATION_FACTOR; docs/DESIGN.md §8)

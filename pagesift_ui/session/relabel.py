@@ -9,9 +9,10 @@ A user's label replaces the crawler's verdict on a page in every statistic that 
   ``session/rules.py`` with the labelled relevance;
 - what the pages proved about the links still queued (docs/DESIGN.md §8, §8a) is counted
   again with the labelled relevance and freshness: the sibling credit of every list a page
-  is in, the topical popularity of every target it links to, and the parent feature of the
-  queued links read on it; then the queue is rescored, so a page the user calls relevant
-  lifts its siblings and its links as the crawler's own verdict would have;
+  is in and of its name family, the topical popularity of every target it links to, and
+  the parent feature of the queued links read on it; then the queue is rescored, so a page
+  the user calls relevant lifts its siblings and its links as the crawler's own verdict
+  would have;
 - the relevant-page count reads the labels directly.
 
 Replaying instead of adjusting keeps every number what the seed code would have produced
@@ -76,6 +77,7 @@ class Relabelled:
     weights_switched: bool  # the link weights in use switched
     credits_moved: bool  # a sibling group's credit moved
     shares_moved: bool  # a target's popularity share moved
+    families_moved: bool  # a name family's credit moved
     parents_moved: int  # queued links whose parent feature took a label
     rescored: bool  # the queue was rescored
 
@@ -113,6 +115,7 @@ def apply_labels(
         relevance_of[dedupe_key(clean(record.final_url))] = relevance
     credits_moved = focus.siblings.relabel(proven)
     shares_moved = focus.popularity.relabel(relevance_of)
+    families_moved = focus.families.relabel(proven)
     parents_moved = _relink(state, relevance_of)
     weights_switched = focus.model.weights != weights
     rescored = False
@@ -121,7 +124,7 @@ def apply_labels(
     if focus.needs_rescore() or weights_switched or parents_moved:
         rescored = state.rescore()
     return Relabelled(replayed.fresh, weights_switched, credits_moved, shares_moved,
-                      parents_moved, rescored)
+                      families_moved, parents_moved, rescored)
 
 
 def _proven(
@@ -243,6 +246,7 @@ def account(
         "rescored": done.rescored,
         "credits_moved": done.credits_moved,
         "shares_moved": done.shares_moved,
+        "families_moved": done.families_moved,
         "parents_moved": done.parents_moved,
         "subtree": record.subtree,
         "before": before.to_dict(),
@@ -317,6 +321,8 @@ def _queue_text(done: Relabelled, before: LabelState, after: LabelState) -> str:
         moved.append("sibling credit")
     if done.shares_moved:
         moved.append("popularity")
+    if done.families_moved:
+        moved.append("family credit")
     if not moved:
         return ""
     if not done.rescored:  # breadth-first: every link scores 1, the order is discovery's

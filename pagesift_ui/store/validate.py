@@ -360,7 +360,7 @@ _LABEL_STATE = record({}, {
 _CHANGES = record({}, {
     "label": nullable(boolean), "crawler_relevant": boolean, "relevance": _SHARE,
     "learned": boolean, "rescored": boolean, "credits_moved": boolean,
-    "shares_moved": boolean, "parents_moved": _COUNT, "subtree": text(),
+    "shares_moved": boolean, "families_moved": boolean, "parents_moved": _COUNT, "subtree": text(),
     "before": _LABEL_STATE, "after": _LABEL_STATE,
 })
 _OVERRIDE = record(

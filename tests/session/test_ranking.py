@@ -5,6 +5,7 @@
    still fetched when it becomes the best;
 3. depth is the shortest known click distance;
 4. siblings of relevant entries rise, also in a list read after some of them were fetched;
+4a. pages named like relevant pages rise (a name family), wherever they are linked from;
 5. popularity is topical: a page the relevant pages link up to outranks one that more
    off-topic pages link to, and once a page every page links to proved off-topic, the
    others lose their backlink count's lead (hub trust); a list's title is its entries'
@@ -264,6 +265,52 @@ def test_an_entry_that_repeats_what_was_read_proves_nothing_for_its_list() -> No
     assert [r.fresh for r in records[1:3]] == [True, False]
     third = next(r for r in records if r.url.endswith("/ch/three.html"))
     assert sibling_credit(third) == pytest.approx(records[1].relevance / 3)
+
+
+def family_credit(record: StepRecord) -> float:
+    """The family credit a record's link was scored with (its explanation's term)."""
+    assert record.link is not None
+    return float(next(f["value"] for f in record.link["features"] if f["name"] == "family"))
+
+
+def test_a_page_named_like_a_relevant_page_comes_before_other_blind_links() -> None:
+    # Each link in a list of its own (no sibling credit), all from the seed (the same parent
+    # and popularity): the blind ones tie, and popped in discovery order the appendices came
+    # before /guide-tasks.html. Once /guide.html proved relevant, its family lifts the page
+    # named after it (issue 11: the asyncio chapter's last entries, asyncio-*.html).
+    appendices = [(f"Appendix {n}", f"/misc-{n.lower()}.html") for n in ("A", "B", "C")]
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling", "/guide.html")], *([entry] for entry in appendices),
+                   [("Tasks", "/guide-tasks.html")]]),
+        "/guide.html": page("Event loop scheduling", [TOPIC]),
+        "/guide-tasks.html": page("Tasks", [TOPIC, "Tasks."]),
+        **{href: page(text, [FILLER, text]) for text, href in appendices},
+    }
+    records = crawl(pages, QUERY, limit=6)
+    assert fetched(records)[:3] == ["/", "/guide.html", "/guide-tasks.html"]
+    assert records[1].relevance is not None and records[1].relevance > 0.0
+    assert records[2].blind and family_credit(records[2]) == pytest.approx(
+        records[1].relevance / 2)
+    # the appendices' family has no fetched member before the first of them is fetched
+    assert family_credit(records[3]) == 0.0
+
+
+def test_a_family_whose_fetched_pages_proved_off_topic_gives_its_members_nothing() -> None:
+    # /misc-a.html is fetched first (it names the topic in its anchor) and proves off topic:
+    # its family's credit is 0 and the blind /misc-b.html stays behind /guide.html, whose
+    # family has no member fetched either, in discovery order
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling appendix", "/misc-a.html")],
+                   [("Guide", "/guide.html")], [("Appendix B", "/misc-b.html")]]),
+        "/misc-a.html": page("Appendix A", [FILLER]),
+        "/guide.html": page("Guide", [FILLER]),
+        "/misc-b.html": page("Appendix B", [FILLER]),
+    }
+    records = crawl(pages, QUERY, limit=4)
+    assert fetched(records) == ["/", "/misc-a.html", "/guide.html", "/misc-b.html"]
+    assert records[1].relevance == 0.0 and family_credit(records[3]) == 0.0
 
 
 def test_a_link_offered_to_a_long_queue_is_fetched_when_it_becomes_the_best() -> None:

@@ -245,6 +245,40 @@ def test_a_page_labelled_relevant_lifts_the_queued_entries_of_its_lists() -> Non
         assert _scores(session) == before  # exactly, floats included
 
 
+def test_a_page_labelled_relevant_lifts_the_queued_pages_named_like_it() -> None:
+    # /misc-a.html names the topic in its anchor, is fetched first and reads off topic; its
+    # name family's other page, /misc-b.html, is queued in a list of its own (no sibling
+    # credit). Labelled relevant, the page lifts its family (frontier/families.py).
+    from tests.session.test_ranking import FILLER, ORIGIN, QUERY, page
+    pages = {
+        "/": page("Handbook", ["Welcome to the handbook."],
+                  [[("Event loop scheduling appendix", "/misc-a.html")],
+                   [("Guide", "/guide.html")], [("Appendix B", "/misc-b.html")]]),
+        "/misc-a.html": page("Appendix A", [FILLER]),
+        "/guide.html": page("Guide", [FILLER]),
+        "/misc-b.html": page("Appendix B", [FILLER]),
+    }
+    config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY, "limit": 10,
+                                       "delay_s": 0.0, "stop_on_verdict": False})
+    source = DictSource({ORIGIN + path: html for path, html in pages.items()})
+    with CrawlSession(config, source) as session:
+        session.run(max_steps=2)
+        assert session.steps[1].url == ORIGIN + "/misc-a.html"
+        assert session.steps[1].relevance == 0.0
+        before = _scores(session)
+        event = session.relabel(ORIGIN + "/misc-a.html", True)
+        after = _scores(session)
+        assert event.changes is not None and event.changes["families_moved"] is True
+        sibling, other = ORIGIN + "/misc-b.html", ORIGIN + "/guide.html"
+        # both lose popularity (the labelled page weighs more among the pages read); only
+        # the page named like it gains its family's credit
+        assert before[sibling] == before[other] and after[sibling] > after[other]
+        assert "family credit" in event.note
+        assert event.changes["after"]["queue_head"] == sibling  # it overtook /guide.html
+        session.unlabel(ORIGIN + "/misc-a.html")
+        assert _scores(session) == before  # exactly, floats included
+
+
 def test_a_page_labelled_relevant_passes_its_labelled_relevance_to_the_links_read_on_it(
 ) -> None:
     # multilingual: an off-topic page whose links are still queued with its relevance
