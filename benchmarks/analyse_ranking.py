@@ -29,7 +29,7 @@ from pagesift_ui.net.serve import StaticServer  # noqa: E402
 from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
 from pagesift_ui.session.state import signal_of  # noqa: E402
 
-TERMS = ("anchor", "locator", "context", "parent", "phrase", "siblings", "popularity")
+TERMS = ("anchor", "locator", "context", "parent", "phrase", "siblings", "popularity", "family")
 EVERY = 5
 
 

@@ -123,7 +123,7 @@ def _score_text(record: StepRecord) -> str:
     for step in link.get("steps", []):
         text += f", {step['rule']} → {step['score']:.2f}"
     notes = ("; a blind link: no query word in its anchor, URL or context, so its parent, its "
-             "siblings and its popularity scored it") if record.blind else ""
+             "siblings, its popularity and its name family scored it") if record.blind else ""
     if link.get("cited"):
         notes += ("; a citation: its page names it in running text, so it takes half the "
                   "page's relevance")

@@ -23,6 +23,7 @@ does for the lists (docs/DESIGN.md §12.3).
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Mapping
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -78,7 +79,10 @@ class NameFamilies:
         # a family is a sibling group whose "parent" is the family's name (block 0): the
         # same credit, the same late joining, the same relabelling
         self._groups = SiblingCredit()
-        self._of_target = np.full(64, NO_GROUP, dtype=np.int64)  # target id → family group
+        # target id → family group (NO_GROUP: not joined). An array of machine ints: read
+        # per link offered (issue 15: a numpy scalar read costs several times a list's) and
+        # handed to numpy without a copy
+        self._of_target = array("q")
 
     def __len__(self) -> int:
         return len(self._groups)
@@ -95,15 +99,14 @@ class NameFamilies:
     def target(self, target: int, key: str) -> None:
         """Target id ``target`` (``Popularity.linked``) is the page ``key``: it joins its
         family (once)."""
+        of_target = self._of_target
+        if type(target) is int and 0 <= target < len(of_target) and of_target[target] >= 0:
+            return  # the common case: a target met again
         if isinstance(target, bool) or not isinstance(target, int) or target < 0:
             raise ValueError(f"target must be a non-negative integer, got {target!r}")
-        if target >= len(self._of_target):
-            grown = np.full(max(2 * len(self._of_target), target + 1), NO_GROUP,
-                            dtype=np.int64)
-            grown[: len(self._of_target)] = self._of_target
-            self._of_target = grown
-        if self._of_target[target] == NO_GROUP:
-            self._of_target[target] = self._groups.group(family_of(key), 0, key)
+        if target >= len(of_target):
+            of_target.extend([NO_GROUP] * (target + 1 - len(of_target)))
+        of_target[target] = self._groups.group(family_of(key), 0, key)
 
     def observe(self, key: str, value: float) -> None:
         """The fetched page ``key`` proved ``value`` (``siblings.sibling_evidence``) for its
@@ -120,15 +123,16 @@ class NameFamilies:
         """The credit of the target's family; 0 for -1 or a target never seen."""
         if target < 0 or target >= len(self._of_target):
             return 0.0
-        return self._groups.credit(int(self._of_target[target]))
+        return self._groups.credit(self._of_target[target])
 
     def credits(self, targets: int) -> npt.NDArray[np.float64]:
         """The credit of each of the first ``targets`` target ids' family (0 for a target
         that joined none): ``credit``'s numbers, as an array."""
         if targets <= 0 or not len(self._groups):
             return np.zeros(0, dtype=np.float64)
-        ids = np.full(targets, NO_GROUP, dtype=np.int64)
         known = min(targets, len(self._of_target))
-        ids[:known] = self._of_target[:known]
         table = np.append(self._groups.credits(), 0.0)  # -1 reads the 0.0 at the end
-        return table[ids]
+        out = np.zeros(targets, dtype=np.float64)
+        # a view of the array's buffer, gone before the array may grow again
+        out[:known] = table[np.frombuffer(self._of_target, dtype=np.int64, count=known)]
+        return out

@@ -144,7 +144,7 @@ def test_explain_step_says_when_the_weights_moved_since_the_link_was_ranked() ->
 def test_explain_step_says_what_scored_a_blind_link_and_why_a_citation_took_half() -> None:
     blind = explain_step(make_record(4, blind=True), CONFIG)
     assert ("a blind link: no query word in its anchor, URL or context, so its parent, its "
-            "siblings and its popularity scored it") in blind
+            "siblings, its popularity and its name family scored it") in blind
     assert "floor" not in blind  # there is no section floor any more (issue 11)
     cited = explain_step(make_record(5, link={**LINK, "cited": True}), CONFIG)
     assert "a citation: its page names it in running text, so it takes half the page's " \
