@@ -25,14 +25,12 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Mapping
-from functools import lru_cache
 from urllib.parse import urlsplit
 
 import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.siblings import NO_GROUP, SIBLING_WEIGHT, SiblingCredit
-from pagesift_ui.frontier.urls import URL_CACHE_SIZE
 
 __all__ = ["FAMILY_WEIGHT", "NameFamilies", "family_of"]
 
@@ -43,10 +41,10 @@ FAMILY_WEIGHT = SIBLING_WEIGHT
 _SEPARATOR = re.compile(r"[-_.]")
 
 
-@lru_cache(maxsize=URL_CACHE_SIZE)
 def family_of(url: str) -> str:
     """The family of a URL (a dedupe key): scheme, host, directory and the first word of the
-    last path segment. Query and fragment play no part.
+    last path segment. Query and fragment play no part. Not cached: ``NameFamilies`` asks
+    once per target and once per fetched page.
 
     >>> family_of("http://h/library/asyncio-task.html"), family_of("http://h/library/asyncio.html")
     ('http://h/library/asyncio', 'http://h/library/asyncio')
@@ -77,7 +75,9 @@ class NameFamilies:
 
     def __init__(self) -> None:
         # a family is a sibling group whose "parent" is the family's name (block 0): the
-        # same credit, the same late joining, the same relabelling
+        # same credit and the same relabelling. Only fetched pages join it as members (a
+        # member list per link target cost ~340 bytes a target); a target's family is
+        # known from its URL, so it needs none
         self._groups = SiblingCredit()
         # target id → family group (NO_GROUP: not joined). An array of machine ints: read
         # per link offered (issue 15: a numpy scalar read costs several times a list's) and
@@ -106,7 +106,7 @@ class NameFamilies:
             raise ValueError(f"target must be a non-negative integer, got {target!r}")
         if target >= len(of_target):
             of_target.extend([NO_GROUP] * (target + 1 - len(of_target)))
-        of_target[target] = self._groups.group(family_of(key), 0, key)
+        of_target[target] = self._groups.intern(family_of(key), 0)
 
     def observe(self, key: str, value: float) -> None:
         """The fetched page ``key`` proved ``value`` (``siblings.sibling_evidence``) for its

@@ -131,16 +131,23 @@ class SiblingCredit:
         A member already fetched brings its relevance to a group it joins late."""
         if block < 0:
             return NO_GROUP
-        group = self._ids.get((parent_key, block))
-        if group is None:
-            group = self._ids[(parent_key, block)] = len(self._sums)
-            self._sums.append(0.0)
-            self._counts.append(0)
+        group = self.intern(parent_key, block)
         groups = self._members.setdefault(member_key, [])
         if group not in groups:
             groups.append(group)
             if member_key in self._proven:
                 self._credit(group, member_key)
+        return group
+
+    def intern(self, parent_key: str, block: int) -> int:
+        """The id of ``parent_key``'s list block ``block`` (≥ 0), made if new, without a
+        member: for a caller that knows each link's group without a list of members
+        (``families.NameFamilies``: a page's family follows from its URL)."""
+        group = self._ids.get((parent_key, block))
+        if group is None:
+            group = self._ids[(parent_key, block)] = len(self._sums)
+            self._sums.append(0.0)
+            self._counts.append(0)
         return group
 
     def groups(self, member_key: str) -> tuple[int, ...]:

@@ -116,3 +116,12 @@ def test_a_labelled_value_outside_the_unit_interval_is_refused() -> None:
         credit.relabel({"page": -0.1})
     with pytest.raises(ValueError, match="relevance must be in"):
         credit.relabel({"never-fetched": float("nan")})  # checked whether read or not
+
+
+def test_intern_names_a_group_without_a_member() -> None:
+    credit = SiblingCredit()
+    group = credit.intern("http://h/page", 0)
+    assert credit.intern("http://h/page", 0) == group and len(credit) == 1
+    assert credit.groups("http://h/a") == ()  # no member joined
+    assert credit.group("http://h/page", 0, "http://h/a") == group
+    assert credit.groups("http://h/a") == (group,)
