@@ -296,11 +296,11 @@ def test_a_page_named_like_a_relevant_page_comes_before_other_blind_links() -> N
     assert family_credit(records[3]) == 0.0
 
 
-def test_a_family_whose_fetched_pages_proved_off_topic_gives_its_members_nothing() -> None:
-    # /misc-a.html is fetched first (it names the topic in its anchor) and proves off topic:
-    # its family's credit is 0 and the blind /misc-b.html stays behind /guide.html, whose
-    # family has no member fetched either, in discovery order
-    pages = {
+def off_topic_family_site() -> dict[str, str]:
+    """A seed whose first entry, /misc-a.html, names the topic in its anchor and reads off
+    topic; then the blind /guide.html and /misc-a.html's namesake /misc-b.html, each entry
+    in a list of its own (no sibling credit)."""
+    return {
         "/": page("Handbook", ["Welcome to the handbook."],
                   [[("Event loop scheduling appendix", "/misc-a.html")],
                    [("Guide", "/guide.html")], [("Appendix B", "/misc-b.html")]]),
@@ -308,7 +308,13 @@ def test_a_family_whose_fetched_pages_proved_off_topic_gives_its_members_nothing
         "/guide.html": page("Guide", [FILLER]),
         "/misc-b.html": page("Appendix B", [FILLER]),
     }
-    records = crawl(pages, QUERY, limit=4)
+
+
+def test_a_family_whose_fetched_pages_proved_off_topic_gives_its_members_nothing() -> None:
+    # /misc-a.html is fetched first and proves off topic: its family's credit is 0 and the
+    # blind /misc-b.html stays behind /guide.html, whose family has no member fetched
+    # either, in discovery order
+    records = crawl(off_topic_family_site(), QUERY, limit=4)
     assert fetched(records) == ["/", "/misc-a.html", "/guide.html", "/misc-b.html"]
     assert records[1].relevance == 0.0 and family_credit(records[3]) == 0.0
 

@@ -249,15 +249,8 @@ def test_a_page_labelled_relevant_lifts_the_queued_pages_named_like_it() -> None
     # /misc-a.html names the topic in its anchor, is fetched first and reads off topic; its
     # name family's other page, /misc-b.html, is queued in a list of its own (no sibling
     # credit). Labelled relevant, the page lifts its family (frontier/families.py).
-    from tests.session.test_ranking import FILLER, ORIGIN, QUERY, page
-    pages = {
-        "/": page("Handbook", ["Welcome to the handbook."],
-                  [[("Event loop scheduling appendix", "/misc-a.html")],
-                   [("Guide", "/guide.html")], [("Appendix B", "/misc-b.html")]]),
-        "/misc-a.html": page("Appendix A", [FILLER]),
-        "/guide.html": page("Guide", [FILLER]),
-        "/misc-b.html": page("Appendix B", [FILLER]),
-    }
+    from tests.session.test_ranking import ORIGIN, QUERY, off_topic_family_site
+    pages = off_topic_family_site()
     config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY, "limit": 10,
                                        "delay_s": 0.0, "stop_on_verdict": False})
     source = DictSource({ORIGIN + path: html for path, html in pages.items()})
