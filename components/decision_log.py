@@ -21,6 +21,7 @@ from pagesift_ui.frontier.adaptive import (
     MIN_RELEVANCE,
     MIN_SOURCES,
 )
+from pagesift_ui.frontier.families import family_of
 from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
 
@@ -107,6 +108,17 @@ def start_failure(steps: Sequence[StepRecord]) -> str | None:
     return None
 
 
+def _family_text(url: str, link: Mapping[str, Any]) -> str:
+    """Which pages the family term speaks for, when it lifted the link: the name family's
+    URL stem (``frontier/families.py``) and what its fetched members proved."""
+    family = next((f for f in link.get("features", []) if f.get("name") == "family"), None)
+    if family is None or float(family.get("contribution", 0.0)) <= 0.0:
+        return ""
+    stem = urlsplit(family_of(url)).path
+    return (f"; its name family (pages named {stem}…) has credit "
+            f"{float(family['value']):.2f} from those of its pages fetched so far")
+
+
 def _score_text(record: StepRecord) -> str:
     """The link's score and its terms. The explanation uses the weights in force when the link
     was popped; the queue score may date from the last rescoring (term weights that drifted by
@@ -127,6 +139,7 @@ def _score_text(record: StepRecord) -> str:
     if link.get("cited"):
         notes += ("; a citation: its page names it in running text, so it takes half the "
                   "page's relevance")
+    notes += _family_text(record.url, link)
     notes += sitemap_text(link)
     if abs(float(link.get("score", record.score)) - record.score) >= 0.005:
         return f"ranked with score {record.score:.2f}; with the weights when it was fetched: " \

@@ -141,6 +141,17 @@ def test_explain_step_says_when_the_weights_moved_since_the_link_was_ranked() ->
     assert "depth → 2.61)" in text
 
 
+def test_explain_step_names_the_family_that_lifted_a_link() -> None:
+    family = {"name": "family", "value": 0.25, "weight": 1.0, "contribution": 0.25}
+    lifted = {**LINK, "features": [*LINK["features"], family]}  # type: ignore[list-item]
+    text = explain_step(make_record(4, url=SEED + "admissions/fees-2024", link=lifted), CONFIG)
+    assert ("its name family (pages named /admissions/fees…) has credit 0.25 from those of its "
+            "pages fetched so far") in text
+    unlifted = {**LINK, "features": [*LINK["features"], {**family, "value": 0.0,  # type: ignore[list-item]
+                                                          "contribution": 0.0}]}
+    assert "name family (" not in explain_step(make_record(5, link=unlifted), CONFIG)
+
+
 def test_explain_step_says_what_scored_a_blind_link_and_why_a_citation_took_half() -> None:
     blind = explain_step(make_record(4, blind=True), CONFIG)
     assert ("a blind link: no query word in its anchor, URL or context, so its parent, its "
