@@ -3,6 +3,8 @@ fetched members proved."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,6 +14,7 @@ from pagesift_ui.frontier import linkbatch, links
 from pagesift_ui.frontier.families import FAMILY_WEIGHT, NameFamilies, family_of
 from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.siblings import SIBLING_WEIGHT
+from pagesift_ui.frontier.urls import clean, dedupe_key
 
 
 @pytest.mark.parametrize(("url", "family"), [
@@ -124,3 +127,26 @@ def test_a_batch_scores_the_family_term_as_one_link_does() -> None:
     family = next(f for f in explained.features if f.name == "family")
     assert family.value == pytest.approx(0.35) and family.contribution == FAMILY_WEIGHT * 0.35
     assert explained.score == one[0]
+
+
+_SEGMENT = st.text(st.characters(codec="utf-8", exclude_characters="/?#%\\",
+                                 exclude_categories=("Cc", "Cs", "Zs")), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(host=st.sampled_from(["h", "a.example", "b.example:8080"]),
+       segments=st.lists(_SEGMENT, max_size=5),
+       query=st.text(st.characters(codec="utf-8", exclude_characters="#%&=",
+                                   exclude_categories=("Cc", "Cs", "Zs")), max_size=10))
+def test_a_family_is_the_keys_own_directory_and_never_reads_the_query(
+    host: str, segments: list[str], query: str,
+) -> None:
+    # keys as the crawl makes them: cleaned, canonical (percent-encoded, dot segments gone)
+    key = dedupe_key(clean(f"http://{host}/" + "/".join(segments)
+                           + (f"?q={query}" if query else "")))
+    path = urlsplit(key).path
+    family = family_of(key)
+    stem = f"{urlsplit(key).scheme}://{urlsplit(key).netloc}{path.rpartition('/')[0]}/"
+    assert family.startswith(stem)
+    assert family == family_of(key.split("?", 1)[0])  # the query plays no part
+    assert family[len(stem):] in path.rpartition("/")[2]  # a piece of the last segment
