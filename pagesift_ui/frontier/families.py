@@ -65,9 +65,9 @@ def family_of(url: str) -> str:
 class NameFamilies:
     """The name families of a crawl's links, and their credit.
 
-    Each target of ``siblings.Popularity`` (a link's ``target`` id) joins its family when it
-    is first linked (``target``); each fetched page proves a value for its family
-    (``observe``). ``credits`` gives the credit of every target's family by target id, for
+    Each target of ``siblings.Popularity`` (a link's ``target`` id) is given its family when
+    it is first linked (``target``); each fetched page joins its family and proves a value
+    for it (``observe``). ``credits`` gives the credit of every target's family by target id, for
     ``linkbatch``; ``credit`` one target's.
     """
 
@@ -97,8 +97,8 @@ class NameFamilies:
         self._groups.changed = value
 
     def target(self, target: int, key: str) -> None:
-        """Target id ``target`` (``Popularity.linked``) is the page ``key``: it joins its
-        family (once)."""
+        """Target id ``target`` (``Popularity.linked``) is the page ``key``: its family's id
+        is kept for it (once), without making it a member."""
         of_target = self._of_target
         if type(target) is int and 0 <= target < len(of_target) and of_target[target] >= 0:
             return  # the common case: a target met again
