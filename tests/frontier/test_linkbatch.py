@@ -155,7 +155,8 @@ def _batch_of_columns(
 
 
 _CHANGES = st.sampled_from(["offer", "offer", "update", "drop", "shares", "credits", "weights",
-                            "terms", "portal", "share", "credit", "pin", "other", "objects"])
+                            "terms", "portal", "share", "credit", "pin", "other", "objects",
+                            "families", "family"])
 
 
 @settings(max_examples=40, deadline=None)
@@ -176,6 +177,7 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
     link_weights = [rng.uniform(-1.0, 3.0) for _ in range(5)]
     term_weights = [rng.uniform(0.15, 1.0) for _ in range(n_terms)]
     credits, shares = np.array([rng.random() for _ in range(6)]), np.zeros(30)
+    families = np.zeros(0)  # the name families' credits by target: none known yet
     portal = False
 
     def offer() -> None:
@@ -207,6 +209,11 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
         elif change == "credit":  # one group's credit moved: its rows only
             credits = credits.copy()
             credits[rng.randrange(len(credits))] = rng.random()
+        elif change == "families":  # every target's family credit (a table, then another)
+            families = np.array([rng.random() for _ in range(30)])
+        elif change == "family" and len(families):  # one family's targets moved
+            families = families.copy()
+            families[rng.sample(range(len(families)), 3)] = rng.random()
         elif change == "pin" and queued:
             queue.pin(rng.choice(sorted(queued)))
         elif change == "other":  # scores written by another function of the columns
@@ -221,18 +228,18 @@ def test_a_queue_rescored_with_kept_partial_sums_holds_the_floats_of_a_full_batc
             portal = not portal
         queued = {key: signal for key, signal in queued.items() if key in queue}
         queue.rescore_columns(partial(_queued_scores, sums, link_weights, term_weights,
-                                      portal, credits, shares, view))
+                                      portal, credits, shares, families, view))
         keys = sorted(queued)
         expected = score_batch([queued[k] for k in keys], link_weights, term_weights, portal,
-                               True, credits, shares)
+                               True, credits, shares, families)
         got = [entry.score for entry in map(queue.get, keys) if entry is not None]
         assert got == expected.tolist()  # the very same floats
 
 
 def _queued_scores(
     sums: PartialSums, link_weights: list[float], term_weights: list[float], portal: bool,
-    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64], view: bool,
-    columns: ColumnView,
+    credits: npt.NDArray[np.float64], shares: npt.NDArray[np.float64],
+    families: npt.NDArray[np.float64], view: bool, columns: ColumnView,
 ) -> npt.NDArray[np.float64] | RowScores:
     return score_queued(LinkColumns.from_columns(columns), sums, link_weights, term_weights,
-                        portal, True, credits, shares, columns if view else None)
+                        portal, True, credits, shares, columns if view else None, families)
