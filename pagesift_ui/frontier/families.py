@@ -84,9 +84,6 @@ class NameFamilies:
         # handed to numpy without a copy
         self._of_target = array("q")
 
-    def __len__(self) -> int:
-        return len(self._groups)
-
     @property
     def changed(self) -> bool:
         """True after a credit moved; the queue must be rescored."""

@@ -165,9 +165,8 @@ def score_batch(
 class PartialSums:
     """The inputs under which ``score_queued`` last scored a queue's columns: link and term
     weights, sibling credits, popularity shares, family credits and the two shape flags. The
-    next call
-    compares its own with them to find what moved (issue 15): the rows whose inputs did not
-    move keep the floats they have."""
+    next call compares its own with them to find what moved (issue 15): the rows whose
+    inputs did not move keep the floats they have."""
 
     __slots__ = ("_credits", "_families", "_flags", "_last", "_shares", "_term_weights",
                  "_weights")
@@ -278,8 +277,8 @@ def score_queued(
     - the sums of the rows queued or changed since (NaN) and of the rows whose sibling
       group's credit moved; every sum when the link or term weights moved;
     - the scores of those rows and of the rows whose popularity share or family credit
-      moved, returned as
-      ``RowScores`` (the other rows score what they scored: the queue keeps their floats);
+      moved, returned as ``RowScores`` (the other rows score what they scored: the queue
+      keeps their floats);
       every score, as an array, when the shape flags or most shares moved (a page read
       moves every share).
 
@@ -313,7 +312,8 @@ def score_queued(
     # scores since this one's last (``follows``)
     if follows and stale is not None and targets is not None and len(targets) <= _FEW_ROWS * n:
         if len(targets):
-            by_target = shares if len(_table(shares)) >= len(_table(families)) else families
+            # the longer of the two per-target tables sizes the flags (the ids of either)
+            by_target = shares if _size(shares) >= _size(families) else families
             stale = np.union1d(stale, _rows_reading(cols.target, targets, by_target))
         if len(stale) <= _FEW_ROWS * n:
             some = cols.rows(stale)
@@ -322,6 +322,10 @@ def score_queued(
             return RowScores(stale, scores)
     return _finish(cols, cols.partial.copy(), part, portal_open, english_query, shares,
                    families)
+
+
+def _size(values: Credits) -> int:
+    return 0 if values is None else len(values)
 
 
 def _unsummed(

@@ -632,11 +632,10 @@ def scorer(
     english_query: bool,
 ) -> Callable[[LinkSignal, float, float, float], float]:
     """``score_with`` under fixed weights, as a function of (signal, credit, share, family
-    credit): the
-    link weights are checked once, not on every call, and each term mask's coverage is
-    computed once (by ``mask_coverage``) and remembered. The same floats by the same
-    operations (issue 15: the session scores a page's links with one, while the weights do
-    not move). The weights are read now: a scorer must not outlive them."""
+    credit): the link weights are checked once, not on every call, and each term mask's
+    coverage is computed once (by ``mask_coverage``) and remembered. The same floats by the
+    same operations (issue 15: the session scores a page's links with one, while the weights
+    do not move). The weights are read now: a scorer must not outlive them."""
     weights = as_features(link_weights, "link_weights")
     terms = list(term_weights)
     coverage: dict[int, float] = {}
