@@ -22,6 +22,7 @@ from pagesift_ui.frontier.adaptive import (
     MIN_SOURCES,
 )
 from pagesift_ui.frontier.families import family_of
+from pagesift_ui.frontier.siblings import NAMED_LIST_CREDIT
 from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
 
@@ -139,6 +140,10 @@ def _score_text(record: StepRecord) -> str:
     if link.get("cited"):
         notes += ("; a citation: its page names it in running text, so it takes half the "
                   "page's relevance")
+    if link.get("named_list"):
+        notes += (f"; its list's title (\"{link['named_list']}\") is all query words, so its "
+                  f"sibling credit holds {NAMED_LIST_CREDIT:.1f} for the site filing it under "
+                  "the query")
     notes += _family_text(record.url, link)
     notes += sitemap_text(link)
     if abs(float(link.get("score", record.score)) - record.score) >= 0.005:

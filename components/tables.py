@@ -61,11 +61,13 @@ def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFr
         record.update({"shaping": _shape_steps(row.explanation), "now": explained,
                        "blind": row.blind,
                        "cited": bool(row.explanation and row.explanation.get("cited")),
+                       # the title of its list when the query names it (siblings.py)
+                       "named list": (row.explanation or {}).get("named_list", ""),
                        "furniture": row.furniture, "pinned": row.pinned,
                        "demoted": row.demoted, "cluster": row.cluster, "depth": row.depth})
         records.append(record)
     columns = ["rank", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping", "now", "blind",
-               "cited", "furniture", "pinned", "demoted", "cluster", "depth"]
+               "cited", "named list", "furniture", "pinned", "demoted", "cluster", "depth"]
     return pd.DataFrame.from_records(records, columns=columns)
 
 

@@ -31,7 +31,7 @@ from pagesift_ui.frontier.relevance import (
     RelevanceExplanation,
     page_signal,
 )
-from pagesift_ui.frontier.siblings import NO_GROUP, Popularity, SiblingCredit
+from pagesift_ui.frontier.siblings import NO_GROUP, Popularity, SiblingCredit, title_named
 from pagesift_ui.frontier.stats import Z1
 from pagesift_ui.frontier.weights import TermWeights
 
@@ -126,6 +126,14 @@ class Focus:
         """What a fetched page, read in ``language`` (None: the query's), says about the
         query's units (docs/DESIGN.md §7)."""
         return page_signal(self.query, url, title, headings, body_text, language)
+
+    def named_titles(
+        self, titles: Sequence[str], language: Language | None = None
+    ) -> dict[int, str]:
+        """Block index → title, for the list titles of a page (``list_blocks_titled``) that
+        the query names in full, read in ``language`` (``siblings.title_named``)."""
+        return {block: title for block, title in enumerate(titles)
+                if title and title_named(self.query, title, language)}
 
     def observe_page(self, signal: PageSignal, lang: str = "") -> None:
         """Count a fetched page in the term weights and facet statistics (every fetched page).
@@ -280,6 +288,7 @@ class Focus:
             self.siblings.credit(link_signal.group),
             self.popularity.share(link_signal.target),
             self.families.credit(link_signal.target),
+            self.siblings.named(link_signal.group),
         )
 
     def predict(self, link_signal: LinkSignal) -> tuple[float, float]:

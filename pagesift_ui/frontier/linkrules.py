@@ -36,6 +36,7 @@ __all__ = [
     "is_language_portal",
     "is_section_entry",
     "link_contexts",
+    "list_title",
     "locator_text",
     "markdown_text",
     "other_language",
@@ -503,7 +504,7 @@ def link_contexts(
     for raw_line in markdown.splitlines():
         if "](" not in raw_line:
             if raw_line.startswith("#") or LIST_ITEM.match(raw_line):
-                title = _list_title(raw_line)
+                title = list_title(raw_line)
             continue
         if wanted is not None and not _may_link_to(raw_line, wanted):
             continue  # a line's context is its own: leaving it out changes no other
@@ -533,7 +534,7 @@ def _may_link_to(line: str, wanted: Container[str]) -> bool:
     return False
 
 
-def _list_title(line: str) -> str:
+def list_title(line: str) -> str:
     """A heading's or a list item's text, at most ``LIST_TITLE_BYTES`` UTF-8 bytes of it (a
     half-cut last word dropped)."""
     text = _SPACES.sub(" ", _BLOCK_MARKER.sub("", line)).strip()

@@ -445,10 +445,14 @@ class LinkExplanation:
     lastmod: str = ""
     #: The link is a citation: its parent feature is the page's relevance × CITATION_FACTOR.
     cited: bool = False
+    #: The title of the link's list when the query names it in full: its sibling credit
+    #: holds ``siblings.NAMED_LIST_CREDIT`` (docs/DESIGN.md §8a); "" otherwise.
+    named_list: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values; ``via`` and ``lastmod`` only for a sitemap link, so the explanations
-        of page links read as they did before sitemaps; ``cited`` only when set."""
+        of page links read as they did before sitemaps; ``cited`` and ``named_list`` only
+        when set."""
         out: dict[str, Any] = {
             "features": [asdict(feature) for feature in self.features],
             "raw": self.raw,
@@ -463,6 +467,8 @@ class LinkExplanation:
             out["lastmod"] = self.lastmod
         if self.cited:
             out["cited"] = True
+        if self.named_list:
+            out["named_list"] = self.named_list
         return out
 
 
@@ -582,10 +588,11 @@ def explain_with(
     credit: float,
     share: float,
     family: float = 0.0,
+    named_list: str = "",
 ) -> LinkExplanation:
     """``explain`` given the link's own sibling credit, popularity share and family credit,
     so one link is explained without building the arrays of every group and target
-    (issue 15)."""
+    (issue 15); ``named_list``: the title of its list when the query names it."""
     weights = as_features(link_weights, "link_weights")
     x = features(signal, term_weights)
     parts = tuple(
@@ -604,7 +611,7 @@ def explain_with(
     steps: list[ShapeStep] = []
     final = _shape(signal, raw, portal_open, english_query, steps)
     return LinkExplanation(parts, raw, tuple(steps), final, bool(signal.blind), signal.via,
-                           signal.lastmod, signal.cited)
+                           signal.lastmod, signal.cited, named_list)
 
 
 def score_with(

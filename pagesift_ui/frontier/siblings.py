@@ -19,6 +19,13 @@ member whose relevance is already known when it joins a group. A chapter page re
 the seed's table of contents often lists entries the crawl fetched through another page
 first; without this, the chapter's list starts from nothing and its remaining entries stay
 blind (docs/DECISIONS.md, issue 11: "a list read late").
+
+A list whose title the query names in full (every content word of the nearest heading or
+link-less item above it is a query term: SQLite's "► Features" under "engine features: …")
+is the site's own section for what the query asks; its entries take ``NAMED_LIST_CREDIT`` on
+top of what their fetched siblings proved. Their pages need not repeat the query's words
+(``autoinc.html``, ``limits.html`` under "Features"), so their relevance cannot show it
+(docs/DECISIONS.md, issue 11: "a list the query names").
 """
 
 from __future__ import annotations
@@ -31,16 +38,22 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
-from pagesift_ui.frontier.linkrules import LIST_ITEM
+from pagesift_ui.frontier.language import Language, stop_words
+from pagesift_ui.frontier.linkrules import LIST_ITEM, list_title
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.tokens import words
 
 __all__ = [
+    "NAMED_LIST_CREDIT",
     "NO_GROUP",
     "POPULARITY_WEIGHT",
     "SIBLING_WEIGHT",
     "Popularity",
     "SiblingCredit",
     "list_blocks",
+    "list_blocks_titled",
     "sibling_evidence",
+    "title_named",
 ]
 
 #: A link in no list block has no siblings.
@@ -49,6 +62,10 @@ NO_GROUP = -1
 #: (1.0), the other evidence about a link that comes from around it rather than from the
 #: link itself (docs/DESIGN.md §8a).
 SIBLING_WEIGHT = 1.0
+#: Credit a list takes when the query names its title in full, on top of what its fetched
+#: entries proved: the most a fetched entry can prove (relevance 1), since the site itself
+#: files every entry under the query's words (docs/DESIGN.md §8a).
+NAMED_LIST_CREDIT = 1.0
 
 # The destination of a Markdown link as page/extract.py writes it (absolute, no spaces).
 _DESTINATION = re.compile(r"\]\((https?://[^\s)]*(?:\([^\s)]*\)[^\s)]*)*)\)")
@@ -62,21 +79,58 @@ def list_blocks(markdown: str) -> dict[str, int]:
     >>> list_blocks("- [a](http://x/a)\\n\\n- [b](http://x/b)\\n\\nText\\n\\n- [c](http://x/c)")
     {'http://x/a': 0, 'http://x/b': 0, 'http://x/c': 1}
     """
+    return list_blocks_titled(markdown)[0]
+
+
+def list_blocks_titled(markdown: str) -> tuple[dict[str, int], list[str]]:
+    """``list_blocks`` and each block's title, by block index: the nearest heading or
+    link-less list item above the block ("" for none), as ``linkrules.link_contexts`` gives
+    its entries after `` § ``. One pass.
+
+    >>> list_blocks_titled("## Tools\\n\\n- [a](http://x/a)\\n- ► More\\n- [b](http://x/b)")
+    ({'http://x/a': 0, 'http://x/b': 1}, ['Tools', '► More'])
+    """
     if not isinstance(markdown, str):
         raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")
     blocks: dict[str, int] = {}
+    titles: list[str] = []
+    title = ""  # link_contexts' rule: the last heading or list item without a link
     block, open_block = -1, False
     for line in markdown.splitlines():
         if not line.strip():
             continue  # items are written one paragraph each: a blank line ends no list
-        if "](" in line and LIST_ITEM.match(line):
+        has_link = "](" in line
+        if has_link and LIST_ITEM.match(line):
             if not open_block:
                 block, open_block = block + 1, True
+                titles.append(title)
             for match in _DESTINATION.finditer(line):
                 blocks.setdefault(match.group(1), block)
-        elif not line.startswith(("  ", "\t")):
+            continue
+        if not has_link and (line.startswith("#") or LIST_ITEM.match(line)):
+            title = list_title(line)
+        if not line.startswith(("  ", "\t")):
             open_block = False  # a heading, a paragraph or an item without a link
-    return blocks
+    return blocks, titles
+
+
+def title_named(query: Query, title: str, language: Language | None = None) -> bool:
+    """True when every content word of a list's ``title`` (words with a letter, stop words
+    of ``language`` left out; None: the query's) is a query term, and there is one: the
+    site files the list under the query's own words ("► Features" for "engine features:
+    write-ahead journaling, …"; "Programming Interfaces" for "programming interfaces for
+    calling the database"). A title with any other word ("Data Persistence" for "saving
+    objects to disk") names something the query does not.
+
+    >>> title_named(Query("engine features: write-ahead journaling"), "► Features")
+    True
+    >>> title_named(Query("engine features"), "SQLite Features")
+    False
+    """
+    stops = stop_words(query.language if language is None else language)
+    content = [word for word in words(title)
+               if word not in stops and any(char.isalpha() for char in word)]
+    return bool(content) and all(query.word_masks(content, language))
 
 
 def sibling_evidence(relevance: float, fresh: bool) -> float:
@@ -106,13 +160,14 @@ class SiblingCredit:
     back the same floats (docs/DESIGN.md §12.3).
     """
 
-    __slots__ = ("_counts", "_credited", "_ids", "_labelled", "_members", "_proven", "_sums",
-                 "changed")
+    __slots__ = ("_counts", "_credited", "_ids", "_labelled", "_members", "_named", "_proven",
+                 "_sums", "changed")
 
     def __init__(self) -> None:
         self._ids: dict[tuple[str, int], int] = {}
         self._sums: list[float] = []
         self._counts: list[int] = []
+        self._named: dict[int, str] = {}  # group → its title, for a list the query names
         self._members: dict[str, list[int]] = {}  # link key → the groups it is listed in
         self._proven: dict[str, float] = {}  # fetched key → the relevance its page proved
         # fetched key → what it proves under the user's labels, where that differs
@@ -125,13 +180,17 @@ class SiblingCredit:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def group(self, parent_key: str, block: int, member_key: str) -> int:
-        """The id of ``parent_key``'s list block ``block``, with ``member_key`` in it.
+    def group(self, parent_key: str, block: int, member_key: str, named: str = "") -> int:
+        """The id of ``parent_key``'s list block ``block``, with ``member_key`` in it;
+        ``named``: the block's title, when the query names it in full (``title_named``).
 
         A member already fetched brings its relevance to a group it joins late."""
         if block < 0:
             return NO_GROUP
         group = self.intern(parent_key, block)
+        if named and group not in self._named:
+            self._named[group] = named
+            self.changed = True
         groups = self._members.setdefault(member_key, [])
         if group not in groups:
             groups.append(group)
@@ -198,16 +257,26 @@ class SiblingCredit:
         self.changed = self.changed or moved
         return moved
 
+    def named(self, group: int) -> str:
+        """The title of a group whose title the query names in full, else ""."""
+        return self._named.get(group, "")
+
     def credit(self, group: int) -> float:
-        """``Σ relevance / (n + 1)`` of the group's fetched targets; 0 for ``NO_GROUP``."""
+        """``Σ relevance / (n + 1)`` of the group's fetched targets, plus
+        ``NAMED_LIST_CREDIT`` for a list the query names; 0 for ``NO_GROUP``."""
         if group < 0:
             return 0.0
-        return self._sums[group] / (self._counts[group] + 1)
+        credit = self._sums[group] / (self._counts[group] + 1)
+        return credit + NAMED_LIST_CREDIT if group in self._named else credit
 
     def credits(self) -> npt.NDArray[np.float64]:
         """Every group's credit, by id (the numbers ``credit`` gives)."""
         sums = np.asarray(self._sums, dtype=np.float64)
-        return sums / (np.asarray(self._counts, dtype=np.float64) + 1.0)
+        credits = sums / (np.asarray(self._counts, dtype=np.float64) + 1.0)
+        if self._named:
+            named = np.fromiter(self._named, dtype=np.int64, count=len(self._named))
+            credits[named] += NAMED_LIST_CREDIT
+        return credits
 
 
 

@@ -16,7 +16,7 @@ from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
 from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
-from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks
+from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks_titled
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH, URL_CACHE_SIZE, clean, dedupe_key, skip
 from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig, Scope
@@ -170,7 +170,9 @@ def enqueue_links(
     # the contexts of the links the loop may score, and no others (link_contexts was a tenth
     # of a step after extraction, and 43% of its lines hold only links never scored; issue 15)
     contexts = link_contexts(markdown, _may_score(state, config, considered))
-    blocks = list_blocks(markdown)
+    blocks, titles = list_blocks_titled(markdown)
+    # the titles the query names in full, by block (siblings.title_named): once a page
+    named = state.focus.named_titles(titles, language)
     hub = state.focus.is_hub(page.word_count, len(links))
     seed_host = config.seed_host
     parent = dedupe_key(clean(page.url))
@@ -192,7 +194,7 @@ def enqueue_links(
             state.depths.linked(parent, key)
             _shorten(state, key, depth + 1, score_of)
             if key != parent:  # a fetched entry of this page's lists credits them (siblings.py)
-                state.focus.siblings.group(parent, block, key)
+                state.focus.siblings.group(parent, block, key, named.get(block, ""))
             continue  # the ordinary case of navigation links: not worth a row
         queued = state.queue.queued(key)  # (depth, score, signal): no Entry built
         # a queued link passed every check when it was queued: only its score may change
@@ -201,7 +203,7 @@ def enqueue_links(
             tally.skip(url, refusal)
             continue
         state.depths.linked(parent, key)
-        group = state.focus.siblings.group(parent, block, key)
+        group = state.focus.siblings.group(parent, block, key, named.get(block, ""))
         target = popularity.linked(parent, key)
         state.focus.families.target(target, key)
         link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)

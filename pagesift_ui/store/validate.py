@@ -22,6 +22,7 @@ from typing import Any
 
 from pagesift_ui.errors import BundleError, PagesiftError
 from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.frontier.linkrules import LIST_TITLE_BYTES
 from pagesift_ui.frontier.links import SCORE_TERM_NAMES, LinkVia
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.net.rendered import MAX_LISTED_REFUSALS, RenderEnd
@@ -285,7 +286,8 @@ _SHAPE_STEP = record({"rule": text(), "factor": _FINITE, "score": _FINITE})
 #: A link's score explanation (``LinkExplanation.to_dict``).
 LINK = record({"features": items(_FEATURE, limit=64), "raw": _FINITE,
                "steps": items(_SHAPE_STEP, limit=64), "score": _FINITE, "blind": boolean},
-              {"via": choice(*(v.value for v in LinkVia)), "lastmod": text(64)})
+              {"via": choice(*(v.value for v in LinkVia)), "lastmod": text(64),
+               "cited": boolean, "named_list": text(LIST_TITLE_BYTES)})
 _UNIT = record({"unit": text(), "about": boolean, "head": boolean, "tf": _COUNT,
                 "evidence": _FINITE, "weight": _FINITE})
 #: A page's relevance explanation (``RelevanceExplanation.to_dict``).

@@ -163,6 +163,13 @@ def test_explain_step_says_what_scored_a_blind_link_and_why_a_citation_took_half
     assert "a citation" not in explain_step(make_record(6), CONFIG)
 
 
+def test_explain_step_says_when_the_query_names_a_links_list() -> None:
+    named = explain_step(make_record(5, link={**LINK, "named_list": "► Features"}), CONFIG)
+    assert ("its list's title (\"► Features\") is all query words, so its sibling credit "
+            "holds 1.0 for the site filing it under the query") in named
+    assert "list's title" not in explain_step(make_record(6), CONFIG)
+
+
 def test_explain_step_for_the_seed_errors_and_duplicates() -> None:
     assert "the start URL (score 1.00)" in explain_step(
         make_record(1, link=None, score=1.0, url=SEED, final_url=SEED), CONFIG)
@@ -459,6 +466,10 @@ def test_frontier_and_pages_frames() -> None:
     cited = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, False, False,
                         "for", {**LINK, "cited": True})
     assert bool(frontier_frame([cited], SEED).loc[0, "cited"])
+    assert frame.loc[0, "named list"] == ""
+    listed = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, False, False,
+                         "Autoincrement", {**LINK, "named_list": "► Features"})
+    assert frontier_frame([listed], SEED).loc[0, "named list"] == "► Features"
     pages = [PageRow(i, f"u{i}", "", StepOutcome.FETCHED, 200, 0.2, True,
                      None if i < 2 else False, True, 1, "s", 1, 1.0, False, None) for i in (1, 2)]
     frame = pages_frame(pages)

@@ -7,7 +7,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pagesift_ui.frontier.siblings import NO_GROUP, SiblingCredit
+from pagesift_ui.frontier.linkrules import link_contexts
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.siblings import (
+    NAMED_LIST_CREDIT,
+    NO_GROUP,
+    SiblingCredit,
+    list_blocks,
+    list_blocks_titled,
+    title_named,
+)
 
 # one call: ("group", block, member) or ("observe", member, relevance)
 _members = st.sampled_from(["a", "b", "c", "d"])
@@ -125,3 +134,95 @@ def test_intern_names_a_group_without_a_member() -> None:
     assert credit.groups("http://h/a") == ()  # no member joined
     assert credit.group("http://h/page", 0, "http://h/a") == group
     assert credit.groups("http://h/a") == (group,)
+
+
+# --------------------------------------------------------------------------- named lists
+
+
+def test_each_list_block_has_the_title_its_entries_carry_in_their_context() -> None:
+    # a heading, a paragraph between it and its list (a Sphinx chapter's introduction), a
+    # link-less item that ends one block and titles the next, and a list with no title
+    markdown = ("- [top](http://x/top)\n\nIntro text.\n\n## Features\n\nSome words.\n\n"
+                "- [a](http://x/a)\n- [b](http://x/b)\n- ► Obsolete Documents\n"
+                "- [c](http://x/c)\n\nA paragraph.\n\n- [d](http://x/d)\n")
+    blocks, titles = list_blocks_titled(markdown)
+    assert blocks == list_blocks(markdown) == {
+        "http://x/top": 0, "http://x/a": 1, "http://x/b": 1, "http://x/c": 2, "http://x/d": 3}
+    # a paragraph ends a list, not its title: the last block is still under the item
+    assert titles == ["", "Features", "► Obsolete Documents", "► Obsolete Documents"]
+    contexts = link_contexts(markdown)
+    for url, block in blocks.items():
+        ((_, context),) = contexts[url]
+        title = titles[block]
+        assert context.endswith(f" § {title}") if title else " § " not in context
+
+
+@pytest.mark.parametrize(("title", "named"), [
+    ("► Features", True),  # a marker is no word
+    ("Features", True),
+    ("Programming Interfaces", True),  # stems: interfaces / interface
+    ("The features", True),  # stop words are not content
+    ("SQLite Features", False),  # a word the query does not say
+    ("Data Persistence", False),
+    ("3.11 Features", True),  # a number is no word either
+    ("The", False),  # no content word at all
+    ("", False),
+])
+def test_a_title_is_named_when_every_content_word_is_a_query_term(
+    title: str, named: bool,
+) -> None:
+    query = Query("engine features: programming interface, journaling and integrity")
+    assert title_named(query, title) is named
+
+
+def test_a_list_the_query_names_takes_the_named_credit_over_what_its_entries_proved() -> None:
+    credit = SiblingCredit()
+    named = credit.group("docs", 0, "a", "► Features")
+    plain = credit.group("docs", 1, "c")
+    credit.group("docs", 0, "b")  # a later member names nothing: the group stays named
+    credit.observe("a", 0.2)
+    credit.observe("c", 0.2)
+    assert credit.named(named) == "► Features" and credit.named(plain) == ""
+    assert credit.credit(named) == 0.2 / 2 + NAMED_LIST_CREDIT
+    assert credit.credit(plain) == 0.2 / 2
+    assert credit.credits().tolist() == [credit.credit(named), credit.credit(plain)]
+    assert credit.credit(NO_GROUP) == 0.0 and credit.named(NO_GROUP) == ""
+    # a label moves what the entries proved, never the title's part
+    credit.relabel({"a": 1.0})
+    assert credit.credit(named) == 1.0 / 2 + NAMED_LIST_CREDIT
+
+
+def test_naming_a_list_asks_for_a_rescore_once() -> None:
+    credit = SiblingCredit()
+    credit.group("docs", 0, "a")
+    credit.changed = False
+    credit.group("docs", 0, "b", "Features")
+    assert credit.changed
+    credit.changed = False
+    credit.group("docs", 0, "c", "Features")
+    assert not credit.changed
+
+
+_LINE_KINDS = st.sampled_from(["heading", "titled item", "entry", "paragraph", "blank",
+                               "continuation"])
+
+
+@given(st.lists(_LINE_KINDS, max_size=40))
+def test_a_blocks_title_is_the_one_link_contexts_gives_each_of_its_entries(
+    kinds: list[str],
+) -> None:
+    # Markdown as page/extract.py writes it (nested lists are flattened, so a link-less
+    # item is never indented): every entry's context ends in its block's title
+    lines = []
+    for n, kind in enumerate(kinds):
+        lines.append({"heading": f"## Title {n}", "titled item": f"- ► Section {n}",
+                      "entry": f"- [entry {n}](http://x/{n})", "paragraph": f"Words {n}.",
+                      "blank": "", "continuation": f"  more words {n}"}[kind])
+    markdown = "\n".join(lines)
+    blocks, titles = list_blocks_titled(markdown)
+    assert blocks == list_blocks(markdown)
+    assert len(titles) == (max(blocks.values()) + 1 if blocks else 0)
+    contexts = link_contexts(markdown)
+    for url, block in blocks.items():
+        ((_, context),) = contexts[url]
+        assert context.endswith(f" § {titles[block]}") if titles[block] else " § " not in context

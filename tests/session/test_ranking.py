@@ -12,6 +12,7 @@
    context;
 5a. a citation (a link in a relevant page's running text) passes on half the page's
    relevance: the page's list entries come before what its sentences cite;
+5b. a list whose title is all query words comes before links whose anchors name one;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
 """
@@ -23,6 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from pagesift_ui.frontier.siblings import NAMED_LIST_CREDIT
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, StepRecord
 from tests.fakes import DictSource, policy_for
 
@@ -192,6 +194,33 @@ def test_entries_of_a_list_whose_title_names_the_query_come_first() -> None:
     assert first is not None
     terms = {f["name"]: f["value"] for f in first["features"]}
     assert terms["anchor"] == 0.0 and terms["context"] > 0.0
+
+
+def test_entries_of_a_list_whose_title_is_all_query_words_come_before_anchor_hits() -> None:
+    # A long query, so one term is a small share of every link's coverage. The contents page
+    # files three blind entries under "Features", all query words; three others name a
+    # query word in their anchors under a title that is not ("Engine internals"). The
+    # entries' pages repeat none of the query (the site's section is the answer, not its
+    # words): on main the anchor hits came first.
+    query = "engine features: journaling, integrity, ceilings and connections"
+    named = [(n, f"/f/{n.lower()}.html") for n in ("Autoincrement", "Nulls", "Mmap")]
+    other = [(f"Engine {n}", f"/e/{n.lower()}.html") for n in ("ports", "history", "tuning")]
+    contents = ('<html><head><title>Contents</title></head><body><main><h1>Contents</h1>'
+                "<h2>Engine internals</h2><ul>"
+                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in other)
+                + "</ul><h2>Features</h2><ul>"
+                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in named)
+                + "</ul></main></body></html>")
+    pages = {"/": contents, **{href: page(text, [FILLER]) for text, href in named + other}}
+    records = crawl(pages, query, limit=7)
+    order = fetched(records)
+    assert set(order[1:4]) == {href for _, href in named}
+    first = records[1].link
+    assert first is not None and first["named_list"] == "Features"
+    terms = {f["name"]: f["value"] for f in first["features"]}
+    assert terms["anchor"] == 0.0 and terms["siblings"] >= NAMED_LIST_CREDIT
+    # the other list's entries carry no title credit
+    assert all("named_list" not in (r.link or {}) for r in records[4:])
 
 
 def test_a_relevant_pages_list_entry_comes_before_what_its_sentences_cite() -> None:
