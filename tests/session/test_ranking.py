@@ -47,6 +47,18 @@ def page(title: str, paragraphs: Sequence[str] = (), lists: Iterable[Sequence[tu
             f"<h1>{title}</h1>{body}</main></body></html>")
 
 
+def contents_page(sections: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> str:
+    """A contents page: each section a heading and its list of (text, href) entries."""
+    body = "".join(
+        f"<h2>{heading}</h2><ul>"
+        + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in entries)
+        + "</ul>"
+        for heading, entries in sections
+    )
+    return ("<html><head><title>Contents</title></head><body><main><h1>Contents</h1>"
+            f"{body}</main></body></html>")
+
+
 def crawl(pages: dict[str, str], query: str, limit: int, **settings: object) -> list[StepRecord]:
     config = CrawlConfig.from_mapping({
         "seed_url": ORIGIN + "/", "query": query, "limit": limit, "delay_s": 0.0,
@@ -175,14 +187,9 @@ def test_entries_of_a_list_whose_title_names_the_query_come_first() -> None:
     # heading says nothing of the query, the second names it. Entries name neither.
     other = [(f"Appendix {n}", f"/misc/{n.lower()}.html") for n in ("Alpha", "Beta", "Gamma")]
     wanted = [(f"Chapter {n}", f"/ch/{n}.html") for n in ("one", "two", "three")]
-    contents = ('<html><head><title>Contents</title></head><body><main><h1>Contents</h1>'
-                '<h2>Printing and licences</h2><ul>'
-                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in other)
-                + "</ul><h2>Event loop scheduling</h2><ul>"
-                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in wanted)
-                + "</ul></main></body></html>")
     pages = {
-        "/": contents,
+        "/": contents_page([("Printing and licences", other),
+                            ("Event loop scheduling", wanted)]),
         **{href: page(text, [TOPIC, text]) for text, href in wanted},
         **{href: page(text, [FILLER, text]) for text, href in other},
     }
@@ -205,13 +212,8 @@ def test_entries_of_a_list_whose_title_is_all_query_words_come_before_anchor_hit
     query = "engine features: journaling, integrity, ceilings and connections"
     named = [(n, f"/f/{n.lower()}.html") for n in ("Autoincrement", "Nulls", "Mmap")]
     other = [(f"Engine {n}", f"/e/{n.lower()}.html") for n in ("ports", "history", "tuning")]
-    contents = ('<html><head><title>Contents</title></head><body><main><h1>Contents</h1>'
-                "<h2>Engine internals</h2><ul>"
-                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in other)
-                + "</ul><h2>Features</h2><ul>"
-                + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in named)
-                + "</ul></main></body></html>")
-    pages = {"/": contents, **{href: page(text, [FILLER]) for text, href in named + other}}
+    pages = {"/": contents_page([("Engine internals", other), ("Features", named)]),
+             **{href: page(text, [FILLER]) for text, href in named + other}}
     records = crawl(pages, query, limit=7)
     order = fetched(records)
     assert set(order[1:4]) == {href for _, href in named}
