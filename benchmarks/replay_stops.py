@@ -45,6 +45,7 @@ from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
 from pagesift_ui.session.record import StepOutcome  # noqa: E402
+from pagesift_ui.session.state import signal_of  # noqa: E402
 
 logger = logging.getLogger("replay_stops")
 
@@ -65,6 +66,9 @@ class QueueAtJudgement:
     def __init__(self) -> None:
         self.head: float | None = None
         self.top: list[float] = []
+        self.head_mask = 0
+        self.top_masks: list[int] = []
+        self.evidence: list[int] = []
         self._pending_lead = getattr(crawl_module, "pending_lead")  # noqa: B009
 
     def __call__(self, state: Any, seed_host: str, ahead: Sequence[Any] = ()) -> Any:
@@ -73,7 +77,18 @@ class QueueAtJudgement:
         head = state.queue.first_outside(state.is_dry)
         self.head = head.score if head is not None else None
         self.top = [e.score for e in state.queue.top(HORIZON)]
+        self.head_mask = _named_terms(head)
+        self.top_masks = [_named_terms(e) for e in state.queue.top(HORIZON)]
+        self.evidence = list(state.adaptive.evidence)  # per query term, at the verdict
         return self._pending_lead(state, seed_host, ahead)
+
+
+def _named_terms(entry: Any) -> int:
+    """The query terms a queued link names (anchor, URL or context), as a bit mask."""
+    signal = signal_of(entry) if entry is not None else None
+    if signal is None:
+        return 0
+    return signal.anchor_mask | signal.locator_mask | signal.context_mask
 
 
 def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
@@ -98,6 +113,8 @@ def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
                     }
                     if record.verdict is not None:
                         row["head"], row["top"] = judged.head, judged.top
+                        row["head_mask"], row["top_masks"] = judged.head_mask, judged.top_masks
+                        row["evidence"] = judged.evidence
                         row["recorded"] = bool(record.lead_pending)  # the crawler's own answer
                     rows.append(row)
         finally:
@@ -182,6 +199,19 @@ def paid_off(rule: Rule, hit: Callable[[Row], bool]) -> Rule:
     return forgive
 
 
+def names_unseen_term(rule: Rule, top: bool = False) -> Rule:
+    """``rule``, or forgive while the queue's head (``top``: any of its first ``HORIZON``)
+    names a query term that has no evidence yet: a lead on a part of the query not read."""
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        if rule(rows, index):
+            return True
+        row = rows[index]
+        unseen = sum(1 << i for i, count in enumerate(row["evidence"]) if count == 0)
+        masks = row["top_masks"] if top else [row["head_mask"]]
+        return any(mask & unseen for mask in masks)
+    return forgive
+
+
 def on_topic(row: Row) -> bool:
     return bool(row["relevance"] >= MIN_RELEVANCE)
 
@@ -216,6 +246,10 @@ RULES: dict[str, Rule] = {
         paid_off(lead_bar(on_topic), fresh),
     "always, after a forgiveness only if a fresh page came since":
         paid_off(lambda rows, index: True, fresh),
+    "the crawler's, or the head names a term with no evidence yet":
+        names_unseen_term(tail_bar(on_topic, relevant)),
+    "the crawler's, or one of the top 5 names a term with no evidence yet":
+        names_unseen_term(tail_bar(on_topic, relevant), top=True),
 }
 
 
