@@ -24,7 +24,14 @@ from pagesift_ui.frontier.adaptive import (
 from pagesift_ui.frontier.families import family_of
 from pagesift_ui.frontier.siblings import NAMED_LIST_CREDIT
 from pagesift_ui.net.rendered import RenderReport
-from pagesift_ui.session import CrawlConfig, Override, OverrideKind, StepOutcome, StepRecord
+from pagesift_ui.session import (
+    CrawlConfig,
+    Override,
+    OverrideKind,
+    StepOutcome,
+    StepRecord,
+    VerdictFate,
+)
 
 __all__ = [
     "LOG_ENTRIES",
@@ -260,8 +267,9 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
         if record.forgiven:
             out.append(f"Forgiven: {record.forgiven_why}.")
-            if record.forgiven_why != record.lead_why and record.lead_why:
+            if record.verdict_fate is VerdictFate.NO_STOP and record.lead_why:
                 # recorded past (--no-stop): what the pending-lead check said, with numbers
+                # (a verdict the one-source grace forgave says the lead's answer in its why)
                 out.append(f"It stood: {record.lead_why}.")
         elif record.stopped:
             stood = f" It stood: {record.lead_why}." if record.lead_why else ""

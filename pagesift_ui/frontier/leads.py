@@ -19,6 +19,15 @@ Once a verdict has fired, only links that found relevant pages join the bar (``L
 each forgiven step fetches the head, and where most pages touch the query the bar followed
 the head down and no verdict stood).
 
+A ``saturated`` verdict while fewer than ``MIN_SOURCES`` pages have given evidence is
+forgiven once, whatever the queue holds (``LeadBar.one_source_grace``): the seed asks two
+sources before it calls a query covered, and gives a crawl that has found nothing
+``COLD_PATIENCE`` × patience pages; a crawl with one source has barely found something, and
+one page is too little to call the relevant part read. So such a verdict stands after
+2 × patience stale pages, not patience (SQLite ``features`` stood at page 11 with 0% of its
+answers, its one source ``features.html``, and reads all of them by page 44 once forgiven;
+docs/DECISIONS.md, issue 11: "one source is not yet a find").
+
 It replaces the rule "the head is not blind and beats the best blind link" (issue 11,
 mechanism 6): with a section floor every early ``saturated`` stop had a blind floor link at
 the head, so nothing could be forgiven; and a 0.068-score news link beat the blind ones and
@@ -29,7 +38,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
+from pagesift_ui.frontier.adaptive import (
+    COLD_PATIENCE,
+    EVIDENCE_RELEVANCE,
+    MIN_RELEVANCE,
+    MIN_SOURCES,
+    StopReason,
+)
 
 __all__ = ["Lead", "LeadBar"]
 
@@ -64,7 +79,7 @@ class LeadBar:
     to answers (docs/DECISIONS.md, issue 11: "the lead bar after the first verdict").
     """
 
-    __slots__ = ("_count", "_judged", "_lowest")
+    __slots__ = ("_count", "_graced", "_judged", "_lowest")
 
     def __init__(self) -> None:
         # only the lowest score is ever read, and the count for the words (the what-if
@@ -72,6 +87,7 @@ class LeadBar:
         self._lowest: float | None = None
         self._count = 0
         self._judged = False  # a stop verdict has fired (any fate)
+        self._graced = False  # the one-source grace was given
 
     def __len__(self) -> int:
         return self._count
@@ -92,6 +108,18 @@ class LeadBar:
     def verdict_fired(self) -> None:
         """A stop verdict fired at this step (after this step's own ``found``)."""
         self._judged = True
+
+    def one_source_grace(self, reason: StopReason, sources: int) -> str:
+        """Why a verdict that no lead forgives is forgiven all the same, or "": the first
+        ``saturated`` verdict while fewer than ``MIN_SOURCES`` pages gave evidence (module
+        docstring). Asked only of a verdict that stands otherwise; the grace is given once."""
+        if self._graced or reason is not StopReason.SATURATED or sources >= MIN_SOURCES:
+            return ""
+        self._graced = True
+        return (f"only {sources} page has given evidence so far, too little to call the "
+                f"relevant part read: with one source the crawl waits {COLD_PATIENCE} × "
+                "patience pages with nothing new, as it waits for a first find, so this "
+                "verdict is forgiven once")
 
     def bar(self) -> float | None:
         """The lowest of those scores, or None before the first on-topic page."""

@@ -117,7 +117,8 @@ def judge(
     state: FrontierState, config: CrawlConfig, facts: StepFacts, reason: StopReason,
     lead: Lead,
 ) -> Verdict:
-    """§11.10: a verdict stands unless a lead is still queued (``frontier/leads.py``).
+    """§11.10: a verdict stands unless a lead is still queued (``frontier/leads.py``), or
+    it is the first ``saturated`` verdict on a single source (``LeadBar.one_source_grace``).
 
     ``lead`` is ``pending_lead`` of this step (asked of every observed page, so the
     records say where a verdict would have been forgiven, and why). Forgives in
@@ -127,9 +128,15 @@ def judge(
     adaptive = state.adaptive
     facts.verdict = reason
     facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
-    if lead.pending:
+    forgiven, why = lead.pending, lead.why
+    if not forgiven and config.forgive_leads:
+        # a saturated verdict on one source is forgiven once (frontier/leads.py)
+        grace = state.leads.one_source_grace(reason, adaptive.sources)
+        if grace:
+            forgiven, why = True, f"{lead.why}; but {grace}"
+    if forgiven:
         adaptive.forgive()
-        facts.forgiven, facts.forgiven_why = True, lead.why
+        facts.forgiven, facts.forgiven_why = True, why
         facts.verdict_fate = VerdictFate.AUTO_FORGIVEN
     elif not config.stop_on_verdict:
         adaptive.forgive()
@@ -139,7 +146,7 @@ def judge(
     else:
         facts.stopped = True
         facts.verdict_fate = VerdictFate.STOPPED
-    return Verdict(facts.step, reason, facts.verdict_fate, lead.why)
+    return Verdict(facts.step, reason, facts.verdict_fate, why)
 
 
 def ending(

@@ -237,6 +237,9 @@ class Replay:
                 self._leads.found(record.score, record.relevance or 0.0)
             if reason is not None:
                 stood = not self._forgiven(record)
+                if stood and self._forgive_leads and self._leads.one_source_grace(
+                        reason, adaptive.sources):
+                    stood = False  # the first saturated verdict on one source (leads.py)
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,
                                         adaptive.cold)

@@ -206,6 +206,12 @@ def test_explain_step_says_why_a_verdict_stood_with_the_lead_checks_numbers() ->
                            verdict_stale=5, lead_why=why)
     assert explain_step(recorded, CONFIG).endswith(
         f"Forgiven: {NO_STOP_WHY}. It stood: {why}.")
+    # the first saturated verdict on one source: no lead, forgiven all the same (leads.py)
+    graced_why = f"{why}; but only 1 page has given evidence so far"
+    graced = make_record(9, verdict=StopReason.SATURATED, stale=0, forgiven=True,
+                         forgiven_why=graced_why, verdict_fate=VerdictFate.AUTO_FORGIVEN,
+                         verdict_stale=5, lead_why=why)
+    assert explain_step(graced, CONFIG).endswith(f"Forgiven: {graced_why}.")
 
 
 def test_explain_verdict_for_every_stop_reason() -> None:

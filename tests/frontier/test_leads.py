@@ -1,9 +1,10 @@
 """The pending-lead bar (docs/DESIGN.md §11.10): a verdict is forgiven while the best queued
 link scores at least the lowest score of a link that led to an on-topic page (a relevant page,
-once a verdict has fired)."""
+once a verdict has fired); a saturated verdict on one source is forgiven once."""
 
 from __future__ import annotations
 
+from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.leads import LeadBar
 
 
@@ -66,3 +67,16 @@ def test_the_judged_heads_score_is_kept_with_the_answer() -> None:
     bar.found(0.3, 0.2)
     assert bar.judge(0.2, "http://e.edu/a").head == 0.2
     assert bar.judge(None, "").head is None
+
+
+def test_a_saturated_verdict_on_one_source_is_graced_once() -> None:
+    bar = LeadBar()
+    assert bar.one_source_grace(StopReason.COVERAGE_REACHED, 1) == ""
+    assert bar.one_source_grace(StopReason.SATURATED, 2) == ""  # MIN_SOURCES pages: a find
+    assert bar.one_source_grace(StopReason.NO_RELEVANT_PAGES, 0) == ""
+    why = bar.one_source_grace(StopReason.SATURATED, 1)
+    assert why == ("only 1 page has given evidence so far, too little to call the relevant "
+                   "part read: with one source the crawl waits 2 × patience pages with "
+                   "nothing new, as it waits for a first find, so this verdict is forgiven "
+                   "once")
+    assert bar.one_source_grace(StopReason.SATURATED, 1) == ""  # once a crawl
