@@ -14,7 +14,8 @@ best link outside dry subtrees, the same numbers the crawler has.
 
 The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
 least the lowest score at fetch of the links that found on-topic pages before the first verdict
-or relevant pages since), the rule before it (on-topic pages throughout), an oracle that stands
+or relevant pages since; and the first ``saturated`` verdict on a single source is forgiven
+once), the lead bar alone, the rule before it (on-topic pages throughout), an oracle that stands
 at the first verdict with 90% recall (the bound any rule can reach on these crawls), and the
 alternatives measured so far (docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
 mean recall at its stop and median (pages at stop ÷ pages to 90%), issue 11's two stopping
@@ -40,7 +41,11 @@ from docsites import SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench.truth import url_keys  # noqa: E402
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE  # noqa: E402
+from pagesift_ui.frontier.adaptive import (  # noqa: E402
+    EVIDENCE_RELEVANCE,
+    MIN_RELEVANCE,
+    MIN_SOURCES,
+)
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
@@ -110,6 +115,7 @@ def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
                         "pages": pages, "recall": len(found) / len(keys), "score": record.score,
                         "relevance": record.relevance or 0.0, "fresh": record.fresh,
                         "verdict": record.verdict.value if record.verdict else None,
+                        "sources": record.sources,
                     }
                     if record.verdict is not None:
                         row["head"], row["top"] = judged.head, judged.top
@@ -212,6 +218,22 @@ def names_unseen_term(rule: Rule, top: bool = False) -> Rule:
     return forgive
 
 
+def one_source_once(rule: Rule) -> Rule:
+    """``rule``, or forgive the first ``saturated`` verdict on fewer than ``MIN_SOURCES``
+    sources that ``rule`` lets stand (``LeadBar.one_source_grace``): one source is not yet a
+    find, and a crawl that has found nothing gets ``COLD_PATIENCE`` × patience pages."""
+    def thin(row: Row) -> bool:
+        return row["verdict"] == "saturated" and row["sources"] < MIN_SOURCES
+
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        if rule(rows, index):
+            return True
+        if not thin(rows[index]):
+            return False
+        return not any(thin(r) and not rule(rows, j) for j, r in enumerate(rows[:index]))
+    return forgive
+
+
 def on_topic(row: Row) -> bool:
     return bool(row["relevance"] >= MIN_RELEVANCE)
 
@@ -228,10 +250,14 @@ def oracle(rows: Sequence[Row], index: int) -> bool:
     return bool(rows[index]["recall"] < 0.9)
 
 
+#: The pending-lead check the crawler records at each step (``lead_pending``).
+LEAD_RULE = tail_bar(on_topic, relevant)
+
 RULES: dict[str, Rule] = {
-    "crawler (lowest on-topic score, relevant after the first verdict)":
-        tail_bar(on_topic, relevant),
-    "lowest on-topic score throughout (the crawler's before)": lead_bar(on_topic),
+    "crawler (lowest on-topic score, relevant after the first verdict; a saturated verdict "
+    "on one source forgiven once)": one_source_once(LEAD_RULE),
+    "the lead bar alone (the crawler's before the one-source grace)": LEAD_RULE,
+    "lowest on-topic score throughout (the crawler's before the tail rule)": lead_bar(on_topic),
     "oracle (stand at 90% recall)": oracle,
     "never stop (the 200-page budget)": lambda rows, index: True,
     "lower quartile of on-topic scores": lead_bar(on_topic, 0.25),
@@ -246,10 +272,10 @@ RULES: dict[str, Rule] = {
         paid_off(lead_bar(on_topic), fresh),
     "always, after a forgiveness only if a fresh page came since":
         paid_off(lambda rows, index: True, fresh),
-    "the crawler's, or the head names a term with no evidence yet":
-        names_unseen_term(tail_bar(on_topic, relevant)),
-    "the crawler's, or one of the top 5 names a term with no evidence yet":
-        names_unseen_term(tail_bar(on_topic, relevant), top=True),
+    "the lead bar, or the head names a term with no evidence yet":
+        names_unseen_term(LEAD_RULE),
+    "the lead bar, or one of the top 5 names a term with no evidence yet":
+        names_unseen_term(LEAD_RULE, top=True),
 }
 
 
@@ -269,11 +295,10 @@ def pages_to_90(rows: Sequence[Row]) -> int | None:
 
 
 def check_exact(crawls: Sequence[dict[str, Any]]) -> int:
-    """Verdicts where the replayed crawler rule and the crawler's recorded answer differ (0:
-    the replay reads the same numbers the crawler did)."""
-    rule = RULES["crawler (lowest on-topic score, relevant after the first verdict)"]
+    """Verdicts where the replayed pending-lead check and the crawler's recorded answer
+    differ (0: the replay reads the same numbers the crawler did)."""
     return sum(1 for crawl in crawls for index, row in enumerate(crawl["rows"])
-               if row["verdict"] and rule(crawl["rows"], index) != row["recorded"])
+               if row["verdict"] and LEAD_RULE(crawl["rows"], index) != row["recorded"])
 
 
 def replay(crawls: Sequence[dict[str, Any]]) -> dict[str, Any]:
