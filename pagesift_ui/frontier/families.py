@@ -65,7 +65,7 @@ def family_of(url: str) -> str:
 class NameFamilies:
     """The name families of a crawl's links, and their credit.
 
-    Each target of ``siblings.Popularity`` (a link's ``target`` id) is given its family when
+    Each target of ``popularity.Popularity`` (a link's ``target`` id) is given its family when
     it is first linked (``target``); each fetched page joins its family and proves a value
     for it (``observe``). ``credits`` gives the credit of every target's family by target id, for
     ``linkbatch``; ``credit`` one target's.

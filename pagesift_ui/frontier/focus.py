@@ -22,6 +22,7 @@ from pagesift_ui.frontier.linkbatch import LinkColumns
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
+from pagesift_ui.frontier.popularity import Popularity
 from pagesift_ui.frontier.prequential import logistic
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue_values import RowScores
@@ -31,7 +32,7 @@ from pagesift_ui.frontier.relevance import (
     RelevanceExplanation,
     page_signal,
 )
-from pagesift_ui.frontier.siblings import NO_GROUP, Popularity, SiblingCredit, title_named
+from pagesift_ui.frontier.siblings import NO_GROUP, SiblingCredit, title_named
 from pagesift_ui.frontier.stats import Z1
 from pagesift_ui.frontier.weights import TermWeights
 

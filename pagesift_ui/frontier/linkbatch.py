@@ -32,8 +32,9 @@ from pagesift_ui.frontier.links import (
     LinkSignal,
 )
 from pagesift_ui.frontier.model import as_features
+from pagesift_ui.frontier.popularity import POPULARITY_WEIGHT
 from pagesift_ui.frontier.queue_values import RowScores
-from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
+from pagesift_ui.frontier.siblings import NO_GROUP, SIBLING_WEIGHT
 from pagesift_ui.frontier.weights import coverage_table, mask_coverage_array
 
 __all__ = [

@@ -51,8 +51,9 @@ from pagesift_ui.frontier.linkrules import (
     query_furniture,
 )
 from pagesift_ui.frontier.model import FEATURE_NAMES, as_features
+from pagesift_ui.frontier.popularity import POPULARITY_WEIGHT
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.siblings import NO_GROUP, POPULARITY_WEIGHT, SIBLING_WEIGHT
+from pagesift_ui.frontier.siblings import NO_GROUP, SIBLING_WEIGHT
 from pagesift_ui.frontier.weights import mask_coverage
 
 __all__ = [
@@ -157,7 +158,7 @@ class LinkSignal:
     blind: bool | None = None
     #: The sibling group (``siblings.SiblingCredit``) of the list the link was read from.
     group: int = NO_GROUP
-    #: The target's id in the crawl's ``siblings.Popularity`` (-1: none).
+    #: The target's id in the crawl's ``popularity.Popularity`` (-1: none).
     target: int = NO_GROUP
     #: Where the link was found; a sitemap link also keeps its ``<lastmod>`` ("" for none).
     via: LinkVia = LinkVia.PAGE

@@ -99,7 +99,8 @@ def test_score_batch_on_100k_packed_signals_is_shaped_and_non_negative() -> None
 
 
 def test_one_links_score_reads_credits_one_at_a_time_and_equals_the_batch() -> None:
-    from pagesift_ui.frontier.siblings import Popularity, SiblingCredit
+    from pagesift_ui.frontier.popularity import Popularity
+    from pagesift_ui.frontier.siblings import SiblingCredit
 
     siblings, popularity = SiblingCredit(), Popularity()
     popularity.page_read(0.5)

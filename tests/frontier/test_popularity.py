@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
-from pagesift_ui.frontier.siblings import NO_GROUP, Popularity
+from pagesift_ui.frontier.popularity import Popularity
+from pagesift_ui.frontier.siblings import NO_GROUP
 
 # one page read: its relevance and the targets it links to
 _pages = st.lists(
