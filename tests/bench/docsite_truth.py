@@ -1,6 +1,7 @@
-"""The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/): where each one's
-truth files and installed docs are, and its ``make_truth.py`` loaded as a module. The checks
-all their truth files share are in test_docsite_truth.py; each set's own, in its test file."""
+"""The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/ and the held-out
+benchmarks/pgdocs/): where each one's truth files and installed docs are, and its
+``make_truth.py`` loaded as a module. The checks all their truth files share are in
+test_docsite_truth.py; each set's own, in its test file."""
 
 from __future__ import annotations
 
@@ -64,4 +65,6 @@ def _load_make_truth(name: str) -> ModuleType:
 PYDOCS = DocSet("pydocs", Path("/usr/share/doc/python3.11/html"), "index.html",
                 "python3.11-doc")
 SQLITEDOCS = DocSet("sqlitedocs", Path("/usr/share/doc/sqlite3"), "docs.html", "sqlite3-doc")
-DOCSETS = (PYDOCS, SQLITEDOCS)
+PGDOCS = DocSet("pgdocs", Path("/usr/share/doc/postgresql-doc-15/html"), "index.html",
+                "postgresql-doc-15")  # held out: measured, never tuned on
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS)
