@@ -3,7 +3,12 @@
 - ``pydocs``: Debian ``python3.11-doc``, ``/usr/share/doc/python3.11/html`` (530 pages),
   truth in ``benchmarks/pydocs/``;
 - ``sqlite``: Debian ``sqlite3-doc``, ``/usr/share/doc/sqlite3`` (766 pages), truth in
-  ``benchmarks/sqlitedocs/``.
+  ``benchmarks/sqlitedocs/``;
+- ``pgdocs``, HELD OUT: Debian ``postgresql-doc-15``, ``/usr/share/doc/postgresql-doc-15/html``
+  (1,169 pages), truth in ``benchmarks/pgdocs/``. It is in :data:`HELD_OUT`, not
+  :data:`SITES`: nothing is tuned on it, so the scripts that walk every tuning site
+  (``run_all.py``'s default run and summary, ``replay_stops.py``, ``steer_labels.py``,
+  ``analyse_*.py``) never see it; ``run_all.py --only pgdocs`` measures it, reported apart.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -35,7 +40,8 @@ from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.net.serve import StaticServer  # noqa: E402
 from pagesift_ui.session import CrawlConfig  # noqa: E402
 
-__all__ = ["LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "no_stop_crawl", "rebase"]
+__all__ = ["HELD_OUT", "LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "no_stop_crawl",
+           "rebase"]
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +82,15 @@ SITES: dict[str, DocSite] = {
                       Path("/usr/share/doc/python3.11/html"), ROOT / "benchmarks" / "pydocs"),
     "sqlite": DocSite("sqlite", "SQLite 3 documentation", "sqlite3-doc",
                       Path("/usr/share/doc/sqlite3"), ROOT / "benchmarks" / "sqlitedocs"),
+}
+
+#: Held-out dev sets: measured only, never used to choose or tune anything
+#: (``benchmarks/pgdocs/README.md``); kept out of :data:`SITES` so that no tuning script and
+#: no tuning-set summary includes them by default.
+HELD_OUT: dict[str, DocSite] = {
+    "pgdocs": DocSite("pgdocs", "PostgreSQL 15 documentation", "postgresql-doc-15",
+                      Path("/usr/share/doc/postgresql-doc-15/html"),
+                      ROOT / "benchmarks" / "pgdocs"),
 }
 
 
