@@ -234,6 +234,19 @@ def one_source_once(rule: Rule) -> Rule:
     return forgive
 
 
+def covered_names_a_term(rule: Rule, every_verdict: bool = False) -> Rule:
+    """``rule``, but a ``coverage_reached`` verdict (``every_verdict``: any verdict) is
+    forgiven only while the queue's head names a query term (anchor, URL or context): once
+    every term has evidence, a blind lead says nothing about the query."""
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        row = rows[index]
+        if not rule(rows, index):
+            return False
+        return bool(row["head_mask"]) or not (
+            every_verdict or row["verdict"] == "coverage_reached")
+    return forgive
+
+
 def on_topic(row: Row) -> bool:
     return bool(row["relevance"] >= MIN_RELEVANCE)
 
@@ -276,6 +289,10 @@ RULES: dict[str, Rule] = {
         names_unseen_term(LEAD_RULE),
     "the lead bar, or one of the top 5 names a term with no evidence yet":
         names_unseen_term(LEAD_RULE, top=True),
+    "the crawler's, but a covered query forgives only a head that names a query term":
+        covered_names_a_term(one_source_once(LEAD_RULE)),
+    "the crawler's, but any verdict is forgiven only for a head that names a query term":
+        covered_names_a_term(one_source_once(LEAD_RULE), every_verdict=True),
 }
 
 

@@ -58,6 +58,17 @@ def test_markdown_of_a_small_page_is_exact() -> None:
     assert page.markdown == SMALL_PAGE_MARKDOWN
 
 
+def test_a_nested_list_is_indented_under_its_item_and_numbered_on_its_own() -> None:
+    # CommonMark nests a list by indenting its items to the text of the item they are in; a
+    # bulleted list inside a numbered one was numbered on from the outer list ("2. pip")
+    html = ("<main><ol><li>Install<ul><li>pip</li><li><a href='/apt'>apt</a></li></ul></li>"
+            "<li>Run<ol><li>once</li></ol></li></ol>"
+            "<ul><li>a<ul><li>b<ul><li>c</li></ul></li></ul></li></ul></main>")
+    assert extract(html, URL).markdown == (
+        "1. Install\n\n   - pip\n\n   - [apt](http://shop.example/apt)\n\n2. Run\n\n"
+        "   1. once\n\n- a\n\n  - b\n\n    - c")
+
+
 def test_title_lang_headings_and_text() -> None:
     page = extract(SMALL_PAGE, URL)
     assert (page.url, page.title, page.lang) == (URL, "Refund policy | Shop", "en-gb")

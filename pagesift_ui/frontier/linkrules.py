@@ -384,8 +384,8 @@ _LINK = re.compile(
 # Block markers at the start of a line: headings, bullets, quotes, numbered items.
 _BLOCK_MARKER = re.compile(r"^\s*(?:(?:#{1,6}|[-*+>]|\d{1,3}[.)])\s+)+")
 _SPACES = re.compile(r"\s+")
-#: A Markdown list item line, as page/extract.py writes one ("- " or "N. "); list blocks
-#: (siblings.py) and list titles (``link_contexts``) read it.
+#: A Markdown list item line, as page/extract.py writes one ("- " or "N. ", indented when
+#: nested); list blocks (siblings.py) and list titles (``link_contexts``) read it.
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s")
 #: A ``](`` and the run of characters after it that ``_LINK``'s destination takes one by
 #: one, with the character that ends the run ("" at the end of the line).

@@ -97,17 +97,20 @@ def list_blocks_titled(markdown: str) -> tuple[dict[str, int], list[str]]:
         if not line.strip():
             continue  # items are written one paragraph each: a blank line ends no list
         has_link = "](" in line
-        if has_link and LIST_ITEM.match(line):
+        item = LIST_ITEM.match(line) is not None
+        if has_link and item:
             if not open_block:
                 block, open_block = block + 1, True
                 titles.append(title)
             for match in _DESTINATION.finditer(line):
                 blocks.setdefault(match.group(1), block)
             continue
-        if not has_link and (line.startswith("#") or LIST_ITEM.match(line)):
+        if not has_link and (line.startswith("#") or item):
             title = list_title(line)
-        if not line.startswith(("  ", "\t")):
-            open_block = False  # a heading, a paragraph or an item without a link
+        # a heading, a paragraph or an item without a link, nested or not (a nested list's
+        # items are indented, page/extract.py); an indented line that is no item continues
+        if item or not line.startswith(("  ", "\t")):
+            open_block = False
     return blocks, titles
 
 

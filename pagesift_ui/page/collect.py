@@ -51,7 +51,10 @@ class Collector:
     _pre_depth: int = 0
     _heading: list[str] | None = None
     _open_links: list[_OpenLink] = field(default_factory=list)
-    _ordinals: list[int] = field(default_factory=list)
+    # the open lists, innermost last: [ordinal so far (-1 for <ul>), width of the marker of
+    # its current item]; an item is indented by its outer lists' markers, as CommonMark
+    # nests lists, so the list a link is in can be read back (siblings.list_groups)
+    _lists: list[list[int]] = field(default_factory=list)
 
     def text(self, value: str, content: bool) -> None:
         if len(value) > self.text_room:
@@ -98,8 +101,8 @@ class Collector:
                 if heading:
                     self.headings.append(heading)
                 self._heading = None
-            if name == "ol" and self._ordinals:
-                self._ordinals.pop()
+            if name in ("ol", "ul") and self._lists:
+                self._lists.pop()
             self.flush(end=True)
 
     def flush(self, *, end: bool) -> None:
@@ -117,16 +120,25 @@ class Collector:
 
     def _start_block(self, name: str, content: bool) -> None:
         if name == "ol":
-            self._ordinals.append(0)
+            self._lists.append([0, 0])
+        elif name == "ul":
+            self._lists.append([-1, 0])
         elif name in HEADINGS:
             self._prefix = HEADINGS[name]
             self._heading = [] if content else None
         elif name == "li":
-            if self._ordinals:
-                self._ordinals[-1] += 1
-                self._prefix = f"{self._ordinals[-1]}. "
+            if not self._lists:
+                self._prefix = "- "  # an item outside any list
+                return
+            innermost = self._lists[-1]
+            if innermost[0] >= 0:
+                innermost[0] += 1
+                marker = f"{innermost[0]}. "
             else:
-                self._prefix = "- "
+                marker = "- "
+            innermost[1] = len(marker)
+            indent = sum(outer[1] for outer in self._lists[:-1])
+            self._prefix = " " * indent + marker
         elif name == "pre":
             self._pre_depth += 1
 

@@ -157,6 +157,18 @@ def test_each_list_block_has_the_title_its_entries_carry_in_their_context() -> N
         assert context.endswith(f" § {title}") if title else " § " not in context
 
 
+def test_a_nested_list_stays_in_its_block_and_a_nested_item_without_a_link_ends_it() -> None:
+    # page/extract.py indents a nested list's items; the block is still the whole run of
+    # items, and a link-less item ends it and titles the next at any depth, as it did when
+    # nested lists were written flat
+    markdown = ("- [a](http://x/a)\n\n  - [b](http://x/b)\n\n    1. [c](http://x/c)\n\n"
+                "  - ► Older\n\n  - [d](http://x/d)\n\n- [e](http://x/e)")
+    flat = "\n".join(line.lstrip() for line in markdown.splitlines())
+    assert list_blocks_titled(markdown) == list_blocks_titled(flat) == (
+        {"http://x/a": 0, "http://x/b": 0, "http://x/c": 0, "http://x/d": 1, "http://x/e": 1},
+        ["", "► Older"])
+
+
 @pytest.mark.parametrize(("title", "named"), [
     ("► Features", True),  # a marker is no word
     ("Features", True),
