@@ -9,6 +9,10 @@
   :data:`SITES`: nothing is tuned on it, so the scripts that walk every tuning site
   (``run_all.py``'s default run and summary, ``replay_stops.py``, ``steer_labels.py``,
   ``analyse_*.py``) never see it; ``run_all.py --only pgdocs`` measures it, reported apart.
+  It has since been used for diagnosis, so it is no longer a clean held-out check;
+- ``apachedocs``, HELD OUT: Debian ``apache2-doc``, the English manual
+  ``/usr/share/doc/apache2-doc/manual/en`` (244 pages), truth in ``benchmarks/apachedocs/``;
+  in :data:`HELD_OUT` like ``pgdocs``, measured only with ``run_all.py --only apachedocs``.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -85,12 +89,15 @@ SITES: dict[str, DocSite] = {
 }
 
 #: Held-out dev sets: measured only, never used to choose or tune anything
-#: (``benchmarks/pgdocs/README.md``); kept out of :data:`SITES` so that no tuning script and
-#: no tuning-set summary includes them by default.
+#: (``benchmarks/pgdocs/README.md``, ``benchmarks/apachedocs/README.md``); kept out of
+#: :data:`SITES` so that no tuning script and no tuning-set summary includes them by default.
 HELD_OUT: dict[str, DocSite] = {
     "pgdocs": DocSite("pgdocs", "PostgreSQL 15 documentation", "postgresql-doc-15",
                       Path("/usr/share/doc/postgresql-doc-15/html"),
                       ROOT / "benchmarks" / "pgdocs"),
+    "apachedocs": DocSite("apachedocs", "Apache HTTP Server 2.4 documentation", "apache2-doc",
+                          Path("/usr/share/doc/apache2-doc/manual/en"),
+                          ROOT / "benchmarks" / "apachedocs"),
 }
 
 

@@ -14,6 +14,8 @@ the last run's time per part). Parts:
   ``--only pgdocs``, never by default, measured like the dev sets but reported apart: its
   crawls in ``pgdocs-<query>.json``, its summary in ``pgdocs-results.md`` and
   ``pgdocs-summary.json``, never in ``results.md`` / ``summary.json``. Nothing is tuned on it.
+- ``apachedocs``, the second HELD-OUT dev set (``benchmarks/apachedocs/README.md``), run and
+  reported apart in the same way with ``--only apachedocs``.
 
 ``--only PART`` (repeatable) and ``--query NAME`` (a truth-file stem, repeatable) run a part
 of it; ``--no-bfs`` leaves the breadth-first crawls out (a quick look at focused vs oracle).
