@@ -1,7 +1,7 @@
 """The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/ and the held-out
-benchmarks/pgdocs/): where each one's truth files and installed docs are, and its
-``make_truth.py`` loaded as a module. The checks all their truth files share are in
-test_docsite_truth.py; each set's own, in its test file."""
+benchmarks/pgdocs/ and benchmarks/apachedocs/): where each one's truth files and installed
+docs are, and its ``make_truth.py`` loaded as a module. The checks all their truth files
+share are in test_docsite_truth.py; each set's own, in its test file."""
 
 from __future__ import annotations
 
@@ -67,4 +67,6 @@ PYDOCS = DocSet("pydocs", Path("/usr/share/doc/python3.11/html"), "index.html",
 SQLITEDOCS = DocSet("sqlitedocs", Path("/usr/share/doc/sqlite3"), "docs.html", "sqlite3-doc")
 PGDOCS = DocSet("pgdocs", Path("/usr/share/doc/postgresql-doc-15/html"), "index.html",
                 "postgresql-doc-15")  # held out: measured, never tuned on
-DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS)
+APACHEDOCS = DocSet("apachedocs", Path("/usr/share/doc/apache2-doc/manual/en"), "sitemap.html",
+                    "apache2-doc")  # held out: measured, never tuned on
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS)

@@ -1,0 +1,151 @@
+"""The Apache-docs truth files (benchmarks/apachedocs/, the second held-out set): enough of
+them, from several parts of the manual, read off the site map's sections, English pages only,
+and served by the URLs the pages link to (the checks every dev set shares:
+test_docsite_truth.py)."""
+
+from __future__ import annotations
+
+import urllib.request
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pagesift_ui.bench import Truth
+from pagesift_ui.net.serve import StaticServer
+from tests.bench.docsite_truth import APACHEDOCS, PLACEHOLDER, ROOT, load_module
+
+DOCSET = APACHEDOCS  # the conftest's make_truth fixture loads its make_truth.py
+TRUTH_FILES = DOCSET.truth_files
+
+
+def test_there_are_at_least_eight_queries() -> None:
+    assert len(TRUTH_FILES) >= 8, TRUTH_FILES
+
+
+@pytest.mark.parametrize("path", TRUTH_FILES, ids=lambda p: p.stem)
+def test_truth_urls_have_no_query_and_skip_the_start_page(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    truth = Truth.parse(text, str(path))
+    assert all("?" not in u for u in truth.urls)
+    for hub in ("index.html", "sitemap.html", "mod/index.html"):
+        assert PLACEHOLDER + hub not in truth.urls, f"{hub} lists every part"
+    assert 5 <= len(truth.urls) <= 25, "a part of moderate size"
+    assert "# source:" in text
+
+
+def test_the_queries_are_short_enough_to_be_read_whole(make_truth: ModuleType) -> None:
+    for spec in make_truth.QUERIES:
+        make_truth.check_length(spec)
+    spec = make_truth.QuerySpec("long", " ".join(f"word{i}" for i in range(16)),
+                                "sitemap.html#ssl", "-")
+    with pytest.raises(ValueError, match="16 or more terms"):
+        make_truth.check_length(spec)
+
+
+def test_the_held_out_set_is_no_tuning_site() -> None:
+    """Registered apart from the tuning sites, so no tuning script and no default run of
+    run_all.py sees it, and run_all.py reports it apart when asked with --only apachedocs."""
+    run_all = load_module("run_all_under_test", ROOT / "benchmarks" / "run_all.py")
+    assert "apachedocs" in run_all.HELD_OUT and "apachedocs" not in run_all.SITES
+    assert "apachedocs" not in run_all.PARTS  # the default run's parts
+    site = run_all.HELD_OUT["apachedocs"]
+    assert site.truth_names() == [p.stem for p in TRUTH_FILES]
+    assert (site.docs, site.seed_page) == (DOCSET.docs, "index.html")
+    run = run_all.Run({"sqlite": [], "apachedocs": []}, {"sqlite": 60.0, "apachedocs": 90.0},
+                      {"apachedocs": "memo"})
+    held = run.split({"apachedocs"})
+    assert list(run.reports) == ["sqlite"] and list(held.reports) == ["apachedocs"]
+    assert (run.total_seconds, held.total_seconds, run.memo) == (60.0, 90.0, {})
+    assert "apachedocs" not in run_all.summary_json(run, 200)["minutes"]
+
+
+def test_a_query_with_a_url_word_is_refused(make_truth: ModuleType) -> None:
+    spec = make_truth.QuerySpec("ssl", "SSL certificates", "sitemap.html#ssl", "-")
+    with pytest.raises(ValueError, match="'ssl' is in the URL .*ssl_howto"):
+        make_truth.render(spec, ["ssl/index.html", "ssl/ssl_howto.html"], "index.html", "test")
+
+
+# A site map of a made-up manual, laid out as the Apache manual's: sections found by their
+# heading's anchor id, a permalink mark in one heading, a fragment, another site, a page that
+# is not installed and one that is not in English.
+_SITEMAP = """<html lang="en"><body><div id="page-content">
+<div class="section"><h2><a id="guide" name="guide">The Guide</a>
+<a class="permalink" href="#guide">&para;</a></h2>
+<ul><li><a href="guide/index.html">Overview</a></li><li><a href="guide/one.html#a">One</a></li>
+<li><a href="guide/two.html">Two</a></li><li><a href="guide/one.html#b">One again</a></li>
+<li><a href="https://example.org/elsewhere.html">Elsewhere</a></li>
+<li><a href="#guide">here</a></li><li><a href="guide/gone.html">Gone</a></li></ul></div>
+<div class="section"><h2><a id="mixed" name="mixed">Mixed</a></h2>
+<ul><li><a href="guide/index.html">Overview</a></li><li><a href="guide/two.html">Two</a></li>
+<li><a href="guide/dois.html">Dois</a></li></ul></div>
+</div></body></html>"""
+
+
+def _made_up_manual(docs: Path) -> Path:
+    (docs / "guide").mkdir(parents=True)
+    (docs / "sitemap.html").write_text(_SITEMAP, encoding="utf-8")
+    for name in ("index", "one", "two"):
+        (docs / "guide" / f"{name}.html").write_text('<html lang="en"></html>', "utf-8")
+    (docs / "guide" / "dois.html").write_text('<html lang="pt-br"></html>', "utf-8")
+    return docs
+
+
+def test_a_section_lists_its_installed_english_pages(make_truth: ModuleType,
+                                                     tmp_path: Path) -> None:
+    docs = _made_up_manual(tmp_path)
+    assert make_truth.section_title(docs, "sitemap.html#guide") == "The Guide"
+    with pytest.raises(FileNotFoundError, match=r"guide/gone\.html"):
+        make_truth.section_pages(docs, "sitemap.html#guide")
+    pages = make_truth.section_pages(docs, "sitemap.html#guide", ("guide/gone.html",))
+    assert pages == ["guide/index.html", "guide/one.html", "guide/two.html"]
+    with pytest.raises(ValueError, match=r"declared absent are not listed"):
+        make_truth.section_pages(docs, "sitemap.html#guide", ("guide/gone.html", "x.html"))
+    (docs / "guide" / "gone.html").write_text('<html lang="en"></html>', "utf-8")
+    with pytest.raises(ValueError, match=r"declared absent are installed"):
+        make_truth.section_pages(docs, "sitemap.html#guide", ("guide/gone.html",))
+    with pytest.raises(ValueError, match=r"not in English: \[\('guide/dois\.html', 'pt-br'\)"):
+        make_truth.section_pages(docs, "sitemap.html#mixed")
+    with pytest.raises(ValueError, match="0 sections with the id 'nowhere'"):
+        make_truth.section_title(docs, "sitemap.html#nowhere")
+    with pytest.raises(ValueError, match="not a section reference"):
+        make_truth.section_title(docs, "sitemap.html")
+
+
+@APACHEDOCS.needs_docs
+def test_the_site_map_section_is_what_the_truth_lists(make_truth: ModuleType) -> None:
+    docs = APACHEDOCS.docs
+    assert make_truth.section_title(docs, "sitemap.html#vhosts") == (
+        "Apache Virtual Host documentation")
+    assert make_truth.section_pages(docs, "sitemap.html#vhosts") == [
+        "vhosts/index.html", "vhosts/name-based.html", "vhosts/ip-based.html",
+        "vhosts/mass.html", "vhosts/examples.html", "vhosts/details.html",
+        "vhosts/fd-limits.html"]
+    # the module index's links are relative to mod/; worker.html is linked twice there
+    mpm = make_truth.section_pages(docs, "mod/index.html#core")
+    assert mpm[:2] == ["mod/core.html", "mod/mpm_common.html"]
+    assert mpm.count("mod/worker.html") == 1
+
+
+@APACHEDOCS.needs_docs
+def test_a_section_that_is_not_the_named_one_is_refused(
+        make_truth: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(make_truth.TITLES, "sitemap.html#ssl", "Apache Modules")
+    spec = make_truth.QuerySpec("x", "encrypting traffic", "sitemap.html#ssl", "-")
+    with pytest.raises(ValueError, match="is the section 'Apache SSL/TLS Encryption'"):
+        make_truth.pages_of(spec, APACHEDOCS.docs)
+
+
+@APACHEDOCS.needs_docs
+def test_the_folder_is_served_by_the_urls_the_pages_link_to() -> None:
+    """StaticServer serves the English folder as it is: the seed and every truth page answer
+    200 at the URL the truth file names (its pages link to each other by relative hrefs)."""
+    with StaticServer(APACHEDOCS.docs) as server:
+        base = server.base_url() + "/"
+        urls = {base + "index.html"}
+        for path in TRUTH_FILES:
+            urls.update(u.replace(PLACEHOLDER, base, 1) for u in Truth.load(path).urls)
+        for url in sorted(urls):
+            with urllib.request.urlopen(url, timeout=10) as response:  # 127.0.0.1 only
+                assert response.status == 200, url
+                assert response.headers.get_content_type() == "text/html", url
