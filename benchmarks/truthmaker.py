@@ -22,7 +22,10 @@ for _path in (ROOT, BENCHMARKS):
 
 from truthcheck import url_word_clashes  # noqa: E402
 
-__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_query", "main", "render"]
+from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
+
+__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_length", "check_query", "main",
+           "render"]
 
 #: The base URL the truth files are written on; the benchmark rebases it on the served port.
 PLACEHOLDER = "http://127.0.0.1:0/"
@@ -38,6 +41,14 @@ class QuerySpec:
     query: str
     source: str  # where the truth comes from, in the site's own terms (a page, a section)
     why: str
+
+
+def check_length(spec: QuerySpec) -> None:
+    """Raise ValueError when the crawler would cut the query: it reads at most ``MAX_TERMS``
+    terms, so the later words would be neither read nor checked against the truth URLs."""
+    if len(Query(spec.query).terms) >= MAX_TERMS:
+        raise ValueError(f"{spec.name}: {MAX_TERMS} or more terms; the crawler reads only "
+                         f"the first {MAX_TERMS}")
 
 
 def check_query(spec: QuerySpec, urls: Sequence[str]) -> None:

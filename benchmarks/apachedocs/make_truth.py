@@ -39,9 +39,7 @@ from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec, render  # noqa: E402
-
-from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
+from truthmaker import PLACEHOLDER, DocSite, QuerySpec, check_length, render  # noqa: E402
 
 __all__ = ["ABSENT", "DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR",
            "check_length", "page_language", "render", "section_pages", "section_title"]
@@ -178,14 +176,6 @@ def section_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list
     if len(pages) < 3:
         raise ValueError(f"{source} lists fewer than three installed pages: {pages}")
     return pages
-
-
-def check_length(spec: QuerySpec) -> None:
-    """Raise ValueError when the crawler would cut the query: it reads at most ``MAX_TERMS``
-    terms, so the later words would be neither read nor checked against the truth URLs."""
-    if len(Query(spec.query).terms) >= MAX_TERMS:
-        raise ValueError(f"{spec.name}: {MAX_TERMS} or more terms; the crawler reads only "
-                         f"the first {MAX_TERMS}")
 
 
 def pages_of(spec: QuerySpec, docs: Path = DOCS) -> list[str]:

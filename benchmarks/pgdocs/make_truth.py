@@ -30,9 +30,7 @@ from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec, render  # noqa: E402
-
-from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
+from truthmaker import PLACEHOLDER, DocSite, QuerySpec, check_length, render  # noqa: E402
 
 __all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR", "chapter_title",
            "check_length", "render", "toc_pages"]
@@ -152,14 +150,6 @@ def toc_pages(docs: Path, chapter: str) -> list[str]:
         raise FileNotFoundError(f"{chapter}'s table of contents lists pages that are not "
                                 f"installed: {missing}")
     return pages
-
-
-def check_length(spec: QuerySpec) -> None:
-    """Raise ValueError when the crawler would cut the query: it reads at most ``MAX_TERMS``
-    terms, so the later words would be neither read nor checked against the truth URLs."""
-    if len(Query(spec.query).terms) >= MAX_TERMS:
-        raise ValueError(f"{spec.name}: {MAX_TERMS} or more terms; the crawler reads only "
-                         f"the first {MAX_TERMS}")
 
 
 def pages_of(spec: QuerySpec, docs: Path = DOCS) -> list[str]:

@@ -10,7 +10,15 @@ from urllib.parse import urlsplit
 import pytest
 
 from pagesift_ui.bench import Truth
-from tests.bench.docsite_truth import DOCSETS, PLACEHOLDER, ROOT, DocSet, load_module
+from tests.bench.docsite_truth import (
+    APACHEDOCS,
+    DOCSETS,
+    PGDOCS,
+    PLACEHOLDER,
+    ROOT,
+    DocSet,
+    load_module,
+)
 
 TRUTH_CASES = [pytest.param(docset, path, id=f"{docset.name}-{path.stem}")
                for docset in DOCSETS for path in docset.truth_files]
@@ -52,3 +60,36 @@ def test_make_truth_regenerates_the_same_files(docset: DocSet) -> None:
         committed = (docset.truth_dir / f"{spec.name}.truth").read_text(encoding="utf-8")
         assert make_truth.SITE.render_spec(spec, docset.docs) == committed, spec.name
         assert list(Truth.parse(committed).urls) == make_truth.SITE.truth_urls(spec, docset.docs)
+
+
+@pytest.mark.parametrize("docset", DOCSETS, ids=lambda d: d.name)
+def test_every_query_is_short_enough_to_be_read_whole(docset: DocSet) -> None:
+    make_truth = docset.make_truth()
+    truthmaker = load_module("truthmaker_under_test", ROOT / "benchmarks" / "truthmaker.py")
+    for spec in make_truth.QUERIES:
+        truthmaker.check_length(spec)
+
+
+def test_a_query_of_sixteen_terms_is_refused() -> None:
+    truthmaker = load_module("truthmaker_under_test", ROOT / "benchmarks" / "truthmaker.py")
+    spec = truthmaker.QuerySpec("long", " ".join(f"word{i}" for i in range(16)), "x.html", "-")
+    with pytest.raises(ValueError, match="16 or more terms"):
+        truthmaker.check_length(spec)
+
+
+@pytest.mark.parametrize("docset", [PGDOCS, APACHEDOCS], ids=lambda d: d.name)
+def test_a_held_out_set_is_no_tuning_site(docset: DocSet) -> None:
+    """Registered apart from the tuning sites, so no tuning script and no default run of
+    run_all.py sees it, and run_all.py reports it apart when asked with --only NAME."""
+    name = docset.name
+    run_all = load_module("run_all_under_test", ROOT / "benchmarks" / "run_all.py")
+    assert name in run_all.HELD_OUT and name not in run_all.SITES
+    assert name not in run_all.PARTS  # the default run's parts
+    site = run_all.HELD_OUT[name]
+    assert site.truth_names() == [p.stem for p in docset.truth_files]
+    assert (site.docs, site.seed_page) == (docset.docs, "index.html")
+    run = run_all.Run({"pydocs": [], name: []}, {"pydocs": 60.0, name: 120.0}, {name: "memo"})
+    held = run.split({name})
+    assert list(run.reports) == ["pydocs"] and list(held.reports) == [name]
+    assert (run.total_seconds, held.total_seconds, run.memo) == (60.0, 120.0, {})
+    assert name not in run_all.summary_json(run, 200)["minutes"]

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from pagesift_ui.bench import Truth
-from tests.bench.docsite_truth import PGDOCS, PLACEHOLDER, ROOT, load_module
+from tests.bench.docsite_truth import PGDOCS, PLACEHOLDER
 
 DOCSET = PGDOCS  # the conftest's make_truth fixture loads its make_truth.py
 TRUTH_FILES = DOCSET.truth_files
@@ -30,27 +30,8 @@ def test_truth_urls_have_no_query_and_skip_the_start_page(path: Path) -> None:
     assert "# source:" in text
 
 
-def test_the_queries_are_short_enough_to_be_read_whole(make_truth: ModuleType) -> None:
-    for spec in make_truth.QUERIES:
-        make_truth.check_length(spec)
-    spec = make_truth.QuerySpec("long", " ".join(f"word{i}" for i in range(16)), "wal.html", "-")
-    with pytest.raises(ValueError, match="16 or more terms"):
-        make_truth.check_length(spec)
 
 
-def test_the_held_out_set_is_no_tuning_site() -> None:
-    """Registered apart from the tuning sites, so no tuning script and no default run of
-    run_all.py sees it, and run_all.py reports it apart when asked with --only pgdocs."""
-    run_all = load_module("run_all_under_test", ROOT / "benchmarks" / "run_all.py")
-    assert "pgdocs" in run_all.HELD_OUT and "pgdocs" not in run_all.SITES
-    assert "pgdocs" not in run_all.PARTS  # the default run's parts
-    assert run_all.HELD_OUT["pgdocs"].truth_names() == [p.stem for p in TRUTH_FILES]
-    run = run_all.Run({"pydocs": [], "pgdocs": []}, {"pydocs": 60.0, "pgdocs": 120.0},
-                      {"pgdocs": "memo"})
-    held = run.split({"pgdocs"})
-    assert list(run.reports) == ["pydocs"] and list(held.reports) == ["pgdocs"]
-    assert (run.total_seconds, held.total_seconds, run.memo) == (60.0, 120.0, {})
-    assert "pgdocs" not in run_all.summary_json(run, 200)["minutes"]
 
 
 def test_a_query_with_a_url_word_is_refused(make_truth: ModuleType) -> None:
