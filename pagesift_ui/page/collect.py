@@ -53,7 +53,7 @@ class Collector:
     _open_links: list[_OpenLink] = field(default_factory=list)
     # the open lists, innermost last: [ordinal so far (-1 for <ul>), width of the marker of
     # its current item]; an item is indented by its outer lists' markers, as CommonMark
-    # nests lists, so the list a link is in can be read back (siblings.list_groups)
+    # nests lists, so the Markdown keeps the nesting (siblings.list_blocks_titled reads it)
     _lists: list[list[int]] = field(default_factory=list)
 
     def text(self, value: str, content: bool) -> None:
