@@ -12,7 +12,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 BENCHMARKS = Path(__file__).resolve().parent
 ROOT = BENCHMARKS.parent
@@ -24,8 +25,8 @@ from truthcheck import url_word_clashes  # noqa: E402
 
 from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
 
-__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_length", "check_query", "main",
-           "render"]
+__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_length", "check_query", "local_page",
+           "main", "render", "require_installed"]
 
 #: The base URL the truth files are written on; the benchmark rebases it on the served port.
 PLACEHOLDER = "http://127.0.0.1:0/"
@@ -41,6 +42,22 @@ class QuerySpec:
     query: str
     source: str  # where the truth comes from, in the site's own terms (a page, a section)
     why: str
+
+
+def local_page(href: str, base_page: str) -> str | None:
+    """The docs-relative page ``href`` on ``base_page`` points to (fragment dropped), None for
+    another site or a URL with a query (not a page of the served docs)."""
+    url, _ = urldefrag(urljoin(PLACEHOLDER + base_page, href))
+    if not url.startswith(PLACEHOLDER) or urlsplit(url).query:
+        return None
+    return str(PurePosixPath(urlsplit(url).path).relative_to("/"))
+
+
+def require_installed(docs: Path, pages: Sequence[str], where: str) -> None:
+    """Raise FileNotFoundError naming the ``pages`` ``where`` lists that ``docs`` lacks."""
+    missing = [p for p in pages if not (docs / p).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{where} lists pages that are not installed: {missing}")
 
 
 def check_length(spec: QuerySpec) -> None:

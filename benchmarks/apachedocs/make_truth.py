@@ -32,14 +32,21 @@ The truth files hold URLs on the placeholder base ``http://127.0.0.1:0/``;
 from __future__ import annotations
 
 import sys
-from pathlib import Path, PurePosixPath
-from urllib.parse import urldefrag, urljoin, urlsplit
+from pathlib import Path
 
 from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec, check_length, render  # noqa: E402
+from truthmaker import (  # noqa: E402
+    PLACEHOLDER,
+    DocSite,
+    QuerySpec,
+    check_length,
+    local_page,
+    render,
+    require_installed,
+)
 
 __all__ = ["ABSENT", "DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR",
            "check_length", "page_language", "render", "section_pages", "section_title"]
@@ -148,25 +155,19 @@ def section_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list
     if len(found) != 1:
         raise ValueError(f"{docs / page} has {len(found)} sections with the id {section!r}, "
                          "not one")
-    base = f"{PLACEHOLDER}{page}"
     pages: list[str] = []
     listed: list[str] = []
     for href in found[0].xpath(".//a/@href"):
-        url, _ = urldefrag(urljoin(base, href))
-        if not url.startswith(PLACEHOLDER) or urlsplit(url).query:
-            continue  # another site: not part of the served docs
-        relative = str(PurePosixPath(urlsplit(url).path).relative_to("/"))
-        if relative == page or relative in listed:
-            continue
+        relative = local_page(href, page)
+        if relative is None or relative == page or relative in listed:
+            continue  # another site, the list page itself or a page listed already
         listed.append(relative)
         if relative not in absent:
             pages.append(relative)
     installed = [p for p in absent if (docs / p).is_file()]
     if installed:
         raise ValueError(f"{source}: pages declared absent are installed: {installed}")
-    missing = [p for p in pages if not (docs / p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{source} lists pages that are not installed: {missing}")
+    require_installed(docs, pages, source)
     unlisted = [p for p in absent if p not in listed]
     if unlisted:
         raise ValueError(f"{source}: pages declared absent are not listed: {unlisted}")

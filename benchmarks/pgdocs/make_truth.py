@@ -23,14 +23,21 @@ The truth files hold URLs on the placeholder base ``http://127.0.0.1:0/``;
 from __future__ import annotations
 
 import sys
-from pathlib import Path, PurePosixPath
-from urllib.parse import urldefrag, urljoin, urlsplit
+from pathlib import Path
 
 from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec, check_length, render  # noqa: E402
+from truthmaker import (  # noqa: E402
+    PLACEHOLDER,
+    DocSite,
+    QuerySpec,
+    check_length,
+    local_page,
+    render,
+    require_installed,
+)
 
 __all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR", "chapter_title",
            "check_length", "render", "toc_pages"]
@@ -134,21 +141,14 @@ def toc_pages(docs: Path, chapter: str) -> list[str]:
     tocs = tree.xpath(_TOC)
     if len(tocs) != 1:
         raise ValueError(f"{page} has {len(tocs)} chapter tables of contents, not one")
-    base = f"{PLACEHOLDER}{chapter}"
     pages = [chapter]
     for href in tocs[0].xpath(".//a/@href"):
-        url, _ = urldefrag(urljoin(base, href))
-        if not url.startswith(PLACEHOLDER) or urlsplit(url).query:
-            continue  # another site: not part of the served docs
-        relative = str(PurePosixPath(urlsplit(url).path).relative_to("/"))
-        if relative not in pages:
+        relative = local_page(href, chapter)
+        if relative is not None and relative not in pages:  # None: not the served docs
             pages.append(relative)
     if len(pages) < 3:
         raise ValueError(f"{page}'s table of contents lists fewer than two pages: {pages}")
-    missing = [p for p in pages if not (docs / p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{chapter}'s table of contents lists pages that are not "
-                                f"installed: {missing}")
+    require_installed(docs, pages, f"{chapter}'s table of contents")
     return pages
 
 

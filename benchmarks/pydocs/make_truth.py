@@ -23,14 +23,20 @@ copies on a real base::
 from __future__ import annotations
 
 import sys
-from pathlib import Path, PurePosixPath
-from urllib.parse import urldefrag, urljoin, urlsplit
+from pathlib import Path
 
 from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec, render  # noqa: E402
+from truthmaker import (  # noqa: E402
+    PLACEHOLDER,
+    DocSite,
+    QuerySpec,
+    local_page,
+    render,
+    require_installed,
+)
 
 __all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "render", "toctree_pages",
            "SITE"]
@@ -89,21 +95,14 @@ def toctree_pages(docs: Path, chapter: str) -> list[str]:
     """
     page = docs / chapter
     tree = lxml_html.parse(str(page))
-    base = f"{PLACEHOLDER}{chapter}"
     pages = [chapter]
     for href in tree.xpath(_TOCTREE + "/@href"):
-        url, _ = urldefrag(urljoin(base, href))
-        if not url.startswith(PLACEHOLDER):
-            continue  # an external link in a toctree: not part of the served site
-        relative = str(PurePosixPath(urlsplit(url).path).relative_to("/"))
-        if relative not in pages:
+        relative = local_page(href, chapter)  # None: an external link in a toctree
+        if relative is not None and relative not in pages:
             pages.append(relative)
     if len(pages) == 1:
         raise ValueError(f"{page} has no toctree links")
-    missing = [p for p in pages if not (docs / p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{chapter}'s toctree lists pages that are not installed: "
-                                f"{missing}")
+    require_installed(docs, pages, f"{chapter}'s toctree")
     return pages
 
 

@@ -21,14 +21,19 @@ The truth files hold URLs on the placeholder base ``http://127.0.0.1:0/``;
 from __future__ import annotations
 
 import sys
-from pathlib import Path, PurePosixPath
-from urllib.parse import urldefrag, urljoin, urlsplit
+from pathlib import Path
 
 from lxml import html as lxml_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from truthmaker import PLACEHOLDER, DocSite, QuerySpec  # noqa: E402
+from truthmaker import (  # noqa: E402
+    PLACEHOLDER,
+    DocSite,
+    QuerySpec,
+    local_page,
+    require_installed,
+)
 
 __all__ = ["DOCS", "PLACEHOLDER", "QUERIES", "TRUTH_DIR", "docs_sections", "list_pages",
            "pages_of", "SITE"]
@@ -85,22 +90,12 @@ QUERIES: tuple[QuerySpec, ...] = (
 )
 
 
-def _local(href: str, base_page: str) -> str | None:
-    """The docs-relative page of ``href`` (fragment dropped), None for another site."""
-    url, _ = urldefrag(urljoin(PLACEHOLDER + base_page, href))
-    if not url.startswith(PLACEHOLDER) or urlsplit(url).query:
-        return None
-    return str(PurePosixPath(urlsplit(url).path).relative_to("/"))
-
-
 def _unique_installed(docs: Path, pages: list[str], where: str) -> list[str]:
     out: list[str] = []
     for page in pages:
         if page not in out:
             out.append(page)
-    missing = [p for p in out if not (docs / p).is_file()]
-    if missing:
-        raise FileNotFoundError(f"{where} lists pages that are not installed: {missing}")
+    require_installed(docs, out, where)
     if len(out) < 3:
         raise ValueError(f"{where} lists fewer than three pages of this site: {out}")
     return out
@@ -113,7 +108,7 @@ def docs_sections(docs: Path = DOCS) -> dict[str, list[str]]:
     for ul in tree.xpath(_SECTIONS):
         heading = ul.getprevious()
         title = heading.text_content().strip().lstrip("▼►").strip() if heading is not None else ""
-        pages = [p for href in ul.xpath(_ENTRY) if (p := _local(href, TOC_PAGE)) is not None]
+        pages = [p for href in ul.xpath(_ENTRY) if (p := local_page(href, TOC_PAGE)) is not None]
         sections[title] = pages
     return sections
 
@@ -123,7 +118,7 @@ def list_pages(docs: Path = DOCS) -> list[str]:
     tree = lxml_html.parse(str(docs / STATEMENTS_PAGE))
     pages = [STATEMENTS_PAGE]
     pages += [p for href in tree.xpath(_STATEMENTS)
-              if (p := _local(href, STATEMENTS_PAGE)) is not None]
+              if (p := local_page(href, STATEMENTS_PAGE)) is not None]
     return _unique_installed(docs, pages, STATEMENTS_PAGE)
 
 
