@@ -145,6 +145,11 @@ class FrontierState:
             return False
         return part_state(self.subtrees, part, self.forced(part)) is SubtreeState.DRY
 
+    def is_proven(self, cluster: str) -> bool:
+        """A cluster whose pages proved on-topic is popped first among near-ties (§9, rule
+        2); breadth-first proves nothing: discovery order alone decides."""
+        return False if self.breadth_first else self.clusters.is_proven(cluster)
+
     def demoted_templates(self) -> frozenset[str]:
         return frozenset() if self.breadth_first else self.templates.demoted_templates()
 

@@ -42,7 +42,7 @@ def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entr
         entry = state.queue.pop_diverse(
             state.scheduled_by_cluster,
             state.dispersion_cap(),
-            state.clusters.is_proven,
+            state.is_proven,
             demoted_templates=state.demoted_templates(),
         )
         if entry is None or not state.is_dry(subtree(seed_host, entry.url)):

@@ -14,7 +14,8 @@
    relevance: the page's list entries come before what its sentences cite;
 5b. a list whose title is all query words comes before links whose anchors name one;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
-7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each.
+7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each;
+8. breadth-first, the baseline, fetches in discovery order whatever the query proves.
 """
 
 from __future__ import annotations
@@ -518,3 +519,20 @@ def test_forgive_leads_must_be_a_bool() -> None:
         CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY,
                                   "forgive_leads": "no"})
     assert caught.value.field == "forgive_leads"
+
+
+def test_breadth_first_fetches_in_discovery_order_even_after_a_cluster_proves_on_topic() -> None:
+    # DESIGN §9: breadth-first gives every link the same score, so discovery order decides.
+    # The dispersion rule's "proven cluster first" must not guide it: the baseline would
+    # then use the cluster harvest, which is focused-crawl knowledge (DECISIONS, "the
+    # breadth-first baseline pops in discovery order").
+    entries = [(f"{part} {n}", f"/{part}/{n}.html") for n in range(1, 5) for part in "ab"]
+    pages = {"/": contents_page([("Everything", entries)])}
+    for n in range(1, 5):
+        pages[f"/a/{n}.html"] = page(f"Licences {n}", [FILLER])
+        pages[f"/b/{n}.html"] = page(f"Loop {n}", [TOPIC])
+    in_discovery_order = ["/"] + [href for _, href in entries]
+    assert fetched(crawl(pages, QUERY, 9, strategy="bfs")) == in_discovery_order
+    # and so the query changes nothing breadth-first, as a snapshot crawl promises
+    assert fetched(crawl(pages, "licences printing history", 9, strategy="bfs")) == (
+        in_discovery_order)
