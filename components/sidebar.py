@@ -55,8 +55,9 @@ logger = logging.getLogger(__name__)
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads", "user_agent",
-                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
+                 "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
+                 "link_blocks_as_evidence", "user_agent", "use_sitemaps", "max_sitemap_urls",
+                 "concurrency", "per_host", "render",
                  "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
@@ -78,7 +79,7 @@ def form_defaults() -> dict[str, Any]:
         "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                                         "allow_private",
+                                         "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
@@ -328,6 +329,10 @@ def _crawl_inputs() -> None:
                          "as well as a link that found an on-topic page (a relevant page, "
                          "once a verdict has fired); off: every verdict stands (the seed's "
                          "rules alone)")
+        st.checkbox("Count link-only blocks as evidence", key="link_blocks_as_evidence",
+                    help="a block with no word outside its links (a contents entry, a row "
+                         "of navigation) counts towards a term's evidence, as the seed's "
+                         "rules read every block; off: it names pages not read yet")
         st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
         st.checkbox("Respect robots.txt", key="respect_robots")

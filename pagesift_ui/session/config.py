@@ -90,7 +90,10 @@ class CrawlConfig:
     "continue anyway" were chosen each time (the CLI's ``--no-stop``). ``forgive_leads``
     forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
     off, every verdict stands: the seed's stop rules alone, as the coverage_reached lesson shows
-    them. The fetch
+    them. ``link_blocks_as_evidence`` lets a Markdown block with no letter outside its links
+    (a contents entry, a row of navigation) count as stop-rule evidence, as the seed's rules
+    read every block; off, such a block names pages not read, not content read
+    (docs/DESIGN.md §11.7). The fetch
     settings
     (``user_agent`` … ``max_redirects``, ``fetch_deadline_s``, ``max_crawl_delay_s``,
     ``max_retry_after_s``, with ``seed_url`` and ``allow_private``) become the fetcher's
@@ -127,6 +130,7 @@ class CrawlConfig:
     dispersion_cap: int | None = None
     stop_on_verdict: bool = True
     forgive_leads: bool = True
+    link_blocks_as_evidence: bool = False
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
     connect_timeout_s: float = 5.0
@@ -164,7 +168,7 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
-        for name in ("forgive_leads", "use_sitemaps"):
+        for name in ("forgive_leads", "link_blocks_as_evidence", "use_sitemaps"):
             if not isinstance(value := getattr(self, name), bool):
                 raise ConfigError(name, f"must be true or false, got {value!r}")
         if not isinstance(self.strategy, Strategy):
@@ -230,13 +234,16 @@ class CrawlConfig:
 
         A recording made before ``language`` existed read its query and pages in English:
         without the key it is read in English again, not detected (docs/DESIGN.md §1.1), so
-        a resume or replay of it takes the steps it took ("die casting" stays English).
+        a resume or replay of it takes the steps it took ("die casting" stays English). One
+        made before ``link_blocks_as_evidence`` existed counted blocks that are only links
+        as evidence: without the key it counts them again, so its stop rules replay as they
+        ran.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
-        if "language" in values:
-            return cls.from_mapping(values)
-        return cls.from_mapping({**values, "language": Language.ENGLISH})
+        as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True}
+        return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
+                                 **values})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values; ``from_mapping(to_dict())`` gives an equal config."""
@@ -367,6 +374,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forgive_leads", bool, "let every stop verdict stand: no forgiveness while the "
             "best queued link is still a lead (the seed's stop rules alone)",
             "--no-lead-forgiveness"),
+    Setting("link_blocks_as_evidence", bool, "count a block that is only links (a contents "
+            "entry, a row of navigation) as stop-rule evidence, as the seed's rules read "
+            "every block", "--link-blocks-as-evidence"),
     Setting("delta", float, "error rate δ of the Wilson intervals and the link model",
             low=1e-6, high=0.5),
     Setting("dispersion_cap", int, "pages per cluster before the crawl spreads out (None: "

@@ -56,16 +56,52 @@ _ESCAPED_BRACKET = re.compile(r"\\([\[\]])")
 _PLAIN_DESTINATION = re.compile(r"[^\s()]*\)")
 
 
-def evidence_markdown(markdown: str) -> str:
-    """``markdown`` with every link written as its label: what the stop rules count.
+def evidence_markdown(markdown: str, link_blocks: bool) -> str:
+    """What the stop rules count of a page's ``markdown``: every link written as its label,
+    and, unless ``link_blocks``, a block with no letter outside its links written as "-".
 
     A link's destination is not page content: ``[Print this page](/fees/?print=1)`` must not
-    be evidence for "fees". The blocks stay the same blocks (a label is never empty), so
-    ``evidence_blocks`` indices still point into ``blocks(page.markdown)``.
+    be evidence for "fees". A block that is only links (a contents entry, a row of
+    navigation) names pages not read yet; it is not content read, and on a long contents
+    page it made a covered query find "new evidence" block after block (issue 11, mechanism
+    6; docs/DECISIONS.md). ``link_blocks`` (``CrawlConfig.link_blocks_as_evidence``) counts
+    them as the seed's rules read them. The blocks stay the same blocks (a label is never
+    empty, "-" stands for a dropped one), so ``evidence_blocks`` indices still point into
+    ``blocks(page.markdown)``.
 
-    >>> evidence_markdown("See [the fees](https://e.edu/fees_(2025)) now")
+    >>> evidence_markdown("See [the fees](https://e.edu/fees_(2025)) now", False)
     'See the fees now'
+    >>> evidence_markdown("- [Fees](/fees)\n\nFees: see [the table](/t).", False)
+    '-\n\nFees: see the table.'
     """
+    labelled = _labelled(markdown)
+    if link_blocks or "](" not in markdown:
+        return labelled
+    # split on the labelled text's blocks: a label never holds a blank line, so both texts
+    # have the same blocks, in the same order
+    return "\n\n".join(
+        part if not part.strip() or _has_prose(raw) else "-"
+        for raw, part in zip(markdown.split("\n\n"), labelled.split("\n\n"), strict=True)
+    )
+
+
+def _has_prose(block: str) -> bool:
+    """A letter in ``block`` outside its links (outside both label and destination)."""
+    at = 0
+    for match in _LINK_OPEN.finditer(block):
+        if match.start() < at:
+            continue  # inside a destination already skipped
+        end = _destination_end(block, match.end())
+        if end < 0:
+            continue  # not a link: its text is prose
+        if any(char.isalpha() for char in block[at:match.start()]):
+            return True
+        at = end + 1
+    return any(char.isalpha() for char in block[at:])
+
+
+def _labelled(markdown: str) -> str:
+    """``markdown`` with every link written as its label."""
     out: list[str] = []
     at = 0
     for match in _LINK_OPEN.finditer(markdown):
@@ -126,15 +162,16 @@ def observed(record: StepRecord) -> bool:
     return record.relevance is not None
 
 
-def rules_markdown(record: StepRecord) -> str:
-    """The Markdown the stop rules counted at this step.
+def rules_markdown(record: StepRecord, link_blocks: bool) -> str:
+    """The Markdown the stop rules counted at this step; ``link_blocks`` is the session's
+    ``CrawlConfig.link_blocks_as_evidence`` (true in a config recorded before it existed).
 
     Records without ``lead_pending`` were made before link destinations were dropped from
     the evidence (docs/SESSION_FORMAT.md): their Markdown is taken as it is.
     """
     if record.lead_pending is None:
         return record.markdown
-    return evidence_markdown(record.markdown)
+    return evidence_markdown(record.markdown, link_blocks)
 
 
 def rules_language(record: StepRecord, query: Query) -> Language:
@@ -184,7 +221,8 @@ def replay_rules(
     fresh: dict[int, bool] = {}
     for record in steps:
         if observed(record):
-            adaptive.observe(query, rules_markdown(record), rules_relevance(record, labels),
+            adaptive.observe(query, rules_markdown(record, config.link_blocks_as_evidence),
+                             rules_relevance(record, labels),
                              record.blind, rules_language(record, query))
             hit = adaptive.last_fresh
             fresh[record.step] = hit

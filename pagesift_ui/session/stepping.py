@@ -92,10 +92,12 @@ def observe_page(
     before = state.adaptive.evidence
     signal = signal_of(facts.entry)
     blind = bool(signal is not None and signal.blind)
-    # link destinations are not content (session/rules.py). The rules read the Markdown only
-    # of a page relevant enough for evidence (Adaptive.observe): below that it is not
-    # rewritten (a third of a raw parse a step, on two steps in three; issue 15)
-    markdown = evidence_markdown(page.markdown) if relevance >= EVIDENCE_RELEVANCE else ""
+    # link destinations, and blocks that are only links, are not content (session/rules.py).
+    # The rules read the Markdown only of a page relevant enough for evidence
+    # (Adaptive.observe): below that it is not rewritten (a third of a raw parse a step, on
+    # two steps in three; issue 15)
+    markdown = (evidence_markdown(page.markdown, state.link_blocks_as_evidence)
+                if relevance >= EVIDENCE_RELEVANCE else "")
     reason = state.adaptive.observe(state.query, markdown, relevance, blind, language)
     facts.evidence_added = tuple(
         a - b for a, b in zip(state.adaptive.evidence, before, strict=True)

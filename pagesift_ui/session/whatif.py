@@ -205,6 +205,7 @@ class Replay:
         # verdict fired, and other options fire it elsewhere (frontier/leads.py)
         self._leads = LeadBar()
         self._forgive_leads = session.config.forgive_leads
+        self._link_blocks = session.config.link_blocks_as_evidence
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
         self.same_until: int | None = None
@@ -228,7 +229,7 @@ class Replay:
         adaptive = self._adaptive
         fired: ReplayedVerdict | None = None
         if observed(record):
-            reason = adaptive.observe(self._query, rules_markdown(record),
+            reason = adaptive.observe(self._query, rules_markdown(record, self._link_blocks),
                                       rules_relevance(record, self.labels), record.blind,
                                       rules_language(record, self._query))
             if self.same_until is None and adaptive.last_fresh != record.fresh:

@@ -82,6 +82,8 @@ def _observed(session: CrawlSession) -> list[StepRecord]:
     ("university", {}), ("helpdesk", {}), ("needle", {}), ("multilingual", {}),
     ("university", {"stop_on_verdict": False, "limit": 80}),
     ("needle", {"stop_on_verdict": False, "limit": 40}),
+    ("university", {"link_blocks_as_evidence": True}),
+    ("helpdesk", {"link_blocks_as_evidence": True}),
 ])
 def test_replaying_the_records_gives_back_the_live_rules_and_harvests(
     name: str, settings: dict[str, Any]
@@ -121,7 +123,8 @@ def _irrelevant_page_with_terms(session: CrawlSession) -> StepRecord:
     for record in sorted(observed, key=lambda r: r.relevance if r.relevance is not None else 0):
         assert record.relevance is not None
         if record.relevance < EVIDENCE_RELEVANCE and any(
-            terms.hit_mask(block) for block in evidence_markdown(record.markdown).split("\n\n")
+            terms.hit_mask(block) for block in evidence_markdown(
+                record.markdown, session.config.link_blocks_as_evidence).split("\n\n")
         ):
             return record
     raise AssertionError("no irrelevant page naming a query term")
@@ -383,11 +386,32 @@ def test_relabel_changes_survive_the_bundle_and_old_overrides_still_load(
 
 
 def test_evidence_markdown_keeps_labels_and_drops_destinations() -> None:
-    assert evidence_markdown("[Print this page](https://e.edu/fees/?print=1)") == (
-        "Print this page")
-    assert evidence_markdown("a [b \\[1\\]](http://x/(y)) c [d](http://z/)") == "a b [1] c d"
-    assert evidence_markdown("no links [here] (at all)") == "no links [here] (at all)"
-    assert evidence_markdown("- [one](u1)\n\n- [two](u2)") == "- one\n\n- two"
+    for link_blocks in (True, False):
+        assert evidence_markdown("See [Print this page](https://e.edu/fees/?print=1)",
+                                 link_blocks) == "See Print this page"
+        assert evidence_markdown("a [b \\[1\\]](http://x/(y)) c [d](http://z/)",
+                                 link_blocks) == "a b [1] c d"
+        assert evidence_markdown("no links [here] (at all)", link_blocks) == (
+            "no links [here] (at all)")
+    assert evidence_markdown("- [one](u1)\n\n- [two](u2)", True) == "- one\n\n- two"
+
+
+def test_a_block_that_is_only_links_is_not_evidence_unless_asked() -> None:
+    # a contents entry, a row of navigation, a heading that is a link: pages named, not read
+    markdown = ("- [Refund policy](/refunds)\n\n[Home](/) | [Refunds](/r)\n\n"
+                "## [Refunds](#refunds)\n\n![Refund form](/form.png)\n\n"
+                "- [json](json.html) — a refund policy encoder\n\n"
+                "Refunds: see [the policy](/p).\n\n1. [Refund policy](/r) (2024)")
+    assert evidence_markdown(markdown, False).split("\n\n") == [
+        "-", "-", "-", "-", "- json — a refund policy encoder", "Refunds: see the policy.",
+        "-",  # numbers and marks outside the links are no prose either
+    ]
+    assert evidence_markdown(markdown, True).split("\n\n") == [
+        "- Refund policy", "Home | Refunds", "## Refunds", "!Refund form",
+        "- json — a refund policy encoder", "Refunds: see the policy.", "1. Refund policy (2024)",
+    ]
+    # the same blocks either way, so evidence_blocks indices point into the page's Markdown
+    assert evidence_markdown("[a](x)\n\n\n\nb", False) == "-\n\n\n\nb"
 
 
 def test_a_link_url_naming_a_query_term_is_not_evidence() -> None:
@@ -414,3 +438,39 @@ def test_a_link_url_naming_a_query_term_is_not_evidence() -> None:
     # for the tuition and fees of its URL. With destinations counted it would be (3, 4, 1).
     assert first.evidence_added == (2, 2, 1)
     assert first.evidence_blocks == (0, 1, 3)
+
+
+def test_a_contents_page_adds_evidence_only_for_its_prose() -> None:
+    # issue 11, mechanism 6: a covered query kept finding "new evidence" in the entries of
+    # long contents pages; an entry names a page, it is not content read
+    seed = "http://docs.example/"
+    entries = "".join(f'<li><a href="/tuition/{n}">Tuition fees {n}</a></li>' for n in range(8))
+    body = (f"<p>Tuition fees are paid each term.</p><ul>{entries}</ul>"
+            '<ul><li><a href="/deadlines">Deadlines</a> for tuition fees fall in May.</li></ul>')
+    html = ("<html><head><title>Money</title></head><body><main><h1>Money</h1>"
+            f"{body}</main></body></html>")
+    added = {}
+    for link_blocks in (False, True):
+        config = CrawlConfig(seed_url=seed, query="tuition fees", limit=1,
+                             link_blocks_as_evidence=link_blocks)
+        with CrawlSession(config, DictSource({seed: html})) as session:
+            added[link_blocks] = session.run(max_steps=1)[0].evidence_added
+    # the paragraph and the entry with words after its link; the eight bare entries only
+    # when asked (the heading "Money" names no term)
+    assert added == {False: (2, 2), True: (10, 10)}
+
+
+def test_a_config_recorded_before_the_setting_counts_link_blocks_as_it_did() -> None:
+    with _session("helpdesk", limit=40, link_blocks_as_evidence=True) as live:
+        live.run()
+    bundle = session_bundle(live)
+    del bundle["config"]["link_blocks_as_evidence"]
+    old = load_bundle(bundle_json(bundle))
+    assert old.config.link_blocks_as_evidence
+    replayed = replay_rules(old.config, old.steps, old.overrides, {})
+    assert rules_state(replayed.adaptive) == rules_state(live.state.adaptive)
+    # a new config does not count them, and a recorded one keeps what it says
+    assert not CrawlConfig.from_mapping({"seed_url": "http://a.example/", "query": "x"}) \
+        .link_blocks_as_evidence
+    assert not CrawlConfig.from_recorded(
+        {**bundle["config"], "link_blocks_as_evidence": False}).link_blocks_as_evidence

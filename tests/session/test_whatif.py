@@ -181,7 +181,8 @@ def test_an_older_bundle_without_pending_leads_says_what_is_not_available(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a crawl as they were made before: link destinations counted, no pending-lead record
-    monkeypatch.setattr("pagesift_ui.session.stepping.evidence_markdown", lambda text: text)
+    monkeypatch.setattr("pagesift_ui.session.stepping.evidence_markdown",
+                        lambda text, link_blocks: text)
     live = crawl("university", limit=150, stop_on_verdict=False)
     bundle = session_bundle(live)
     for step in bundle["steps"]:
