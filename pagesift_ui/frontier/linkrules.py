@@ -49,15 +49,17 @@ __all__ = [
 #: Whole path segments or anchor head words that mark site furniture (docs/DESIGN.md §8).
 #: The spec's list, then our extensions, each group with its reason.
 FURNITURE_WORDS = frozenset(
-    # docs/DESIGN.md §8
+    # docs/DESIGN.md §8; less the spec's "sitemap": a site map is the site's own table of
+    # contents, every page under its section's title, which is what sibling credit and named
+    # lists read best (docs/DECISIONS.md, issue 11: "a site map is not furniture")
     """
-    news events blog press calendar tag tags category search archive feed rss sitemap about
+    news events blog press calendar tag tags category search archive feed rss about
     history leadership governance board mission strategy brand awards privacy terms cookies
     legal accessibility login
     """.split()
     # plural, singular and joined spellings of the spec's own entries
     + """
-    event blogs archives categories newsroom press-releases media-releases site-map cookie
+    event blogs archives categories newsroom press-releases media-releases cookie
     cookie-policy cookie-settings privacy-policy privacy-notice terms-of-use terms-of-service
     terms-and-conditions about-us aboutus who-we-are
     """.split()

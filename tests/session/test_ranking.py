@@ -15,7 +15,8 @@
 5b. a list whose title is all query words comes before links whose anchors name one;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each;
-8. breadth-first, the baseline, fetches in discovery order whatever the query proves.
+8. breadth-first, the baseline, fetches in discovery order whatever the query proves;
+9. a site map is read like a contents page, not demoted as furniture.
 """
 
 from __future__ import annotations
@@ -536,3 +537,21 @@ def test_breadth_first_fetches_in_discovery_order_even_after_a_cluster_proves_on
     # and so the query changes nothing breadth-first, as a snapshot crawl promises
     assert fetched(crawl(pages, "licences printing history", 9, strategy="bfs")) == (
         in_discovery_order)
+
+
+def test_a_site_map_is_read_before_furniture_and_its_named_section_before_the_rest() -> None:
+    # the seed names nothing; its blind links are the site map and two furniture pages. The
+    # site map lists the site under section titles, one all query words (a named list)
+    seed = page("Welcome", [FILLER], [[("Privacy", "/privacy.html"),
+                                       ("Sitemap", "/sitemap.html"),
+                                       ("Accessibility", "/accessibility.html")]])
+    sitemap = contents_page([
+        ("People", [("Staff", "/staff.html"), ("Alumni", "/alumni.html")]),
+        ("Event loop scheduling", [("Tasks", "/tasks.html"), ("Callbacks", "/callbacks.html")]),
+    ])
+    pages = {"/": seed, "/sitemap.html": sitemap, "/privacy.html": page("Privacy", [FILLER]),
+             "/accessibility.html": page("Accessibility", [FILLER]),
+             "/staff.html": page("Staff", [FILLER]), "/alumni.html": page("Alumni", [FILLER]),
+             "/tasks.html": page("Tasks", [TOPIC]), "/callbacks.html": page("Callbacks", [TOPIC])}
+    order = fetched(crawl(pages, QUERY, 8))
+    assert order[:4] == ["/", "/sitemap.html", "/tasks.html", "/callbacks.html"]

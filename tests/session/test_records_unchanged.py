@@ -26,8 +26,8 @@ CLOCKS = frozenset({"elapsed_ms", "fetched_at"})
 
 # (name, scenario, settings): the focused crawl the issue names, a small queue so that
 # evictions and rejections take part, and the thompson strategy (a rescore before every pop);
-# and the first with blocks that are only links counted as evidence: the records every crawl
-# gave before that became off by default (docs/DECISIONS.md, issue 11), kept as written then
+# and the first with blocks that are only links counted as evidence, the seed's reading
+# (off by default since docs/DECISIONS.md, issue 11: "a block that is only links")
 CRAWLS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("university", "university", {"limit": 150, "stop_on_verdict": False}),
     ("university_link_blocks", "university",
