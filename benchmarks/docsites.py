@@ -13,6 +13,11 @@
 - ``apachedocs``, HELD OUT: Debian ``apache2-doc``, the English manual
   ``/usr/share/doc/apache2-doc/manual/en`` (244 pages), truth in ``benchmarks/apachedocs/``;
   in :data:`HELD_OUT` like ``pgdocs``, measured only with ``run_all.py --only apachedocs``.
+  It has since been used for diagnosis too;
+- ``octavedocs``, HELD OUT: Debian ``octave-doc``, the GNU Octave 7 manual (texinfo, one page
+  per node) ``/usr/share/doc/octave/octave.html`` (507 pages), truth in
+  ``benchmarks/octavedocs/``; in :data:`HELD_OUT`, measured only with ``run_all.py --only
+  octavedocs``, and the one held-out set nobody has yet looked at a crawl of.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -89,7 +94,8 @@ SITES: dict[str, DocSite] = {
 }
 
 #: Held-out dev sets: measured only, never used to choose or tune anything
-#: (``benchmarks/pgdocs/README.md``, ``benchmarks/apachedocs/README.md``); kept out of
+#: (``benchmarks/pgdocs/README.md``, ``benchmarks/apachedocs/README.md``,
+#: ``benchmarks/octavedocs/README.md``); kept out of
 #: :data:`SITES` so that no tuning script and no tuning-set summary includes them by default.
 HELD_OUT: dict[str, DocSite] = {
     "pgdocs": DocSite("pgdocs", "PostgreSQL 15 documentation", "postgresql-doc-15",
@@ -98,6 +104,9 @@ HELD_OUT: dict[str, DocSite] = {
     "apachedocs": DocSite("apachedocs", "Apache HTTP Server 2.4 documentation", "apache2-doc",
                           Path("/usr/share/doc/apache2-doc/manual/en"),
                           ROOT / "benchmarks" / "apachedocs"),
+    "octavedocs": DocSite("octavedocs", "GNU Octave 7 manual", "octave-doc",
+                          Path("/usr/share/doc/octave/octave.html"),
+                          ROOT / "benchmarks" / "octavedocs"),
 }
 
 

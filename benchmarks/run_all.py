@@ -16,6 +16,8 @@ the last run's time per part). Parts:
   ``pgdocs-summary.json``, never in ``results.md`` / ``summary.json``. Nothing is tuned on it.
 - ``apachedocs``, the second HELD-OUT dev set (``benchmarks/apachedocs/README.md``), run and
   reported apart in the same way with ``--only apachedocs``.
+- ``octavedocs``, the third HELD-OUT dev set (``benchmarks/octavedocs/README.md``), run and
+  reported apart in the same way with ``--only octavedocs``.
 
 ``--only PART`` (repeatable) and ``--query NAME`` (a truth-file stem, repeatable) run a part
 of it; ``--no-bfs`` leaves the breadth-first crawls out (a quick look at focused vs oracle).

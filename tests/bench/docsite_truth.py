@@ -1,7 +1,7 @@
 """The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/ and the held-out
-benchmarks/pgdocs/ and benchmarks/apachedocs/): where each one's truth files and installed
-docs are, and its ``make_truth.py`` loaded as a module. The checks all their truth files
-share are in test_docsite_truth.py; each set's own, in its test file."""
+benchmarks/pgdocs/, benchmarks/apachedocs/ and benchmarks/octavedocs/): where each one's truth
+files and installed docs are, and its ``make_truth.py`` loaded as a module. The checks all
+their truth files share are in test_docsite_truth.py; each set's own, in its test file."""
 
 from __future__ import annotations
 
@@ -69,4 +69,6 @@ PGDOCS = DocSet("pgdocs", Path("/usr/share/doc/postgresql-doc-15/html"), "index.
                 "postgresql-doc-15")  # held out: measured, never tuned on
 APACHEDOCS = DocSet("apachedocs", Path("/usr/share/doc/apache2-doc/manual/en"), "sitemap.html",
                     "apache2-doc")  # held out: measured, never tuned on
-DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS)
+OCTAVEDOCS = DocSet("octavedocs", Path("/usr/share/doc/octave/octave.html"), "index.html",
+                    "octave-doc")  # held out: measured, never tuned on
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS)
