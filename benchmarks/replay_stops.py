@@ -45,7 +45,9 @@ from pagesift_ui.frontier.adaptive import (  # noqa: E402
     EVIDENCE_RELEVANCE,
     MIN_RELEVANCE,
     MIN_SOURCES,
+    StopReason,
 )
+from pagesift_ui.frontier.leads import thin_evidence  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
@@ -234,6 +236,21 @@ def one_source_once(rule: Rule) -> Rule:
     return forgive
 
 
+def thin_terms(rule: Rule, share: float | None = None) -> Rule:
+    """``rule``, or forgive a ``saturated`` verdict while under ``share`` of the query's
+    terms have any evidence; None: the crawler's own test (``leads.thin_evidence``, at
+    ``THIN_EVIDENCE_SHARE``)."""
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        if rule(rows, index):
+            return True
+        row = rows[index]
+        if share is None:
+            return bool(thin_evidence(StopReason(row["verdict"]), row["evidence"]))
+        seen = sum(1 for count in row["evidence"] if count > 0)
+        return row["verdict"] == "saturated" and seen < share * len(row["evidence"])
+    return forgive
+
+
 def covered_names_a_term(rule: Rule, every_verdict: bool = False) -> Rule:
     """``rule``, but a ``coverage_reached`` verdict (``every_verdict``: any verdict) is
     forgiven only while the queue's head names a query term (anchor, URL or context): once
@@ -268,7 +285,16 @@ LEAD_RULE = tail_bar(on_topic, relevant)
 
 RULES: dict[str, Rule] = {
     "crawler (lowest on-topic score, relevant after the first verdict; a saturated verdict "
-    "on one source forgiven once)": one_source_once(LEAD_RULE),
+    "on one source forgiven once, and one on under 3/4 of the terms)":
+        thin_terms(one_source_once(LEAD_RULE)),
+    "the crawler's before thin evidence (saturated on under 3/4 of the terms) was forgiven":
+        one_source_once(LEAD_RULE),
+    "the crawler's, thin evidence at under 1/2 of the terms":
+        thin_terms(one_source_once(LEAD_RULE), 0.5),
+    "the crawler's, thin evidence at under 2/3 of the terms":
+        thin_terms(one_source_once(LEAD_RULE), 2 / 3),
+    "the crawler's, thin evidence until every term has some":
+        thin_terms(one_source_once(LEAD_RULE), 1.0),
     "the lead bar alone (the crawler's before the one-source grace)": LEAD_RULE,
     "lowest on-topic score throughout (the crawler's before the tail rule)": lead_bar(on_topic),
     "oracle (stand at 90% recall)": oracle,

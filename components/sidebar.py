@@ -56,8 +56,8 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                 "link_blocks_as_evidence", "user_agent", "use_sitemaps", "max_sitemap_urls",
-                 "concurrency", "per_host", "render",
+                 "forgive_thin_evidence", "link_blocks_as_evidence", "user_agent",
+                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
                  "render_deadline_s", "language")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
@@ -79,6 +79,7 @@ def form_defaults() -> dict[str, Any]:
         "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "forgive_leads",
+                                         "forgive_thin_evidence",
                                          "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host")},
@@ -329,6 +330,11 @@ def _crawl_inputs() -> None:
                          "as well as a link that found an on-topic page (a relevant page, "
                          "once a verdict has fired); off: every verdict stands (the seed's "
                          "rules alone)")
+        st.checkbox("Forgive 'saturated' while most terms lack evidence",
+                    key="forgive_thin_evidence",
+                    help="with forgiveness on, a 'saturated' verdict is forgiven while under "
+                         "three quarters of the query's terms have any evidence: the topic "
+                         "is barely found, so nothing new says little; off: it stands")
         st.checkbox("Count link-only blocks as evidence", key="link_blocks_as_evidence",
                     help="a block with no word outside its links (a contents entry, a row "
                          "of navigation) counts towards a term's evidence, as the seed's "

@@ -28,6 +28,14 @@ one page is too little to call the relevant part read. So such a verdict stands 
 answers, its one source ``features.html``, and reads all of them by page 44 once forgiven;
 docs/DECISIONS.md, issue 11: "one source is not yet a find").
 
+A ``saturated`` verdict while fewer than ``THIN_EVIDENCE_SHARE`` of the query's terms have
+any evidence at all is forgiven whatever the queue holds (``thin_evidence``): "nothing new
+comes" means the relevant part has been read, and a crawl that has seen one or two of its
+query's words has not found that part yet. On sites whose pages are named by the words a
+query must do without, the crawls stood at such verdicts at pages 9–45 with almost none of
+their answers, where crawling on finds most of them (docs/DECISIONS.md, issue 11: "thin
+evidence is not saturation").
+
 It replaces the rule "the head is not blind and beats the best blind link" (issue 11,
 mechanism 6): with a section floor every early ``saturated`` stop had a blind floor link at
 the head, so nothing could be forgiven; and a 0.068-score news link beat the blind ones and
@@ -36,6 +44,7 @@ kept a finished crawl running until its queue was empty.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pagesift_ui.frontier.adaptive import (
@@ -46,7 +55,13 @@ from pagesift_ui.frontier.adaptive import (
     StopReason,
 )
 
-__all__ = ["Lead", "LeadBar"]
+__all__ = ["THIN_EVIDENCE_SHARE", "Lead", "LeadBar", "thin_evidence"]
+
+#: A ``saturated`` verdict stands only once at least this share of the query's terms has
+#: some evidence (``thin_evidence``). Three quarters: a query worded as a person words it
+#: names a few things a site may say otherwise, and most of what it names (docs/DECISIONS.md,
+#: issue 11: "thin evidence is not saturation", where the other shares are measured too).
+THIN_EVIDENCE_SHARE = 0.75
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +161,15 @@ class LeadBar:
             return f"the {n} links that led to on-topic pages"
         return (f"the {n} links that led to on-topic pages before the first verdict or to "
                 "relevant pages since")
+
+
+def thin_evidence(reason: StopReason, evidence: Sequence[int]) -> str:
+    """Why a ``saturated`` verdict is forgiven because too few of the query's terms have any
+    evidence (module docstring), or "" when it is not such a verdict."""
+    seen = sum(1 for count in evidence if count > 0)
+    if reason is not StopReason.SATURATED or not evidence or (
+            seen >= THIN_EVIDENCE_SHARE * len(evidence)):
+        return ""
+    return (f"only {seen} of the query's {len(evidence)} terms have any evidence, under "
+            f"{THIN_EVIDENCE_SHARE:.0%}: nothing new on a topic barely found does not say "
+            "the relevant part is read, so this verdict is forgiven")

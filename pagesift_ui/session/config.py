@@ -90,7 +90,9 @@ class CrawlConfig:
     "continue anyway" were chosen each time (the CLI's ``--no-stop``). ``forgive_leads``
     forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
     off, every verdict stands: the seed's stop rules alone, as the coverage_reached lesson shows
-    them. ``link_blocks_as_evidence`` lets a Markdown block with no letter outside its links
+    them; ``forgive_thin_evidence`` (with it) forgives a ``saturated`` verdict while under
+    three quarters of the query's terms have any evidence (``frontier/leads.py``).
+    ``link_blocks_as_evidence`` lets a Markdown block with no letter outside its links
     (a contents entry, a row of navigation) count as stop-rule evidence, as the seed's rules
     read every block; off, such a block names pages not read, not content read
     (docs/DESIGN.md §11.7). The fetch
@@ -130,6 +132,7 @@ class CrawlConfig:
     dispersion_cap: int | None = None
     stop_on_verdict: bool = True
     forgive_leads: bool = True
+    forgive_thin_evidence: bool = True
     link_blocks_as_evidence: bool = False
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
@@ -168,7 +171,8 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
-        for name in ("forgive_leads", "link_blocks_as_evidence", "use_sitemaps"):
+        for name in ("forgive_leads", "forgive_thin_evidence", "link_blocks_as_evidence",
+                     "use_sitemaps"):
             if not isinstance(value := getattr(self, name), bool):
                 raise ConfigError(name, f"must be true or false, got {value!r}")
         if not isinstance(self.strategy, Strategy):
@@ -236,12 +240,14 @@ class CrawlConfig:
         without the key it is read in English again, not detected (docs/DESIGN.md §1.1), so
         a resume or replay of it takes the steps it took ("die casting" stays English). One
         made before ``link_blocks_as_evidence`` existed counted blocks that are only links
-        as evidence: without the key it counts them again, so its stop rules replay as they
-        ran.
+        as evidence, and one made before ``forgive_thin_evidence`` let a verdict on thin
+        evidence stand: without the keys they do so again, so their stop rules replay as
+        they ran.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
-        as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True}
+        as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True,
+                     "forgive_thin_evidence": False}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
                                  **values})
 
@@ -374,6 +380,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forgive_leads", bool, "let every stop verdict stand: no forgiveness while the "
             "best queued link is still a lead (the seed's stop rules alone)",
             "--no-lead-forgiveness"),
+    Setting("forgive_thin_evidence", bool, "let a 'saturated' verdict stand however few of "
+            "the query's terms have evidence (with lead forgiveness on, one on under three "
+            "quarters of them is forgiven)", "--no-thin-evidence-forgiveness"),
     Setting("link_blocks_as_evidence", bool, "count a block that is only links (a contents "
             "entry, a row of navigation) as stop-rule evidence, as the seed's rules read "
             "every block", "--link-blocks-as-evidence"),

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
-from pagesift_ui.frontier.leads import Lead
+from pagesift_ui.frontier.leads import Lead, thin_evidence
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
@@ -120,7 +120,8 @@ def judge(
     lead: Lead,
 ) -> Verdict:
     """§11.10: a verdict stands unless a lead is still queued (``frontier/leads.py``), or
-    it is the first ``saturated`` verdict on a single source (``LeadBar.one_source_grace``).
+    it is the first ``saturated`` verdict on a single source (``LeadBar.one_source_grace``),
+    or a ``saturated`` verdict on too few of the query's terms (``thin_evidence``).
 
     ``lead`` is ``pending_lead`` of this step (asked of every observed page, so the
     records say where a verdict would have been forgiven, and why). Forgives in
@@ -132,8 +133,10 @@ def judge(
     facts.verdict_stale, facts.verdict_cold = adaptive.stale, adaptive.cold
     forgiven, why = lead.pending, lead.why
     if not forgiven and config.forgive_leads:
-        # a saturated verdict on one source is forgiven once (frontier/leads.py)
-        grace = state.leads.one_source_grace(reason, adaptive.sources)
+        # a saturated verdict on one source is forgiven once, one on a handful of the
+        # query's terms always (frontier/leads.py)
+        grace = state.leads.one_source_grace(reason, adaptive.sources) or (
+            thin_evidence(reason, adaptive.evidence) if config.forgive_thin_evidence else "")
         if grace:
             forgiven, why = True, f"{lead.why}; but {grace}"
     if forgiven:

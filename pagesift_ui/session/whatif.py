@@ -48,7 +48,7 @@ from pagesift_ui.frontier.adaptive import (
     AdaptiveOptions,
     StopReason,
 )
-from pagesift_ui.frontier.leads import LeadBar
+from pagesift_ui.frontier.leads import LeadBar, thin_evidence
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session.protocol import ReadableSession
@@ -205,6 +205,7 @@ class Replay:
         # verdict fired, and other options fire it elsewhere (frontier/leads.py)
         self._leads = LeadBar()
         self._forgive_leads = session.config.forgive_leads
+        self._forgive_thin = session.config.forgive_thin_evidence
         self._link_blocks = session.config.link_blocks_as_evidence
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
@@ -238,9 +239,12 @@ class Replay:
                 self._leads.found(record.score, record.relevance or 0.0)
             if reason is not None:
                 stood = not self._forgiven(record)
-                if stood and self._forgive_leads and self._leads.one_source_grace(
-                        reason, adaptive.sources):
-                    stood = False  # the first saturated verdict on one source (leads.py)
+                if stood and self._forgive_leads and (
+                        self._leads.one_source_grace(reason, adaptive.sources) or (
+                            self._forgive_thin and thin_evidence(reason, adaptive.evidence))):
+                    # the first saturated verdict on one source, or one on a handful of the
+                    # query's terms (frontier/leads.py)
+                    stood = False
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,
                                         adaptive.cold)
