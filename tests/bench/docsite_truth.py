@@ -30,12 +30,17 @@ def load_module(name: str, path: Path) -> ModuleType:
 @dataclass(frozen=True)
 class DocSet:
     """One dev set: benchmarks/<name>/*.truth, made from the docs Debian installs at ``docs``
-    (``probe`` is a page that is there when they are)."""
+    (``probe`` is a page that is there when they are). It has at least ``min_queries``
+    queries; ``hubs`` are pages that list every part of the site, so no truth holds them;
+    ``sizes``, when given, bounds a truth's number of pages."""
 
     name: str
     docs: Path
     probe: str
     package: str
+    min_queries: int = 8
+    hubs: tuple[str, ...] = ()
+    sizes: tuple[int, int] | None = None
 
     @property
     def truth_dir(self) -> Path:
@@ -63,12 +68,15 @@ def _load_make_truth(name: str) -> ModuleType:
 
 
 PYDOCS = DocSet("pydocs", Path("/usr/share/doc/python3.11/html"), "index.html",
-                "python3.11-doc")
-SQLITEDOCS = DocSet("sqlitedocs", Path("/usr/share/doc/sqlite3"), "docs.html", "sqlite3-doc")
+                "python3.11-doc", min_queries=12)
+SQLITEDOCS = DocSet("sqlitedocs", Path("/usr/share/doc/sqlite3"), "docs.html", "sqlite3-doc",
+                    hubs=("docs.html",))
+# held out: measured, never tuned on
 PGDOCS = DocSet("pgdocs", Path("/usr/share/doc/postgresql-doc-15/html"), "index.html",
-                "postgresql-doc-15")  # held out: measured, never tuned on
+                "postgresql-doc-15", hubs=("index.html",), sizes=(5, 25))
 APACHEDOCS = DocSet("apachedocs", Path("/usr/share/doc/apache2-doc/manual/en"), "sitemap.html",
-                    "apache2-doc")  # held out: measured, never tuned on
+                    "apache2-doc", hubs=("index.html", "sitemap.html", "mod/index.html"),
+                    sizes=(5, 25))
 OCTAVEDOCS = DocSet("octavedocs", Path("/usr/share/doc/octave/octave.html"), "index.html",
-                    "octave-doc")  # held out: measured, never tuned on
+                    "octave-doc", hubs=("index.html",), sizes=(5, 25))
 DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS)

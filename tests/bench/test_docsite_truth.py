@@ -4,12 +4,14 @@ the set's ``make_truth.py`` regenerates from the installed docs."""
 
 from __future__ import annotations
 
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from pagesift_ui.bench import Truth
+from pagesift_ui.net.serve import StaticServer
 from tests.bench.docsite_truth import (
     APACHEDOCS,
     DOCSETS,
@@ -37,6 +39,26 @@ def test_truth_file_parses_with_enough_distinct_urls(docset: DocSet, path: Path)
     assert len(set(truth.urls)) == len(truth.urls), "duplicate URLs"
     assert all(u.startswith(PLACEHOLDER) and "#" not in u for u in truth.urls)
     assert "# why:" in text, "each truth says where it comes from"
+
+
+@pytest.mark.parametrize("docset", DOCSETS, ids=lambda d: d.name)
+def test_each_set_has_its_minimum_of_queries(docset: DocSet) -> None:
+    assert len(docset.truth_files) >= docset.min_queries, docset.truth_files
+
+
+@pytest.mark.parametrize(("docset", "path"), TRUTH_CASES)
+def test_truth_urls_have_no_query_and_no_page_that_lists_every_part(
+    docset: DocSet, path: Path
+) -> None:
+    text = path.read_text(encoding="utf-8")
+    truth = Truth.parse(text, str(path))
+    assert all("?" not in u for u in truth.urls)
+    for hub in docset.hubs:
+        assert PLACEHOLDER + hub not in truth.urls, f"{hub} lists every part"
+    if docset.sizes is not None:
+        low, high = docset.sizes
+        assert low <= len(truth.urls) <= high, "a part of moderate size"
+    assert "# source:" in text
 
 
 @pytest.mark.parametrize(("docset", "path"), TRUTH_CASES)
@@ -94,3 +116,20 @@ def test_a_held_out_set_is_no_tuning_site(docset: DocSet) -> None:
     assert list(run.reports) == ["pydocs"] and list(held.reports) == [name]
     assert (run.total_seconds, held.total_seconds, run.memo) == (60.0, 120.0, {})
     assert name not in run_all.summary_json(run, 200)["minutes"]
+
+
+@pytest.mark.parametrize("docset", [pytest.param(d, id=d.name, marks=d.needs_docs)
+                                    for d in DOCSETS])
+def test_the_folder_is_served_by_the_urls_the_pages_link_to(docset: DocSet) -> None:
+    """StaticServer serves the installed folder as it is: the seed and every truth page
+    answer 200 at the URL the truth file names (the pages link to each other by relative
+    hrefs, so these are the URLs a crawl meets)."""
+    with StaticServer(docset.docs) as server:
+        base = server.base_url() + "/"
+        urls = {base + "index.html"}
+        for path in docset.truth_files:
+            urls.update(u.replace(PLACEHOLDER, base, 1) for u in Truth.load(path).urls)
+        for url in sorted(urls):
+            with urllib.request.urlopen(url, timeout=10) as response:  # 127.0.0.1 only
+                assert response.status == 200, url
+                assert response.headers.get_content_type() == "text/html", url

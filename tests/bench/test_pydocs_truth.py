@@ -14,9 +14,6 @@ DOCSET = PYDOCS  # the conftest's make_truth fixture loads its make_truth.py
 TRUTH_FILES = DOCSET.truth_files
 
 
-def test_there_are_at_least_twelve_queries() -> None:
-    assert len(TRUTH_FILES) >= 12, TRUTH_FILES
-
 
 def test_the_bench_rebases_the_placeholder_on_the_served_port() -> None:
     docsites = load_module("docsites_under_test", ROOT / "benchmarks" / "docsites.py")

@@ -33,8 +33,8 @@ PAGES = {
 }
 
 
-def _session(**settings: Any) -> CrawlSession:
-    config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY, "limit": 20,
+def _session(query: str = QUERY, **settings: Any) -> CrawlSession:
+    config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": query, "limit": 20,
                                        "delay_s": 0.0, **settings})
     session = CrawlSession(config, DictSource(
         {ORIGIN + path: html for path, html in PAGES.items()}, policy=policy_for(config)))

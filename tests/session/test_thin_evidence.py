@@ -12,24 +12,14 @@ import pytest
 
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.leads import THIN_EVIDENCE_SHARE, thin_evidence
-from pagesift_ui.session import CrawlSession, VerdictFate
+from pagesift_ui.session import VerdictFate
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.whatif import what_if
-from tests.fakes import DictSource, policy_for
-from tests.session.test_one_source_grace import PAGES, _verdicts
+from tests.session.test_one_source_grace import _session, _verdicts
 from tests.session.test_ranking import ORIGIN, QUERY
 
 # the topic page evidences "event", "loop" and "scheduling"; no page says the other three
 HALF_SAID = QUERY + " quasar nebula pulsar"
-
-
-def _session(query: str, **settings: Any) -> CrawlSession:
-    config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": query, "limit": 20,
-                                       "delay_s": 0.0, **settings})
-    session = CrawlSession(config, DictSource(
-        {ORIGIN + path: html for path, html in PAGES.items()}, policy=policy_for(config)))
-    session.run()
-    return session
 
 
 def test_the_share_and_the_reason_it_gives() -> None:
