@@ -20,7 +20,14 @@ from warcio.archiveiterator import ArchiveIterator
 
 import pagesift_ui.cli
 from pagesift_ui.cli import build_parser, main
-from pagesift_ui.cli.options import CRAWL_OPTIONS, ProgressSink, config_from_args, progress_line
+from pagesift_ui.cli.options import (
+    CRAWL_OPTIONS,
+    SUMMARY_VERDICTS,
+    ProgressSink,
+    config_from_args,
+    progress_line,
+    summary_lines,
+)
 from pagesift_ui.cli.sessions import replay_config
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT
@@ -93,7 +100,7 @@ def test_crawl_writes_a_bundle_with_pages_in_fetch_order(served: str, tmp_path: 
 
 def test_no_stop_keeps_the_first_verdict_step(served: str, tmp_path: Path) -> None:
     bundle_path = tmp_path / "s.json"
-    code, _, _ = run_cli(
+    code, out, _ = run_cli(
         "crawl", served, "--query", "refund policy", "--delay", "0", "--quiet", "--no-stop",
         "--patience", "1", "--evidence-per-term", "1", "--out", str(bundle_path),
     )
@@ -104,6 +111,16 @@ def test_no_stop_keeps_the_first_verdict_step(served: str, tmp_path: Path) -> No
     assert bundle["end_reason"] in {"limit_reached", "exhausted"}
     verdict_steps = [s["step"] for s in bundle["steps"] if s["verdict"]]
     assert verdict_steps and verdict_steps[0] == bundle["stop_step"]
+    # the summary lists the verdicts, at most SUMMARY_VERDICTS of them, and counts the rest
+    verdicts = bundle["final"]["summary"]["verdicts"]
+    listed = [line for line in out.splitlines() if line.startswith("  verdict at step")]
+    assert listed[0] == (
+        f"  verdict at step {verdict_steps[0]}: {verdicts[0][1]}, recorded (no-stop)")
+    shown = min(len(verdicts), SUMMARY_VERDICTS)
+    assert len(listed) == shown
+    more = [line for line in out.splitlines() if line.startswith("  … and ")]
+    assert more == ([f"  … and {len(verdicts) - shown} more verdicts (the bundle has them "
+                     "all)"] if len(verdicts) > shown else [])
 
 
 def test_bad_input_gives_a_clear_error_and_exit_code_2(tmp_path: Path) -> None:
@@ -317,3 +334,24 @@ def test_user_agent_option_picks_the_robots_group_and_is_recorded_in_the_warc(
     refunds = seed.replace("index.html", "help/refunds.html")
     assert refunds in fetched["default"]
     assert refunds not in fetched["labbot"]
+
+
+def test_the_summary_lists_ten_verdicts_and_counts_the_rest() -> None:
+    class Crawled:  # what summary_lines reads of a session
+        config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")
+
+        def summary(self) -> dict[str, object]:
+            return {"stop_reason": "limit_reached", "first_verdict": "saturated",
+                    "stop_step": 4, "steps": 60, "pages_fetched": 60, "relevant_pages": 3,
+                    "harvest_rate": 0.05, "coverage": 0.5, "covered": False,
+                    "evidence": {"refund": 3, "polici": 0},
+                    "verdicts": [[step, "saturated", "recorded (no-stop)"]
+                                 for step in range(4, 60, 4)]}
+
+    lines = summary_lines(Crawled())  # type: ignore[arg-type]
+    listed = [line for line in lines if line.startswith("  verdict at step")]
+    assert SUMMARY_VERDICTS == 10 and len(listed) == 10
+    assert listed[0] == "  verdict at step 4: saturated, recorded (no-stop)"
+    assert listed[-1] == "  verdict at step 40: saturated, recorded (no-stop)"
+    assert "  … and 4 more verdicts (the bundle has them all)" in lines
+    assert lines[0] == "stop reason: limit_reached (first verdict saturated at step 4)"

@@ -131,14 +131,25 @@ class ProgressSink:
             self._open = False
 
 
+#: Verdicts the closing summary lists; a long crawl's later ones are counted, not listed.
+SUMMARY_VERDICTS = 10
+
+
 def summary_lines(session: CrawlSession) -> list[str]:
-    """The closing summary of a crawl: stop reason, counts, and evidence per query term."""
+    """The closing summary of a crawl: stop reason, every stop verdict and what became of it
+    (with the reason it was forgiven or stood, as the step record says it), counts, and
+    evidence per query term."""
     summary = session.summary()
+    verdicts: list[list[Any]] = summary["verdicts"]
     lines = [
         f"stop reason: {summary['stop_reason']}"
         + (f" (first verdict {summary['first_verdict']} at step {summary['stop_step']})"
            if summary["first_verdict"] and summary["first_verdict"] != summary["stop_reason"]
            else ""),
+        *(f"  verdict at step {step}: {reason}, {text}"
+          for step, reason, text in verdicts[:SUMMARY_VERDICTS]),
+        *([f"  … and {len(verdicts) - SUMMARY_VERDICTS} more verdicts (the bundle has them all)"]
+          if len(verdicts) > SUMMARY_VERDICTS else []),
         f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps "
         "(a duplicate, a failed fetch or a non-HTML answer is a step, not a page)",
         f"relevant pages: {summary['relevant_pages']}",

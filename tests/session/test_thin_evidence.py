@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pagesift_ui.cli.options import summary_lines
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.leads import THIN_EVIDENCE_SHARE, thin_evidence
 from pagesift_ui.session import VerdictFate
@@ -70,3 +71,17 @@ def test_a_config_recorded_before_the_setting_lets_thin_verdicts_stand() -> None
     assert recorded["forgive_thin_evidence"] is True
     del recorded["forgive_thin_evidence"]
     assert CrawlConfig.from_recorded(recorded).forgive_thin_evidence is False
+
+
+def test_the_cli_summary_lists_each_verdict_and_why_it_was_forgiven() -> None:
+    with _session(HALF_SAID) as session:
+        lines = summary_lines(session)
+    verdicts = [line for line in lines if line.startswith("  verdict at step")]
+    assert [line.split(":")[0] for line in verdicts] == [
+        "  verdict at step 7", "  verdict at step 12"]
+    assert verdicts[1].startswith("  verdict at step 12: saturated, forgiven: ")
+    assert verdicts[1].endswith("; but only 3 of the query's 6 terms have any evidence, under "
+                                "75%: nothing new on a topic barely found does not say the "
+                                "relevant part is read, so this verdict is forgiven")
+    with _session(HALF_SAID, forgive_thin_evidence=False) as session:
+        assert "  verdict at step 12: saturated, stopped" in summary_lines(session)
