@@ -1,0 +1,94 @@
+"""The stop rules replayed with other patiences over the dev-set crawls (issue 11).
+
+Run: ``nice -n 5 python3 benchmarks/sweep_patience.py`` (about 2 minutes; ``--held-out`` for
+the held-out sets instead, about 3). Prints one table: per patience and site, mean recall at
+the replayed stop and median (pages at that stop ÷ pages to 90%), issue 11's two stopping
+targets (≥ 0.90 and ≤ 1.5).
+
+``patience`` is a default of ours (``AdaptiveOptions``), not the seed's rule. Each dev query is
+crawled once to its 200-page budget, every verdict recorded and crawled past (as
+``replay_stops.py``'s rows), and ``session.whatif.what_if`` replays the stop rules, the
+crawler's forgiveness included (the lead bar, the one-source grace, thin evidence), with each
+patience: the crawl's pages do not depend on the stop rules, only where it would have stopped
+does, so the crawler's own patience gives back ``run_all.py``'s numbers. Pages count as in
+``run_all.py``. Nothing touches the network but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from docsites import HELD_OUT, SITES, no_stop_crawl  # noqa: E402
+from pagecache import shared_extraction  # noqa: E402
+
+from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.frontier.adaptive import AdaptiveOptions  # noqa: E402
+from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
+from pagesift_ui.session import CrawlSession  # noqa: E402
+from pagesift_ui.session.whatif import what_if  # noqa: E402
+
+PATIENCES = (2, 3, 4, 5, 6)
+
+#: (pages at the replayed stop, recall there, pages to 90% or None) per patience, per query
+Outcome = tuple[int, float, int | None]
+
+
+def replayed(site: str, query: str) -> dict[int, Outcome]:
+    """One query crawled to its budget, its stop replayed with every patience."""
+    with no_stop_crawl(site, query) as (truth, config), \
+            CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+        session.run()
+        found: set[str] = set()
+        to_90 = None
+        for record in session.steps:
+            found |= url_keys((record.url, record.final_url)) & truth.keys
+            if to_90 is None and len(found) >= 0.9 * len(truth.keys):
+                to_90 = record.pages_fetched
+        outcomes: dict[int, Outcome] = {}
+        for patience in PATIENCES:
+            result = what_if(session, AdaptiveOptions(patience=patience), truth=truth.urls)
+            step = result.stop_step or len(session.steps)
+            recall = result.found.recall if result.found is not None else None
+            outcomes[patience] = (session.steps[step - 1].pages_fetched, recall or 0.0, to_90)
+        return outcomes
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    ratios = [pages / to_90 for pages, _, to_90 in outcomes if to_90]
+    median = f"{statistics.median(ratios):.2f}" if ratios else "–"
+    return f"{statistics.mean(recall for _, recall, _ in outcomes):.3f} / {median}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--held-out", action="store_true",
+                        help="the held-out sets (measured, never tuned on) instead")
+    args = parser.parse_args(argv)
+    sites = HELD_OUT if args.held_out else SITES
+    if args.held_out:
+        SITES.update(HELD_OUT)  # no_stop_crawl looks a site up there
+    by_site: dict[str, list[dict[int, Outcome]]] = {}
+    with shared_extraction():
+        for site in sites:
+            for query in sites[site].truth_names():
+                by_site.setdefault(site, []).append(replayed(site, query))
+                print(f"sweep_patience: {site} {query} crawled", file=sys.stderr)
+    names = list(by_site)
+    print("| patience | " + " | ".join(names) + " | all |")
+    print("|---" * (len(names) + 2) + "|")
+    for patience in PATIENCES:
+        cells = [summary([o[patience] for o in by_site[n]]) for n in names]
+        every = summary([o[patience] for n in names for o in by_site[n]])
+        print(f"| {patience} | " + " | ".join(cells) + f" | {every} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
