@@ -54,6 +54,8 @@ _LINK_OPEN = re.compile(r"\[((?:\\.|[^\\\[\]])*)\]\(")
 _ESCAPED_BRACKET = re.compile(r"\\([\[\]])")
 #: A destination up to its ")" with no "(" and no white space before it.
 _PLAIN_DESTINATION = re.compile(r"[^\s()]*\)")
+#: A line break followed by another: a blank line, which would end a block.
+_BLANK_LINE = re.compile(r"\n(?=\n)")
 
 
 def evidence_markdown(markdown: str, link_blocks: bool) -> str:
@@ -74,14 +76,15 @@ def evidence_markdown(markdown: str, link_blocks: bool) -> str:
     >>> evidence_markdown("- [Fees](/fees)\n\nFees: see [the table](/t).", False)
     '-\n\nFees: see the table.'
     """
-    labelled = _labelled(markdown)
     if link_blocks or "](" not in markdown:
-        return labelled
-    # split on the labelled text's blocks: a label never holds a blank line, so both texts
-    # have the same blocks, in the same order
+        return _labelled(markdown)
+    # block by block: a code block may hold "[](x)" or a bracket that opens in one block and
+    # closes in the next, and the text as a whole would then split differently; an empty
+    # label between two line breaks must not split its block either
     return "\n\n".join(
-        part if not part.strip() or _has_prose(raw) else "-"
-        for raw, part in zip(markdown.split("\n\n"), labelled.split("\n\n"), strict=True)
+        _BLANK_LINE.sub("\n ", _labelled(block)) if not block.strip() or _has_prose(block)
+        else "-"
+        for block in markdown.split("\n\n")
     )
 
 

@@ -412,6 +412,10 @@ def test_a_block_that_is_only_links_is_not_evidence_unless_asked() -> None:
     ]
     # the same blocks either way, so evidence_blocks indices point into the page's Markdown
     assert evidence_markdown("[a](x)\n\n\n\nb", False) == "-\n\n\n\nb"
+    # link syntax in a code block is no trap: an empty label, a label across a blank line
+    assert evidence_markdown("a\n[](x)\nb\n\nc", False) == "a\n \nb\n\nc"
+    assert evidence_markdown("a\n[](x)\n[](y)\nb", False) == "a\n \n \nb"
+    assert evidence_markdown("see [a\n\nb](x) c\n\nd", False) == "see [a\n\nb](x) c\n\nd"
 
 
 def test_a_link_url_naming_a_query_term_is_not_evidence() -> None:
@@ -474,3 +478,17 @@ def test_a_config_recorded_before_the_setting_counts_link_blocks_as_it_did() -> 
         .link_blocks_as_evidence
     assert not CrawlConfig.from_recorded(
         {**bundle["config"], "link_blocks_as_evidence": False}).link_blocks_as_evidence
+
+
+def test_link_syntax_in_a_code_block_is_read_as_text() -> None:
+    # a page about Markdown shows "[](x)" in a code block; the extractor keeps it as written
+    seed = "http://club.example/"
+    html = ("<html><head><title>Refund policy</title></head><body><main><h1>Refund policy"
+            "</h1><p>Our refund policy for refunds.</p><pre>refund\n[](x)\npolicy</pre>"
+            "</main></body></html>")
+    config = CrawlConfig(seed_url=seed, query="refund policy", limit=1)
+    with CrawlSession(config, DictSource({seed: html})) as session:
+        first = session.run(max_steps=1)[0]
+    assert "[](x)" in first.markdown
+    # the heading, the paragraph and the code block each name both terms
+    assert first.evidence_added == (3, 3) and first.evidence_blocks == (0, 1, 2)
