@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pagesift_ui.demo import build_site
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Adaptive
@@ -492,3 +494,18 @@ def test_link_syntax_in_a_code_block_is_read_as_text() -> None:
     assert "[](x)" in first.markdown
     # the heading, the paragraph and the code block each name both terms
     assert first.evidence_added == (3, 3) and first.evidence_blocks == (0, 1, 2)
+
+
+# pieces of Markdown as pages and code blocks hold them: links, empty labels, stray brackets
+_PIECES = st.sampled_from(["a", " ", "\n", "\n\n", "[", "]", "(", ")", "](x)", "[](x)",
+                           "[a](x)", "[a b](x (y))", "\\[", "![i](p)", "- ",
+                           "\n[](x)\n"])  # an empty link on a line of its own
+
+
+@given(st.lists(_PIECES, max_size=24).map("".join), st.booleans())
+def test_evidence_markdown_never_fails_and_without_link_blocks_keeps_the_blocks(
+    markdown: str, link_blocks: bool
+) -> None:
+    out = evidence_markdown(markdown, link_blocks)
+    if not link_blocks:
+        assert len(out.split("\n\n")) == len(markdown.split("\n\n"))
