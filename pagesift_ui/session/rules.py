@@ -77,34 +77,26 @@ def evidence_markdown(markdown: str, link_blocks: bool) -> str:
     '-\n\nFees: see the table.'
     """
     if link_blocks or "](" not in markdown:
-        return _labelled(markdown)
+        return "".join(_labelled_parts(markdown))
     # block by block: a code block may hold "[](x)" or a bracket that opens in one block and
     # closes in the next, and the text as a whole would then split differently; an empty
     # label between two line breaks must not split its block either
-    return "\n\n".join(
-        _BLANK_LINE.sub("\n ", _labelled(block)) if not block.strip() or _has_prose(block)
-        else "-"
-        for block in markdown.split("\n\n")
-    )
+    return "\n\n".join(map(_evidence_block, markdown.split("\n\n")))
 
 
-def _has_prose(block: str) -> bool:
-    """A letter in ``block`` outside its links (outside both label and destination)."""
-    at = 0
-    for match in _LINK_OPEN.finditer(block):
-        if match.start() < at:
-            continue  # inside a destination already skipped
-        end = _destination_end(block, match.end())
-        if end < 0:
-            continue  # not a link: its text is prose
-        if any(char.isalpha() for char in block[at:match.start()]):
-            return True
-        at = end + 1
-    return any(char.isalpha() for char in block[at:])
+def _evidence_block(block: str) -> str:
+    """One block as the stop rules count it when blocks that are only links are not
+    evidence: labelled, or "-" when no letter stands outside its links (label and
+    destination both inside). One scan of the block gives both."""
+    parts = _labelled_parts(block)
+    if block.strip() and not any(map(str.isalpha, "".join(parts[::2]))):
+        return "-"
+    return _BLANK_LINE.sub("\n ", "".join(parts))
 
 
-def _labelled(markdown: str) -> str:
-    """``markdown`` with every link written as its label."""
+def _labelled_parts(markdown: str) -> list[str]:
+    """``markdown`` cut at its links, each link written as its label: text outside the links
+    at even indices, labels at odd ones."""
     out: list[str] = []
     at = 0
     for match in _LINK_OPEN.finditer(markdown):
@@ -112,14 +104,14 @@ def _labelled(markdown: str) -> str:
             continue  # inside a destination already skipped
         end = _destination_end(markdown, match.end())
         if end < 0:
-            continue
+            continue  # not a link: its text stays as it is
         out.append(markdown[at:match.start()])
         label = match.group(1)
         # an escape needs a backslash: most labels have none, and skip the regex call
         out.append(_ESCAPED_BRACKET.sub(r"\1", label) if "\\" in label else label)
         at = end + 1
     out.append(markdown[at:])
-    return "".join(out)
+    return out
 
 
 def _destination_end(text: str, start: int) -> int:
