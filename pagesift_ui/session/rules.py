@@ -73,8 +73,8 @@ def evidence_markdown(markdown: str, link_blocks: bool) -> str:
 
     >>> evidence_markdown("See [the fees](https://e.edu/fees_(2025)) now", False)
     'See the fees now'
-    >>> evidence_markdown("- [Fees](/fees)\n\nFees: see [the table](/t).", False)
-    '-\n\nFees: see the table.'
+    >>> evidence_markdown("- [Fees](/fees)\\n\\nFees: see [the table](/t).", False)
+    '-\\n\\nFees: see the table.'
     """
     if link_blocks or "](" not in markdown:
         return "".join(_labelled_parts(markdown))
