@@ -136,6 +136,15 @@ class LeadBar:
                 "patience pages with nothing new, as it waits for a first find, so this "
                 "verdict is forgiven once")
 
+    def grace(
+        self, reason: StopReason, sources: int, evidence: Sequence[int], *, thin: bool
+    ) -> str:
+        """Why a verdict that no lead forgives is forgiven all the same, or "": the
+        one-source grace (once), else thin evidence (``thin_evidence``) when ``thin``. The
+        crawl (``session/stepping.judge``) and the what-if replay ask this one method."""
+        return self.one_source_grace(reason, sources) or (
+            thin_evidence(reason, evidence) if thin else "")
+
     def bar(self) -> float | None:
         """The lowest of those scores, or None before the first on-topic page."""
         return self._lowest

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
-from pagesift_ui.frontier.leads import Lead, thin_evidence
+from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
@@ -135,8 +135,8 @@ def judge(
     if not forgiven and config.forgive_leads:
         # a saturated verdict on one source is forgiven once, one on a handful of the
         # query's terms always (frontier/leads.py)
-        grace = state.leads.one_source_grace(reason, adaptive.sources) or (
-            thin_evidence(reason, adaptive.evidence) if config.forgive_thin_evidence else "")
+        grace = state.leads.grace(reason, adaptive.sources, adaptive.evidence,
+                                  thin=config.forgive_thin_evidence)
         if grace:
             forgiven, why = True, f"{lead.why}; but {grace}"
     if forgiven:

@@ -48,7 +48,7 @@ from pagesift_ui.frontier.adaptive import (
     AdaptiveOptions,
     StopReason,
 )
-from pagesift_ui.frontier.leads import LeadBar, thin_evidence
+from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session.protocol import ReadableSession
@@ -239,12 +239,9 @@ class Replay:
                 self._leads.found(record.score, record.relevance or 0.0)
             if reason is not None:
                 stood = not self._forgiven(record)
-                if stood and self._forgive_leads and (
-                        self._leads.one_source_grace(reason, adaptive.sources) or (
-                            self._forgive_thin and thin_evidence(reason, adaptive.evidence))):
-                    # the first saturated verdict on one source, or one on a handful of the
-                    # query's terms (frontier/leads.py)
-                    stood = False
+                if stood and self._forgive_leads and self._leads.grace(
+                        reason, adaptive.sources, adaptive.evidence, thin=self._forgive_thin):
+                    stood = False  # as the crawl forgives it (LeadBar.grace)
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,
                                         adaptive.cold)
