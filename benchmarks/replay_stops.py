@@ -47,7 +47,7 @@ from pagesift_ui.frontier.adaptive import (  # noqa: E402
     MIN_SOURCES,
     StopReason,
 )
-from pagesift_ui.frontier.leads import thin_evidence  # noqa: E402
+from pagesift_ui.frontier.leads import THIN_EVIDENCE_SHARE, thin_evidence  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
@@ -236,18 +236,13 @@ def one_source_once(rule: Rule) -> Rule:
     return forgive
 
 
-def thin_terms(rule: Rule, share: float | None = None) -> Rule:
+def thin_terms(rule: Rule, share: float = THIN_EVIDENCE_SHARE) -> Rule:
     """``rule``, or forgive a ``saturated`` verdict while under ``share`` of the query's
-    terms have any evidence; None: the crawler's own test (``leads.thin_evidence``, at
-    ``THIN_EVIDENCE_SHARE``)."""
+    terms have any evidence (``leads.thin_evidence``; the crawler's share by default)."""
     def forgive(rows: Sequence[Row], index: int) -> bool:
-        if rule(rows, index):
-            return True
         row = rows[index]
-        if share is None:
-            return bool(thin_evidence(StopReason(row["verdict"]), row["evidence"]))
-        seen = sum(1 for count in row["evidence"] if count > 0)
-        return row["verdict"] == "saturated" and seen < share * len(row["evidence"])
+        return rule(rows, index) or bool(
+            thin_evidence(StopReason(row["verdict"]), row["evidence"], share))
     return forgive
 
 

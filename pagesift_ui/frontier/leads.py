@@ -172,13 +172,16 @@ class LeadBar:
                 "relevant pages since")
 
 
-def thin_evidence(reason: StopReason, evidence: Sequence[int]) -> str:
-    """Why a ``saturated`` verdict is forgiven because too few of the query's terms have any
-    evidence (module docstring), or "" when it is not such a verdict."""
+def thin_evidence(
+    reason: StopReason, evidence: Sequence[int], share: float = THIN_EVIDENCE_SHARE
+) -> str:
+    """Why a ``saturated`` verdict is forgiven because fewer than ``share`` of the query's
+    terms have any evidence (module docstring), or "" when it is not such a verdict.
+    ``share`` is the crawler's ``THIN_EVIDENCE_SHARE``; benchmarks/replay_stops.py replays
+    others."""
     seen = sum(1 for count in evidence if count > 0)
-    if reason is not StopReason.SATURATED or not evidence or (
-            seen >= THIN_EVIDENCE_SHARE * len(evidence)):
+    if reason is not StopReason.SATURATED or not evidence or seen >= share * len(evidence):
         return ""
     return (f"only {seen} of the query's {len(evidence)} terms have any evidence, under "
-            f"{THIN_EVIDENCE_SHARE:.0%}: nothing new on a topic barely found does not say "
-            "the relevant part is read, so this verdict is forgiven")
+            f"{share:.0%}: nothing new on a topic barely found does not say the relevant "
+            "part is read, so this verdict is forgiven")
