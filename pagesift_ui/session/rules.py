@@ -54,8 +54,6 @@ _LINK_OPEN = re.compile(r"\[((?:\\.|[^\\\[\]])*)\]\(")
 _ESCAPED_BRACKET = re.compile(r"\\([\[\]])")
 #: A destination up to its ")" with no "(" and no white space before it.
 _PLAIN_DESTINATION = re.compile(r"[^\s()]*\)")
-#: A line break followed by another: a blank line, which would end a block.
-_BLANK_LINE = re.compile(r"\n(?=\n)")
 
 
 def evidence_markdown(markdown: str, link_blocks: bool) -> str:
@@ -79,19 +77,24 @@ def evidence_markdown(markdown: str, link_blocks: bool) -> str:
     if link_blocks or "](" not in markdown:
         return "".join(_labelled_parts(markdown))
     # block by block: a code block may hold "[](x)" or a bracket that opens in one block and
-    # closes in the next, and the text as a whole would then split differently; an empty
-    # label between two line breaks must not split its block either
+    # closes in the next, and the text as a whole would then split differently
     return "\n\n".join(map(_evidence_block, markdown.split("\n\n")))
 
 
 def _evidence_block(block: str) -> str:
     """One block as the stop rules count it when blocks that are only links are not
     evidence: labelled, or "-" when no letter stands outside its links (label and
-    destination both inside). One scan of the block gives both."""
+    destination both inside). One scan of the block gives both.
+
+    A label is written without line breaks, and an empty one as a space, so no line break
+    meets another where the block had none: the labelled block is one block still, however
+    a code block writes "[](x)" or "[\\n](x)" (a blank line inside it, or at its end next to
+    the blank line that follows, would split it)."""
     parts = _labelled_parts(block)
     if block.strip() and not any(map(str.isalpha, "".join(parts[::2]))):
         return "-"
-    return _BLANK_LINE.sub("\n ", "".join(parts))
+    parts[1::2] = [label.replace("\n", " ") or " " for label in parts[1::2]]
+    return "".join(parts)
 
 
 def _labelled_parts(markdown: str) -> list[str]:
