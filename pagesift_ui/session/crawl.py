@@ -374,7 +374,7 @@ class CrawlSession:
     def _observe_page(self, facts: StepFacts, page: Page) -> None:
         """§11.6-11.11 for an HTML page that is not a duplicate."""
         self.pages_fetched += 1
-        page_signal, reason = observe_page(self.state, self.config.seed_host, facts, page)
+        page_signal, reason = observe_page(self.state, self.config, facts, page)
         self._page_signals[facts.url] = page_signal
         link_signal = signal_of(facts.entry)
         relevance = facts.relevance if facts.relevance is not None else 0.0

@@ -95,7 +95,6 @@ class FrontierState:
     queue: BestFirst
     cap: int
     breadth_first: bool = False
-    link_blocks_as_evidence: bool = False  # CrawlConfig's: what the stop rules count
     scheduled_by_cluster: Counter[str] = field(default_factory=Counter)
     fetched_keys: set[str] = field(default_factory=set)
     text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
@@ -129,7 +128,6 @@ class FrontierState:
                             part_of=functools.partial(subtree, config.seed_host)),
             cap=config.dispersion_cap or default_cap(config.limit),
             breadth_first=config.strategy is Strategy.BFS,
-            link_blocks_as_evidence=config.link_blocks_as_evidence,
             sampler=PosteriorSampler(config.sampling_seed)
             if config.strategy is Strategy.THOMPSON
             else None,

@@ -70,7 +70,7 @@ def record_text(state: FrontierState, url: str, text: str) -> str:
 
 
 def observe_page(
-    state: FrontierState, seed_host: str, facts: StepFacts, page: Page
+    state: FrontierState, config: CrawlConfig, facts: StepFacts, page: Page
 ) -> tuple[PageSignal, StopReason | None]:
     """§11.6-11.9 for an HTML page that is not a duplicate: relevance, the adaptive
     observation, both harvests and the link model; what they say goes into ``facts``. The
@@ -96,14 +96,14 @@ def observe_page(
     # The rules read the Markdown only of a page relevant enough for evidence
     # (Adaptive.observe): below that it is not rewritten (a third of a raw parse a step, on
     # two steps in three; issue 15)
-    markdown = (evidence_markdown(page.markdown, state.link_blocks_as_evidence)
+    markdown = (evidence_markdown(page.markdown, config.link_blocks_as_evidence)
                 if relevance >= EVIDENCE_RELEVANCE else "")
     reason = state.adaptive.observe(state.query, markdown, relevance, blind, language)
     facts.evidence_added = tuple(
         a - b for a, b in zip(state.adaptive.evidence, before, strict=True)
     )
     hit = state.adaptive.last_fresh
-    state.subtrees.observe(facts.subtree(seed_host), hit)
+    state.subtrees.observe(facts.subtree(config.seed_host), hit)
     state.clusters.observe(cluster_key(facts.url), hit)
     if signal is not None:
         # prequential evaluation: the model's prediction for this link before it learns it
