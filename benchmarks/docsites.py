@@ -17,7 +17,12 @@
 - ``octavedocs``, HELD OUT: Debian ``octave-doc``, the GNU Octave 7 manual (texinfo, one page
   per node) ``/usr/share/doc/octave/octave.html`` (507 pages), truth in
   ``benchmarks/octavedocs/``; in :data:`HELD_OUT`, measured only with ``run_all.py --only
-  octavedocs``, and the one held-out set nobody has yet looked at a crawl of.
+  octavedocs``; one of its crawls has been read since;
+- ``gitdocs``, HELD OUT: Debian ``git-doc``, Git 2.39's manual pages and guides
+  ``/usr/share/doc/git/html`` (241 pages, 217 reachable from ``index.html``, a link to
+  ``git.html``, which lists every command and document by category), truth in
+  ``benchmarks/gitdocs/``; in :data:`HELD_OUT`, measured only with ``run_all.py --only
+  gitdocs``, and the one held-out set nobody has yet looked at a crawl of.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -107,6 +112,8 @@ HELD_OUT: dict[str, DocSite] = {
     "octavedocs": DocSite("octavedocs", "GNU Octave 7 manual", "octave-doc",
                           Path("/usr/share/doc/octave/octave.html"),
                           ROOT / "benchmarks" / "octavedocs"),
+    "gitdocs": DocSite("gitdocs", "Git 2.39 documentation", "git-doc",
+                       Path("/usr/share/doc/git/html"), ROOT / "benchmarks" / "gitdocs"),
 }
 
 

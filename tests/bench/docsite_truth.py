@@ -1,7 +1,8 @@
 """The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/ and the held-out
-benchmarks/pgdocs/, benchmarks/apachedocs/ and benchmarks/octavedocs/): where each one's truth
-files and installed docs are, and its ``make_truth.py`` loaded as a module. The checks all
-their truth files share are in test_docsite_truth.py; each set's own, in its test file."""
+benchmarks/pgdocs/, benchmarks/apachedocs/, benchmarks/octavedocs/ and benchmarks/gitdocs/):
+where each one's truth files and installed docs are, and its ``make_truth.py`` loaded as a
+module. The checks all their truth files share are in test_docsite_truth.py; each set's own,
+in its test file."""
 
 from __future__ import annotations
 
@@ -79,4 +80,7 @@ APACHEDOCS = DocSet("apachedocs", Path("/usr/share/doc/apache2-doc/manual/en"), 
                     sizes=(5, 25))
 OCTAVEDOCS = DocSet("octavedocs", Path("/usr/share/doc/octave/octave.html"), "index.html",
                     "octave-doc", hubs=("index.html",), sizes=(5, 25))
-DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS)
+# index.html is a link to git.html, which lists every command and document by category
+GITDOCS = DocSet("gitdocs", Path("/usr/share/doc/git/html"), "index.html", "git-doc",
+                 hubs=("index.html", "git.html"), sizes=(5, 25))
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS)
