@@ -22,7 +22,12 @@
   ``/usr/share/doc/git/html`` (241 pages, 217 reachable from ``index.html``, a link to
   ``git.html``, which lists every command and document by category), truth in
   ``benchmarks/gitdocs/``; in :data:`HELD_OUT`, measured only with ``run_all.py --only
-  gitdocs``, and the one held-out set nobody has yet looked at a crawl of.
+  gitdocs``;
+- ``cmakedocs``, HELD OUT: Debian ``cmake-doc``, the CMake 3.25 documentation (Sphinx)
+  ``/usr/share/doc/cmake-data/html`` (1,936 pages; truth: the pages one section of a
+  reference manual lists), truth in ``benchmarks/cmakedocs/``; in :data:`HELD_OUT`, measured
+  only with ``run_all.py --only cmakedocs``, and the one held-out set nobody has yet looked
+  at a crawl of.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -114,6 +119,9 @@ HELD_OUT: dict[str, DocSite] = {
                           ROOT / "benchmarks" / "octavedocs"),
     "gitdocs": DocSite("gitdocs", "Git 2.39 documentation", "git-doc",
                        Path("/usr/share/doc/git/html"), ROOT / "benchmarks" / "gitdocs"),
+    "cmakedocs": DocSite("cmakedocs", "CMake 3.25 documentation", "cmake-doc",
+                         Path("/usr/share/doc/cmake-data/html"),
+                         ROOT / "benchmarks" / "cmakedocs"),
 }
 
 

@@ -20,6 +20,8 @@ the last run's time per part). Parts:
   reported apart in the same way with ``--only octavedocs``.
 - ``gitdocs``, the fourth HELD-OUT dev set (``benchmarks/gitdocs/README.md``), run and
   reported apart in the same way with ``--only gitdocs``.
+- ``cmakedocs``, the fifth HELD-OUT dev set (``benchmarks/cmakedocs/README.md``), run and
+  reported apart in the same way with ``--only cmakedocs``.
 
 ``--only PART`` (repeatable) and ``--query NAME`` (a truth-file stem, repeatable) run a part
 of it; ``--no-bfs`` leaves the breadth-first crawls out (a quick look at focused vs oracle).

@@ -1,5 +1,6 @@
 """The documentation dev sets (benchmarks/pydocs/, benchmarks/sqlitedocs/ and the held-out
-benchmarks/pgdocs/, benchmarks/apachedocs/, benchmarks/octavedocs/ and benchmarks/gitdocs/):
+benchmarks/pgdocs/, benchmarks/apachedocs/, benchmarks/octavedocs/, benchmarks/gitdocs/ and
+benchmarks/cmakedocs/):
 where each one's truth files and installed docs are, and its ``make_truth.py`` loaded as a
 module. The checks all their truth files share are in test_docsite_truth.py; each set's own,
 in its test file."""
@@ -83,4 +84,7 @@ OCTAVEDOCS = DocSet("octavedocs", Path("/usr/share/doc/octave/octave.html"), "in
 # index.html is a link to git.html, which lists every command and document by category
 GITDOCS = DocSet("gitdocs", Path("/usr/share/doc/git/html"), "index.html", "git-doc",
                  hubs=("index.html", "git.html"), sizes=(5, 25))
-DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS)
+# genindex.html links every page, and every page links it
+CMAKEDOCS = DocSet("cmakedocs", Path("/usr/share/doc/cmake-data/html"), "index.html",
+                   "cmake-doc", hubs=("index.html", "genindex.html"), sizes=(5, 25))
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS)

@@ -14,6 +14,7 @@ from pagesift_ui.bench import Truth
 from pagesift_ui.net.serve import StaticServer
 from tests.bench.docsite_truth import (
     APACHEDOCS,
+    CMAKEDOCS,
     DOCSETS,
     GITDOCS,
     OCTAVEDOCS,
@@ -101,7 +102,8 @@ def test_a_query_of_sixteen_terms_is_refused() -> None:
         truthmaker.check_length(spec)
 
 
-@pytest.mark.parametrize("docset", [PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS], ids=lambda d: d.name)
+@pytest.mark.parametrize("docset", [PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS],
+                         ids=lambda d: d.name)
 def test_a_held_out_set_is_no_tuning_site(docset: DocSet) -> None:
     """Registered apart from the tuning sites, so no tuning script and no default run of
     run_all.py sees it, and run_all.py reports it apart when asked with --only NAME."""
