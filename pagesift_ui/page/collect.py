@@ -126,7 +126,7 @@ class Collector:
             self._term = False
             if self._lists:
                 self._lists[-1][1] = 0  # no item (yet) for a nested list to hang from
-                if _ONE_LINK.fullmatch(markdown):
+                if not self._prefix and _ONE_LINK.fullmatch(markdown):
                     # a term that is one link may be an entry of a list of pages: its
                     # definition tells (``_entry``)
                     self._one_link_term = len(self.markdown_blocks)
