@@ -69,6 +69,37 @@ def test_a_nested_list_is_indented_under_its_item_and_numbered_on_its_own() -> N
         "   1. once\n\n- a\n\n  - b\n\n    - c")
 
 
+def test_a_definition_list_of_pages_is_a_list_each_definition_on_its_entrys_line() -> None:
+    # git(1)'s command lists: a term that is one link, its definition one paragraph; the
+    # definition says what the page is about, so it is written where a link's context is
+    # read (its line), and the entries are one list block (docs/DESIGN.md §2)
+    html = ("<main><h2>Syncing</h2><dl><dt><a href='/daemon'>git-daemon(1)</a></dt>"
+            "<dd><p>A really simple server.</p></dd>"
+            "<dt> <a href='/shell'>git-shell(1)</a> </dt><dd>Restricted login shell.</dd>"
+            "<dt><a href='/bare'>git-bare(1)</a></dt>"
+            "<dt><a href='/two'>two</a></dt><dd><p>First.</p><p>Second.</p></dd></dl></main>")
+    assert extract(html, URL).markdown == (
+        "## Syncing\n\n"
+        "- [git-daemon(1)](http://shop.example/daemon) — A really simple server.\n\n"
+        "- [git-shell(1)](http://shop.example/shell) — Restricted login shell.\n\n"
+        "[git-bare(1)](http://shop.example/bare)\n\n"
+        "- [two](http://shop.example/two) — First.\n\nSecond.")
+    page = extract(html, URL)
+    assert "git-daemon(1) — A really simple server." in page.text.split("\n\n")
+
+
+def test_other_definition_lists_are_read_as_before() -> None:
+    # a glossary's word, an API signature with a link in it, and a DocBook table of contents
+    # (a term that is one link whose definition is a nested list, not a paragraph)
+    html = ("<main><dl><dt>Hash</dt><dd><p>A digest.</p></dd>"
+            "<dt>run(<a href='/coro'>coro</a>)</dt><dd><p>Runs it.</p></dd></dl>"
+            "<dl class='toc'><dt><a href='/ch1'>1. Start</a></dt>"
+            "<dd><dl><dt><a href='/s1'>1.1. First</a></dt></dl></dd></dl></main>")
+    assert extract(html, URL).markdown == (
+        "Hash\n\nA digest.\n\nrun([coro](http://shop.example/coro))\n\nRuns it.\n\n"
+        "[1. Start](http://shop.example/ch1)\n\n[1.1. First](http://shop.example/s1)")
+
+
 def test_title_lang_headings_and_text() -> None:
     page = extract(SMALL_PAGE, URL)
     assert (page.url, page.title, page.lang) == (URL, "Refund policy | Shop", "en-gb")

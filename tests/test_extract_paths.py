@@ -141,6 +141,12 @@ CORNERS = {
         "<textarea>  two  spaces\n</textarea><span></span></p><nav><span>in nav</span> "
         "<span id='x'>leaf</span></nav><div role='main'>root text</div>"
         "<pre><span class='k'>def</span>  <span>f</span>\n   <em>x</em></pre></body>"),
+    "definition lists: entries with definitions, bare terms, a table of contents": (
+        "<main><dl><dt><a href='/a'>a(1)</a></dt><dd><p>Does <b>a</b>.</p><p>More.</p></dd>"
+        "<dt><a href='/b'>b</a></dt><dt>word</dt><dd>meaning</dd>"
+        "<dt><a href='/c'>c</a></dt><dd><dl><dt><a href='/d'>d</a></dt><dd>sub</dd></dl>"
+        "</dd></dl><ul><li><dl><dt><a href='/e'>e</a></dt><dd>in an item</dd></dl></li></ul>"
+        "</main>"),
     "a leaf element as the main content": (
         "<body><p>before <span>x</span></p><p><span role='main'>the main</span> "
         "<em>after</em></p></body>"),

@@ -15,6 +15,11 @@ from pagesift_ui.page.resolve import resolve
 __all__ = ["Collector"]
 
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+# one Markdown link as _close_link writes it, and nothing else: a definition list's term
+# that is an entry of a list of pages (docs/DESIGN.md §2)
+_ONE_LINK = re.compile(r"\[(?:[^\]\\]|\\.)*\]\([^\s]*\)")
+#: Between an entry and its definition written on the entry's line.
+DEFINITION_SEPARATOR = " — "
 
 
 @dataclass(slots=True)
@@ -55,6 +60,12 @@ class Collector:
     # its current item]; an item is indented by its outer lists' markers, as CommonMark
     # nests lists, so the Markdown keeps the nesting (siblings.list_blocks_titled reads it)
     _lists: list[list[int]] = field(default_factory=list)
+    # a <dt> is being read: written as a list item when it is one link and nothing else
+    _term: bool = False
+    # the index of the last block if it is a term that is one link, else -1
+    _one_link_term: int = -1
+    # a <dd> right after a one-link term is read: its first paragraph goes on the term's line
+    _definition: bool = False
 
     def text(self, value: str, content: bool) -> None:
         if len(value) > self.text_room:
@@ -101,14 +112,29 @@ class Collector:
                 if heading:
                     self.headings.append(heading)
                 self._heading = None
-            if name in ("ol", "ul") and self._lists:
+            if name in ("ol", "ul", "dl") and self._lists:
                 self._lists.pop()
             self.flush(end=True)
+            if name in ("dd", "dl"):
+                self._definition = False
 
     def flush(self, *, end: bool) -> None:
         """Emit the pending block; an empty one keeps its prefix unless the element ended."""
         # (_plain only ever grows with _markdown: nothing pending, nothing to emit)
         markdown = normalise("".join(self._markdown)) if self._markdown else ""
+        if markdown and self._term:
+            self._term = False
+            if self._lists:
+                self._lists[-1][1] = 0  # no item (yet) for a nested list to hang from
+                if not self._prefix and _ONE_LINK.fullmatch(markdown):
+                    # a term that is one link may be an entry of a list of pages: its
+                    # definition tells (``_entry``)
+                    self._one_link_term = len(self.markdown_blocks)
+        elif markdown and self._definition:
+            self._definition = False
+            if not self._prefix and self._lists:
+                self._entry(markdown, normalise("".join(self._plain)))
+                markdown = ""
         if markdown:
             self.markdown_blocks.append(self._prefix + markdown)
             self.plain_blocks.append(normalise("".join(self._plain)))
@@ -121,8 +147,13 @@ class Collector:
     def _start_block(self, name: str, content: bool) -> None:
         if name == "ol":
             self._lists.append([0, 0])
-        elif name == "ul":
+        elif name in ("ul", "dl"):
             self._lists.append([-1, 0])
+        elif name == "dt":
+            self._term = True
+        elif name == "dd":
+            self._term = False
+            self._definition = self._one_link_term == len(self.markdown_blocks) - 1 >= 0
         elif name in HEADINGS:
             self._prefix = HEADINGS[name]
             self._heading = [] if content else None
@@ -141,6 +172,20 @@ class Collector:
             self._prefix = " " * indent + marker
         elif name == "pre":
             self._pre_depth += 1
+
+    def _entry(self, definition: str, plain: str) -> None:
+        """The last block, a term that is one link, is followed by its definition, a
+        paragraph: the pair is an entry of a list of pages, each with a line that says what
+        it is (git(1)'s command lists, Sphinx's "See also", the Apache manual's programs).
+        The term becomes a list item and its definition joins its line, where it is the
+        entry's context (linkrules.link_contexts reads a link's line). A term with no
+        definition, or one that holds more blocks first (a DocBook table of contents: a
+        ``<dd>`` that is a nested ``<dl>``), stays a paragraph (docs/DESIGN.md §2)."""
+        self._lists[-1][1] = 2
+        indent = " " * sum(outer[1] for outer in self._lists[:-1])
+        self.markdown_blocks[-1] = f"{indent}- {self.markdown_blocks[-1]}"
+        self.markdown_blocks[-1] += DEFINITION_SEPARATOR + definition
+        self.plain_blocks[-1] += DEFINITION_SEPARATOR + plain
 
     def _flush_preformatted(self) -> None:
         raw = "".join(self._markdown)

@@ -16,7 +16,9 @@
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each;
 8. breadth-first, the baseline, fetches in discovery order whatever the query proves;
-9. a site map is read like a contents page, not demoted as furniture.
+9. a site map is read like a contents page, not demoted as furniture;
+10. a definition list of pages (git(1)'s commands) is read as a list whose entries' contexts
+    are their definitions.
 """
 
 from __future__ import annotations
@@ -555,3 +557,22 @@ def test_a_site_map_is_read_before_furniture_and_its_named_section_before_the_re
              "/tasks.html": page("Tasks", [TOPIC]), "/callbacks.html": page("Callbacks", [TOPIC])}
     order = fetched(crawl(pages, QUERY, 8))
     assert order[:4] == ["/", "/sitemap.html", "/tasks.html", "/callbacks.html"]
+
+
+def test_a_definition_list_entry_is_ranked_by_its_definition() -> None:
+    # git(1)'s layout: the seed's commands are a <dl>, each term one link naming a command,
+    # its <dd> a line that says what it does; only the last one's line names the query. Read
+    # as paragraphs, the terms were blind links that tied and popped in discovery order
+    commands = [("tool-pack(1)", "/tool-pack.html", "Packs archives of old releases."),
+                ("tool-mail(1)", "/tool-mail.html", "Sends patches by electronic mail."),
+                ("tool-view(1)", "/tool-view.html", "Shows the history in a window."),
+                ("tool-tick(1)", "/tool-tick.html", "Runs the event loop scheduling tasks.")]
+    entries = "".join(f'<dt><a href="{href}">{name}</a></dt><dd><p>{what}</p></dd>'
+                      for name, href, what in commands)
+    seed = ("<html><head><title>tool(1)</title></head><body><main><h1>tool(1)</h1>"
+            f"<p>{FILLER}</p><h2>Commands</h2><dl>{entries}</dl></main></body></html>")
+    pages = {"/": seed, **{href: page(name, [FILLER]) for name, href, _ in commands[:3]},
+             "/tool-tick.html": page("tool-tick(1)", [TOPIC])}
+    records = crawl(pages, QUERY, 5)
+    assert fetched(records)[:2] == ["/", "/tool-tick.html"]
+    assert records[1].link is not None and not records[1].blind
