@@ -21,12 +21,14 @@ for _path in (ROOT, BENCHMARKS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
+from lxml import html as lxml_html  # noqa: E402
 from truthcheck import url_word_clashes  # noqa: E402
 
 from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
 
-__all__ = ["PLACEHOLDER", "DocSite", "QuerySpec", "check_length", "check_query", "local_page",
-           "main", "render", "require_installed"]
+__all__ = ["PLACEHOLDER", "REFRESH", "DocSite", "QuerySpec", "check_length", "check_query",
+           "has_class", "html_language", "is_redirection", "local_page", "main", "render",
+           "require_installed"]
 
 #: The base URL the truth files are written on; the benchmark rebases it on the served port.
 PLACEHOLDER = "http://127.0.0.1:0/"
@@ -42,6 +44,27 @@ class QuerySpec:
     query: str
     source: str  # where the truth comes from, in the site's own terms (a page, a section)
     why: str
+
+
+#: A ``<meta http-equiv="refresh">`` (a redirection file), whatever the attribute's case.
+REFRESH = "//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']"
+
+
+def has_class(name: str) -> str:
+    """An XPath test that the element's ``class`` holds the token ``name``."""
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+def html_language(docs: Path, page: str) -> str:
+    """The language of the page's ``<html>``: its ``lang``, else its ``xml:lang`` (asciidoc
+    writes only that one), lower-cased; empty when neither."""
+    root = lxml_html.parse(str(docs / page)).getroot()
+    return str(root.get("lang") or root.get("xml:lang") or "").strip().lower()
+
+
+def is_redirection(docs: Path, page: str) -> bool:
+    """True when the page is a redirection file (a refresh ``<meta>``)."""
+    return bool(lxml_html.parse(str(docs / page)).xpath(REFRESH))
 
 
 def local_page(href: str, base_page: str) -> str | None:

@@ -43,9 +43,13 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    has_class,
     local_page,
     render,
     require_installed,
+)
+from truthmaker import (
+    html_language as page_language,
 )
 
 __all__ = ["ABSENT", "DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR",
@@ -56,11 +60,10 @@ DOCS = Path("/usr/share/doc/apache2-doc/manual/en")
 PACKAGE = "apache2-doc"
 TRUTH_DIR = Path(__file__).resolve().parent
 SEED_PAGE = "index.html"
-_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' {} ')"
 #: A titled section of a listing page: <div class="section"><h2><a id="ID">Title</a></h2>.
-_SECTION = "//div[@id='page-content']/div[" + _CLASS.format("section") + "][h2/a[@id='{}']]"
+_SECTION = "//div[@id='page-content']/div[" + has_class("section") + "][h2/a[@id='{}']]"
 #: The heading's text without its permalink mark (a "¶" link some pages add).
-_HEADING = "h2//text()[not(ancestor::a[" + _CLASS.format("permalink") + "])]"
+_HEADING = "h2//text()[not(ancestor::a[" + has_class("permalink") + "])]"
 
 #: Section (``page#id``) → its heading, checked against the installed page.
 TITLES: dict[str, str] = {}
@@ -134,11 +137,6 @@ def section_title(docs: Path, source: str) -> str:
                          "not one")
     return " ".join("".join(found[0].xpath(_HEADING)).split())
 
-
-def page_language(docs: Path, page: str) -> str:
-    """The ``lang`` of the page's ``<html>`` element (lower-cased; empty when none)."""
-    root = lxml_html.parse(str(docs / page)).getroot()
-    return str(root.get("lang", "")).strip().lower()
 
 
 def section_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list[str]:

@@ -46,9 +46,14 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    has_class,
+    is_redirection,
     local_page,
     render,
     require_installed,
+)
+from truthmaker import (
+    html_language as page_language,
 )
 
 from pagesift_ui.frontier.language import Language  # noqa: E402
@@ -66,14 +71,12 @@ TRUTH_DIR = Path(__file__).resolve().parent
 SEED_PAGE = "index.html"
 #: The seed's section whose toctree lists the reference manuals the truth lists are read from.
 CONTENTS = "reference-manuals"
-_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' {} ')"
 #: A titled section: <section id="ID"> (docutils >= 0.18) or <div class="section" id="ID">.
-_SECTION = "//*[self::section or self::div[" + _CLASS.format("section") + "]][@id='{}']"
+_SECTION = "//*[self::section or self::div[" + has_class("section") + "]][@id='{}']"
 _HEADING = "./*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6]"
 #: The toctrees directly in a section (not in its subsections), each top-level entry's link.
-_ENTRIES = ("./div[" + _CLASS.format("toctree-wrapper") + "]//li[" + _CLASS.format("toctree-l1")
+_ENTRIES = ("./div[" + has_class("toctree-wrapper") + "]//li[" + has_class("toctree-l1")
             + "]/a[1]")
-_REFRESH = "//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']"
 _PILCROW = "\N{PILCROW SIGN}"  # Sphinx's heading anchor, part of the heading's text
 
 #: List (``page#section``) → its title, checked against the installed page.
@@ -192,14 +195,6 @@ def _entries(docs: Path, source: str) -> list[lxml_html.HtmlElement]:
     return links
 
 
-def page_language(docs: Path, page: str) -> str:
-    """The language of the page's ``<html lang>`` (lower-cased, empty when none)."""
-    root = lxml_html.parse(str(docs / page)).getroot()
-    return str(root.get("lang") or root.get("xml:lang") or "").strip().lower()
-
-
-def _is_redirection(docs: Path, page: str) -> bool:
-    return bool(lxml_html.parse(str(docs / page)).xpath(_REFRESH))
 
 
 def _page_title(docs: Path, page: str) -> str:
@@ -247,7 +242,7 @@ def list_pages(docs: Path, source: str) -> list[str]:
     foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]
     if foreign:
         raise ValueError(f"{source} lists pages that are not in English: {foreign}")
-    redirections = [p for p in pages if _is_redirection(docs, p)]
+    redirections = [p for p in pages if is_redirection(docs, p)]
     if redirections:
         raise ValueError(f"{source} lists redirection files: {redirections}")
     if len(pages) < 3:

@@ -50,9 +50,14 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    has_class,
+    is_redirection,
     local_page,
     render,
     require_installed,
+)
+from truthmaker import (
+    html_language as page_language,
 )
 
 __all__ = ["ABSENT", "CONTENTS", "DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES",
@@ -66,16 +71,14 @@ SEED_PAGE = "index.html"
 #: The page whose sections list the commands, guides and documents: git(1), which the seed
 #: ``index.html`` is a symbolic link to.
 CONTENTS = "git.html"
-_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' {} ')"
 #: A titled section of git.html: <div class="sect1"><h2 id="ID"> or <div class="sect2"><h3 id>.
 _HEADING = "//*[self::h2 or self::h3][@id='{}']"
 #: The lists directly in a section: its definition lists (a sect1's are in its sectionbody).
-_DLISTS = ("./div[" + _CLASS.format("dlist") + "] | ./div[" + _CLASS.format("sectionbody")
-           + "]/div[" + _CLASS.format("dlist") + "]")
+_DLISTS = ("./div[" + has_class("dlist") + "] | ./div[" + has_class("sectionbody")
+           + "]/div[" + has_class("dlist") + "]")
 _ENTRIES = "./dl/dt/a[1]"
 #: An index page's lists: the bulleted lists of its preamble, each item's first link.
-_BULLETS = ("//div[@id='preamble']//div[" + _CLASS.format("ulist") + "]/ul/li/p/a[1]")
-_REFRESH = "//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']"
+_BULLETS = ("//div[@id='preamble']//div[" + has_class("ulist") + "]/ul/li/p/a[1]")
 _MANUAL_PAGE = " Manual Page"  # asciidoc's <h1>: "git-add(1) Manual Page"
 
 #: List (``page#section``, ``page#section:Label`` or ``page``) → its title, checked against the
@@ -176,7 +179,7 @@ def _section(docs: Path, page: str, section: str) -> lxml_html.HtmlElement:
 
 def _labelled(box: lxml_html.HtmlElement, label: str, source: str) -> lxml_html.HtmlElement:
     """The definition list right after the paragraph that says ``label:`` in ``box``."""
-    found = [p.getnext() for p in box.xpath("./div[" + _CLASS.format("paragraph") + "]")
+    found = [p.getnext() for p in box.xpath("./div[" + has_class("paragraph") + "]")
              if _text(p) == f"{label}:"]
     if len(found) != 1 or found[0] is None or "dlist" not in found[0].get("class", "").split():
         raise ValueError(f"{source}: no single definition list after a paragraph '{label}:'")
@@ -212,15 +215,6 @@ def _entries(docs: Path, source: str) -> list[lxml_html.HtmlElement]:
     return [a for dlist in dlists for a in dlist.xpath(_ENTRIES)]
 
 
-def page_language(docs: Path, page: str) -> str:
-    """The language of the page's ``<html>`` (asciidoc writes ``xml:lang``; lower-cased, empty
-    when none)."""
-    root = lxml_html.parse(str(docs / page)).getroot()
-    return str(root.get("xml:lang") or root.get("lang") or "").strip().lower()
-
-
-def _is_redirection(docs: Path, page: str) -> bool:
-    return bool(lxml_html.parse(str(docs / page)).xpath(_REFRESH))
 
 
 def _misnamed(docs: Path, entries: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
@@ -271,7 +265,7 @@ def list_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list[st
     foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]
     if foreign:
         raise ValueError(f"{source} lists pages that are not in English: {foreign}")
-    redirections = [p for p in pages if _is_redirection(docs, p)]
+    redirections = [p for p in pages if is_redirection(docs, p)]
     if redirections:
         raise ValueError(f"{source} lists redirection files: {redirections}")
     if len(pages) < 3:

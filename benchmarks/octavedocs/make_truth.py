@@ -43,6 +43,8 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    has_class,
+    is_redirection,
     local_page,
     render,
     require_installed,
@@ -59,14 +61,12 @@ TRUTH_DIR = Path(__file__).resolve().parent
 SEED_PAGE = "index.html"
 #: The page whose table of contents the truth is read from (the texinfo Top node).
 CONTENTS = "index.html"
-_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' {} ')"
 #: The contents' chapter entries: <div id="SEC_Contents"><div class="contents"><ul><li>.
-_CHAPTERS = ("//div[@id='SEC_Contents']/div[" + _CLASS.format("contents") + "]/ul/li")
+_CHAPTERS = ("//div[@id='SEC_Contents']/div[" + has_class("contents") + "]/ul/li")
 #: A chapter page's heading: <h2 class="chapter">13 Debugging</h2>.
-_HEADING = "//h2[" + _CLASS.format("chapter") + "]"
+_HEADING = "//h2[" + has_class("chapter") + "]"
 #: A node's menu: the direct entries of its <ul class="section-toc">.
-_MENU = "//ul[" + _CLASS.format("section-toc") + "]/li/a/@href"
-_REFRESH = "//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']"
+_MENU = "//ul[" + has_class("section-toc") + "]/li/a/@href"
 
 #: Chapter page → its heading without the number, checked against the installed page.
 TITLES: dict[str, str] = {}
@@ -173,9 +173,6 @@ def page_language(docs: Path, page: str) -> str:
     return str(bodies[0].get("lang", "")).strip().lower() if bodies else ""
 
 
-def _is_redirection(docs: Path, page: str) -> bool:
-    return bool(lxml_html.parse(str(docs / page)).xpath(_REFRESH))
-
 
 def _add(pages: list[str], href: str, base: str) -> None:
     relative = local_page(href, base)
@@ -195,7 +192,7 @@ def contents_pages(docs: Path, chapter: str) -> list[str]:
     for href in _contents_entry(docs, chapter).xpath(".//a/@href"):
         _add(pages, href, CONTENTS)
     require_installed(docs, pages, f"{CONTENTS}'s entry for {chapter}")
-    redirections = [p for p in pages if _is_redirection(docs, p)]
+    redirections = [p for p in pages if is_redirection(docs, p)]
     if redirections:
         raise ValueError(f"{chapter}'s entry lists redirection files: {redirections}")
     foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]

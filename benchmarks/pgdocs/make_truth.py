@@ -34,6 +34,7 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    has_class,
     local_page,
     render,
     require_installed,
@@ -47,11 +48,10 @@ DOCS = Path("/usr/share/doc/postgresql-doc-15/html")
 PACKAGE = "postgresql-doc-15"
 TRUTH_DIR = Path(__file__).resolve().parent
 SEED_PAGE = "index.html"
-_CLASS = "contains(concat(' ', normalize-space(@class), ' '), ' {} ')"
 #: The chapter's own table of contents: <div class="chapter"> → <div class="toc">.
-_CHAPTER = f"//div[{_CLASS.format('chapter')}]"
-_TOC = f"{_CHAPTER}/div[{_CLASS.format('toc')}]"
-_TITLE = f"normalize-space({_CHAPTER}/div[{_CLASS.format('titlepage')}]//h2)"
+_CHAPTER = f"//div[{has_class('chapter')}]"
+_TOC = f"{_CHAPTER}/div[{has_class('toc')}]"
+_TITLE = f"normalize-space({_CHAPTER}/div[{has_class('titlepage')}]//h2)"
 
 
 #: Chapter page → its heading without the number, checked against the installed page.
