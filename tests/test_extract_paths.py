@@ -13,6 +13,8 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pagesift_ui.page.extract as extract_module
 from pagesift_ui.demo import SCENARIOS, build_site
@@ -211,3 +213,49 @@ def test_documents_lxml_gives_no_whole_body_are_read_by_bs4(
     if "after" in markup:  # lxml would have stopped reading at the 256th level
         assert [link.url for link in page.links] == [
             "http://shop.example/d", "http://shop.example/after"]
+
+
+# Lists of pages written as definition lists, nested in each other and in lists: a term is
+# one link, a link with text around it, or words; a definition is a paragraph, bare text,
+# two paragraphs, a nested list or nothing (docs/DESIGN.md §2, "a definition list of pages")
+_WORD = st.sampled_from(["alpha", "beta", "gamma", "delta"])
+_TERM = st.one_of(
+    _WORD.map(lambda w: f"<a href='/{w}'>{w}(1)</a>"),
+    _WORD.map(lambda w: f"run(<a href='/{w}'>{w}</a>)"),
+    _WORD,
+)
+
+
+def _definition(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        _WORD.map(lambda w: f"<dd><p>Does {w}.</p></dd>"),
+        _WORD.map(lambda w: f"<dd>Bare {w}</dd>"),
+        _WORD.map(lambda w: f"<dd><p>One {w}.</p><p>Two.</p></dd>"),
+        inner.map(lambda html: f"<dd>{html}</dd>"),
+        st.just(""),
+    )
+
+
+_LISTS = st.recursive(
+    _WORD.map(lambda w: f"<p>{w}</p>"),
+    lambda inner: st.one_of(
+        st.lists(st.tuples(_TERM, _definition(inner)), min_size=1, max_size=4).map(
+            lambda entries: "<dl>" + "".join(f"<dt>{t}</dt>{d}" for t, d in entries)
+            + "</dl>"),
+        st.lists(inner, min_size=1, max_size=3).map(
+            lambda items: "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_LISTS)
+def test_both_paths_read_definition_lists_alike(body: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    markup = f"<html><body><main>{body}</main></body></html>"
+    page = extract(markup, URL)
+    assert _differences(page, _read_with_bs4(monkeypatch)(markup, URL)) == []
+    # the Markdown and the plain text are the same blocks, so evidence indices line up
+    assert len(page.markdown.split("\n\n")) == len(page.text.split("\n\n"))
