@@ -1,0 +1,141 @@
+"""What better page relevance could buy: the dev crawls with the truth pages' relevance lifted.
+
+Run: ``nice -n 5 python3 benchmarks/bound_relevance.py --mode oracle --site pgdocs`` (a few
+minutes a site; ``--site`` repeatable, any tuning or held-out set; ``--mode lexical`` is the
+crawler as it is and reproduces ``run_all.py``'s focused numbers exactly).
+
+A bound, not a crawler: each crawl runs with default settings and no stop (as ``run_all.py``'s
+focused crawls do, the first verdict that stands is its own stop), but the relevance of a
+page the truth file lists is replaced before anything reads it — the stop rules, the link
+model's label, the sibling, family and popularity credit, the parent feature of its links —
+by ``max(relevance, 0.6)`` (``oracle``: a relevance function that always recognises an
+answer) or ``min(relevance + 0.2, 1)`` (``lift``: one that scores answers a little higher);
+every other page keeps its own. Links are ranked as ever: a lifted page changes only what the
+crawl learns from pages it has read. So the gap between ``lexical`` and ``oracle`` is what a
+better *page* relevance (docs/DECISIONS.md, issue 11: "relevance by a sentence embedding")
+could buy at most through the crawler's own machinery, and what is left is the link
+ranking's: finding the first answer. Prints, per site, the median pages-to-90% ÷ the
+oracle's (from ``benchmarks/results/<site>-<query>.json``), the queries at 90% within the
+budget and the mean recall at the own stop; writes ``--out`` (JSON, per query). Nothing
+touches the network but 127.0.0.1. Measurement only: nothing is tuned on its numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from docsites import HELD_OUT, LIMIT, SITES, rebase  # noqa: E402
+from pagecache import shared_extraction  # noqa: E402
+
+from pagesift_ui.bench.truth import url_key, url_keys  # noqa: E402
+from pagesift_ui.frontier import focus as focus_module  # noqa: E402
+from pagesift_ui.frontier.relevance import PageSignal, RelevanceExplanation  # noqa: E402
+from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
+from pagesift_ui.net.serve import StaticServer  # noqa: E402
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, VerdictFate  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+#: The relevance an oracle gives an answer: well above ``EVIDENCE_RELEVANCE`` (0.15), so the
+#: stop rules read it as evidence, and a strong positive for the link model.
+ORACLE_RELEVANCE = 0.6
+#: What ``lift`` adds to an answer's relevance.
+LIFT = 0.2
+
+
+def lifted(mode: str, relevance: float) -> float:
+    if mode == "oracle":
+        return max(relevance, ORACLE_RELEVANCE)
+    if mode == "lift":
+        return min(relevance + LIFT, 1.0)
+    return relevance
+
+
+def crawl(site_name: str, query: str, mode: str) -> dict[str, Any]:
+    """One no-stop crawl: pages to 90%, and pages and recall at its own stop."""
+    site = SITES.get(site_name) or HELD_OUT[site_name]
+    original = focus_module.Focus.explain_relevance
+    with shared_extraction(), StaticServer(site.docs) as server:
+        truth = rebase(site.truth(query), server.base_url() + "/")
+        keys = frozenset(truth.keys)
+
+        def explain(self: focus_module.Focus, signal: PageSignal) -> RelevanceExplanation:
+            explanation = original(self, signal)
+            if url_key(signal.url) in keys:
+                explanation = dataclasses.replace(
+                    explanation, relevance=lifted(mode, explanation.relevance))
+            return explanation
+
+        config = CrawlConfig.from_mapping({"seed_url": truth.seed, "query": truth.query,
+                                           "limit": LIMIT, "delay_s": 0.0,
+                                           "stop_on_verdict": False})
+        found: set[str] = set()
+        pages, recall = 0, 0.0
+        pages_to_90: int | None = None
+        stop: tuple[int, float] | None = None
+        setattr(focus_module.Focus, "explain_relevance", explain)  # noqa: B010
+        try:
+            with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+                for record in session.iter_steps():
+                    if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
+                        pages += 1  # a duplicate is a step, not a page (run_all.py)
+                    found |= url_keys((record.url, record.final_url)) & keys
+                    recall = len(found) / len(keys)
+                    if pages_to_90 is None and recall >= 0.9 - 1e-12:
+                        pages_to_90 = pages
+                    if (stop is None and record.verdict is not None
+                            and record.verdict_fate is VerdictFate.NO_STOP):
+                        stop = (pages, recall)
+        finally:
+            setattr(focus_module.Focus, "explain_relevance", original)  # noqa: B010
+    pages_at_stop, recall_at_stop = stop or (pages, recall)
+    return {"pages_to_90": pages_to_90, "stop_pages": pages_at_stop,
+            "stop_recall": recall_at_stop}
+
+
+def oracle_pages_to_90(label: str) -> int:
+    report = json.loads((RESULTS / f"{label}.json").read_text(encoding="utf-8"))
+    oracle = next(c for c in report["crawlers"] if c["name"] == "oracle")
+    return int(oracle["pages_to"]["90%"])
+
+
+def summary(site_name: str, rows: dict[str, dict[str, Any]]) -> str:
+    ratios, reached, recalls = [], 0, []
+    for label, row in rows.items():
+        ratios.append((row["pages_to_90"] or LIMIT + 1) / oracle_pages_to_90(label))
+        reached += row["pages_to_90"] is not None
+        recalls.append(row["stop_recall"])
+    return (f"{site_name}: median pages-to-90% ÷ oracle {statistics.median(ratios):.2f} "
+            f"(a query never at 90% counted at {LIMIT + 1} pages), {reached} of {len(rows)} "
+            f"at 90%, mean recall at own stop {statistics.mean(recalls):.3f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("lexical", "lift", "oracle"), default="oracle")
+    parser.add_argument("--site", action="append", choices=(*SITES, *HELD_OUT), required=True)
+    parser.add_argument("--out", type=Path, help="per-query results (JSON)")
+    args = parser.parse_args(argv)
+    results: dict[str, dict[str, Any]] = {}
+    for site_name in args.site:
+        site = SITES.get(site_name) or HELD_OUT[site_name]
+        rows = {f"{site_name}-{query}": crawl(site_name, query, args.mode)
+                for query in site.truth_names()}
+        results.update(rows)
+        print(f"{args.mode}: {summary(site_name, rows)}", flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
