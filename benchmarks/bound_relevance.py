@@ -34,15 +34,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import HELD_OUT, LIMIT, SITES, rebase  # noqa: E402
+from docsites import HELD_OUT, LIMIT, SITES, no_stop_crawl, site_named  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench.truth import url_key, url_keys  # noqa: E402
 from pagesift_ui.frontier import focus as focus_module  # noqa: E402
 from pagesift_ui.frontier.relevance import PageSignal, RelevanceExplanation  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
-from pagesift_ui.net.serve import StaticServer  # noqa: E402
-from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, VerdictFate  # noqa: E402
+from pagesift_ui.session import CrawlSession, StepOutcome, VerdictFate  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 #: The relevance an oracle gives an answer: well above ``EVIDENCE_RELEVANCE`` (0.15), so the
@@ -62,10 +61,8 @@ def lifted(mode: str, relevance: float) -> float:
 
 def crawl(site_name: str, query: str, mode: str) -> dict[str, Any]:
     """One no-stop crawl: pages to 90%, and pages and recall at its own stop."""
-    site = SITES.get(site_name) or HELD_OUT[site_name]
     original = focus_module.Focus.explain_relevance
-    with shared_extraction(), StaticServer(site.docs) as server:
-        truth = rebase(site.truth(query), server.base_url() + "/")
+    with shared_extraction(), no_stop_crawl(site_name, query) as (truth, config):
         keys = frozenset(truth.keys)
 
         def explain(self: focus_module.Focus, signal: PageSignal) -> RelevanceExplanation:
@@ -75,9 +72,6 @@ def crawl(site_name: str, query: str, mode: str) -> dict[str, Any]:
                     explanation, relevance=lifted(mode, explanation.relevance))
             return explanation
 
-        config = CrawlConfig.from_mapping({"seed_url": truth.seed, "query": truth.query,
-                                           "limit": LIMIT, "delay_s": 0.0,
-                                           "stop_on_verdict": False})
         found: set[str] = set()
         pages, recall = 0, 0.0
         pages_to_90: int | None = None
@@ -127,9 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results: dict[str, dict[str, Any]] = {}
     for site_name in args.site:
-        site = SITES.get(site_name) or HELD_OUT[site_name]
         rows = {f"{site_name}-{query}": crawl(site_name, query, args.mode)
-                for query in site.truth_names()}
+                for query in site_named(site_name).truth_names()}
         results.update(rows)
         print(f"{args.mode}: {summary(site_name, rows)}", flush=True)
     if args.out:

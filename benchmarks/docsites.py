@@ -22,7 +22,7 @@
   ``/usr/share/doc/git/html`` (241 pages, 217 reachable from ``index.html``, a link to
   ``git.html``, which lists every command and document by category), truth in
   ``benchmarks/gitdocs/``; in :data:`HELD_OUT`, measured only with ``run_all.py --only
-  gitdocs``;
+  gitdocs``; its crawls have been read since its first measurement (a diagnosis set);
 - ``cmakedocs``, HELD OUT: Debian ``cmake-doc``, the CMake 3.25 documentation (Sphinx)
   ``/usr/share/doc/cmake-data/html`` (1,936 pages; truth: the pages one section of a
   reference manual lists), truth in ``benchmarks/cmakedocs/``; in :data:`HELD_OUT`, measured
@@ -60,7 +60,7 @@ from pagesift_ui.net.serve import StaticServer  # noqa: E402
 from pagesift_ui.session import CrawlConfig  # noqa: E402
 
 __all__ = ["HELD_OUT", "LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "no_stop_crawl",
-           "rebase"]
+           "rebase", "site_named"]
 
 logger = logging.getLogger(__name__)
 
@@ -104,8 +104,7 @@ SITES: dict[str, DocSite] = {
 }
 
 #: Held-out dev sets: measured only, never used to choose or tune anything
-#: (``benchmarks/pgdocs/README.md``, ``benchmarks/apachedocs/README.md``,
-#: ``benchmarks/octavedocs/README.md``); kept out of
+#: (each one's ``benchmarks/<name>/README.md`` says how clean it still is); kept out of
 #: :data:`SITES` so that no tuning script and no tuning-set summary includes them by default.
 HELD_OUT: dict[str, DocSite] = {
     "pgdocs": DocSite("pgdocs", "PostgreSQL 15 documentation", "postgresql-doc-15",
@@ -136,12 +135,19 @@ def rebase(truth: Truth, base: str) -> Truth:
     return Truth(truth.query, move(truth.seed), tuple(move(u) for u in truth.urls))
 
 
+def site_named(name: str) -> DocSite:
+    """The dev set ``name``, a tuning set or a held-out one (a script that walks every
+    tuning set iterates :data:`SITES`, so naming a held-out set is always explicit)."""
+    return SITES[name] if name in SITES else HELD_OUT[name]
+
+
 @contextmanager
 def no_stop_crawl(site_name: str, name: str) -> Iterator[tuple[Truth, CrawlConfig]]:
     """A dev query's site served on 127.0.0.1: its truth on that port, and the config of a
     crawl to the budget (default settings) that records every verdict and crawls past it,
-    as ``replay_stops.py`` and ``steer_labels.py`` read the crawls."""
-    site = SITES[site_name]
+    as ``replay_stops.py``, ``steer_labels.py``, ``sweep_patience.py`` and
+    ``bound_relevance.py`` read the crawls."""
+    site = site_named(site_name)
     with StaticServer(site.docs) as server:
         truth = rebase(site.truth(name), server.base_url() + "/")
         yield truth, CrawlConfig.from_mapping({

@@ -53,7 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import HELD_OUT, LIMIT, PLACEHOLDER, SITES, DocSite, bench_site  # noqa: E402
+from docsites import (  # noqa: E402
+    HELD_OUT,
+    LIMIT,
+    PLACEHOLDER,
+    SITES,
+    DocSite,
+    bench_site,
+    site_named,
+)
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench import BenchReport, Truth, run_bench  # noqa: E402
@@ -118,7 +126,7 @@ def run_parts(parts: Sequence[str], queries: Sequence[str] | None, limit: int,
             if part == "demo":
                 run.reports[part] = [bench_scenario(name) for name in BENCH_SCENARIOS]
             else:
-                site = SITES[part] if part in SITES else HELD_OUT[part]
+                site = site_named(part)
                 if not site.installed():
                     sys.stderr.write(f"run_all: skipping {part}: {site.missing}\n")
                     continue

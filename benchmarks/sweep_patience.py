@@ -72,8 +72,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="the held-out sets (measured, never tuned on) instead")
     args = parser.parse_args(argv)
     sites = HELD_OUT if args.held_out else SITES
-    if args.held_out:
-        SITES.update(HELD_OUT)  # no_stop_crawl looks a site up there
     by_site: dict[str, list[dict[int, Outcome]]] = {}
     with shared_extraction():
         for site in sites:
