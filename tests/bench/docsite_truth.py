@@ -64,6 +64,15 @@ class DocSet:
         return _load_make_truth(self.name)
 
 
+def write_site(docs: Path, pages: dict[str, str]) -> Path:
+    """A made-up site for a truth maker's tests: each page (docs-relative path → HTML)
+    written under ``docs``, folders made as needed."""
+    for name, text in pages.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(text, encoding="utf-8")
+    return docs
+
+
 @cache
 def _load_make_truth(name: str) -> ModuleType:
     return load_module(f"{name}_make_truth", ROOT / "benchmarks" / name / "make_truth.py")

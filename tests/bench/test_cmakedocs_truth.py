@@ -12,7 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from pagesift_ui.bench import Truth
-from tests.bench.docsite_truth import CMAKEDOCS, PLACEHOLDER
+from tests.bench.docsite_truth import CMAKEDOCS, PLACEHOLDER, write_site
 
 DOCSET = CMAKEDOCS  # the conftest's make_truth fixture loads its make_truth.py
 TRUTH_FILES = DOCSET.truth_files
@@ -68,15 +68,11 @@ def _page(title: str, lang: str = "en") -> str:
 
 
 def _made_up_docs(docs: Path) -> Path:
-    (docs / "manual").mkdir(parents=True, exist_ok=True)
-    (docs / "thing").mkdir(exist_ok=True)
     pages = {"index.html": _INDEX, "manual/things.7.html": _MANUAL,
              "thing/one.html": _page("one"), "thing/two.html": _page("two"),
              "thing/CMP0003.html": _page("CMP0003"), "thing/five.html": _page("five"),
              "thing/six.html": _page("six"), "thing/fremd.html": _page("fremd", lang="de")}
-    for name, text in pages.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    return docs
+    return write_site(docs, pages)
 
 
 def test_a_section_gives_its_own_toctree_pages_in_order(make_truth: ModuleType,

@@ -12,7 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from pagesift_ui.bench import Truth
-from tests.bench.docsite_truth import GITDOCS, PLACEHOLDER
+from tests.bench.docsite_truth import GITDOCS, PLACEHOLDER, write_site
 
 DOCSET = GITDOCS  # the conftest's make_truth fixture loads its make_truth.py
 TRUTH_FILES = DOCSET.truth_files
@@ -49,14 +49,11 @@ def _manual(name: str, lang: str = "en") -> str:
 
 
 def _made_up_docs(docs: Path) -> Path:
-    docs.mkdir(parents=True, exist_ok=True)
     pages = {"git.html": _GIT, "index.html": _GIT, "git-one.html": _manual("git-one(1)"),
              "git-two.html": _manual("git-two(1)"), "git-three.html": _manual("git-three(1)"),
              "git-four.html": _manual("git-four(1)"), "git-five.html": _manual("git-five(1)"),
              "git-fremd.html": _manual("git-fremd(1)", lang="de")}
-    for name, text in pages.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    return docs
+    return write_site(docs, pages)
 
 
 def test_a_labelled_list_gives_its_installed_pages_in_order(make_truth: ModuleType,

@@ -12,7 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from pagesift_ui.bench import Truth
-from tests.bench.docsite_truth import OCTAVEDOCS, PLACEHOLDER
+from tests.bench.docsite_truth import OCTAVEDOCS, PLACEHOLDER, write_site
 
 DOCSET = OCTAVEDOCS  # the conftest's make_truth fixture loads its make_truth.py
 TRUTH_FILES = DOCSET.truth_files
@@ -54,7 +54,6 @@ def _page(heading: str, menu: tuple[str, ...] = (), lang: str = "en") -> str:
 
 
 def _made_up_manual(docs: Path) -> Path:
-    docs.mkdir(parents=True, exist_ok=True)
     pages = {
         "index.html": _CONTENTS,
         "Guide.html": _page("1 The Guide", ("One.html", "Two.html")),
@@ -67,9 +66,7 @@ def _made_up_manual(docs: Path) -> Path:
         "Stub.html": '<html><head><meta http-equiv="Refresh" content="0; url=Two.html">'
                      '</head><body lang="en"></body></html>',
     }
-    for name, text in pages.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    return docs
+    return write_site(docs, pages)
 
 
 def test_a_chapter_lists_its_installed_english_pages(make_truth: ModuleType,
