@@ -1,0 +1,235 @@
+"""No-stop crawls of a dev set with a semantic similarity fused into page relevance
+(``NOTES.md``; a prototype: it patches the crawler from outside, nothing in the package
+knows of it).
+
+    python3 benchmarks/semantic_proto/fused_crawls.py SITE --mode static --ranking-only
+
+``--mode lexical`` is the crawler as it is (``run_all.py``'s focused numbers exactly);
+``static``: the cosine of SIF-weighted sums of static word vectors (Arora, Liang & Ma 2017,
+"A simple but tough-to-beat baseline for sentence embeddings", ICLR; the vectors from
+``distill_words.py``); ``minilm``: the cosine of the precomputed MiniLM embeddings.
+Fusion, chosen before any run and not tuned: relevance' = 1 − (1 − lexical)(1 − s),
+s = clip((cos − τ) / (1 − τ), 0, 1), τ the median cosine of the pages this crawl has
+read. ``--ranking-only``: the stop rules and the lead bar read the lexical relevance,
+everything that ranks links (the parent feature, sibling, family and popularity credit,
+the link model's label) the fused one. ``--link-weight W``: also a per-target credit
+W × s of the best anchor-and-context cosine seen for a link (through the family credit's
+slot); ``--no-page``: no page fusion. Writes ``WORK/fuse_<site>_<variant>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import dataclasses
+import json
+import logging
+import re
+import statistics
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT))
+
+from docsites import no_stop_crawl  # noqa: E402
+from pagecache import shared_extraction  # noqa: E402
+
+from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.frontier import adaptive as adaptive_module  # noqa: E402
+from pagesift_ui.frontier import families as families_module  # noqa: E402
+from pagesift_ui.frontier import focus as focus_module  # noqa: E402
+from pagesift_ui.frontier import leads as leads_module  # noqa: E402
+from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
+from pagesift_ui.session import CrawlSession, StepOutcome, VerdictFate  # noqa: E402
+
+logger = logging.getLogger("fused_crawls")
+SIF_A = 1e-3  # Arora et al.'s a
+WORD = re.compile(r"[a-z]+")
+
+
+class StaticVectors:
+    """Static word vectors: a text's vector is the SIF-weighted sum of its words', the
+    vocabulary's first principal component (frequency-weighted) removed, normalised."""
+
+    def __init__(self, work: Path) -> None:
+        words = json.loads((work / "words.json").read_text(encoding="utf-8"))
+        self.vectors = np.load(work / "words.npy")
+        frequency = np.load(work / "freq.npy")
+        self.index = {w: i for i, w in enumerate(words)}
+        self.weight = SIF_A / (SIF_A + frequency)
+        weighted = (self.vectors * np.sqrt(frequency)[:, None])[:20_000]
+        self.common = np.linalg.svd(weighted, full_matrices=False)[2][0]
+
+    def __call__(self, text: str) -> Any:
+        rows = [self.index[w] for w in WORD.findall(text.lower()) if w in self.index]
+        if not rows:
+            return np.zeros(self.vectors.shape[1])
+        ids = np.array(rows)
+        vector = (self.vectors[ids] * self.weight[ids][:, None]).sum(0)
+        vector = vector - (vector @ self.common) * self.common
+        norm = np.linalg.norm(vector)
+        return vector / norm if norm else vector
+
+
+def lift(cosine: float, tau: float) -> float:
+    return min(1.0, max(0.0, (cosine - tau) / (1.0 - tau)))
+
+
+class Patches:
+    """The crawler's seams this prototype takes over, for one query at a time."""
+
+    def __init__(self, args: argparse.Namespace, vec: StaticVectors | None) -> None:
+        self.args, self.vec = args, vec
+        self.cosine: dict[str, float] = {}  # page path → cosine to the query
+        self.read: list[float] = []
+        self.lexical: float | None = None  # the page's lexical relevance, this step
+        self.query_vector: Any = None
+        self.link_cosines: list[float] = []
+        self.link_lift: dict[int, float] = {}
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        originals = {
+            (focus_module.Focus, "explain_relevance"): focus_module.Focus.explain_relevance,
+            (focus_module.Focus, "observe_page"): focus_module.Focus.observe_page,
+            (focus_module.Focus, "link_signal"): focus_module.Focus.link_signal,
+            (adaptive_module.Adaptive, "observe"): adaptive_module.Adaptive.observe,
+            (leads_module.LeadBar, "found"): leads_module.LeadBar.found,
+            (families_module.NameFamilies, "credit"): families_module.NameFamilies.credit,
+            (families_module.NameFamilies, "credits"): families_module.NameFamilies.credits,
+        }
+        patches = self
+        explain0, observe0, link0, adapt0, found0, credit0, credits0 = originals.values()
+
+        def explain(self: Any, signal: Any) -> Any:
+            explanation = explain0(self, signal)
+            patches.lexical = explanation.relevance
+            cosine = patches.cosine.get(urlsplit(signal.url).path)
+            if cosine is None or not patches.read or patches.args.no_page:
+                return explanation
+            s = lift(cosine, statistics.median(patches.read))
+            return dataclasses.replace(
+                explanation, relevance=1 - (1 - explanation.relevance) * (1 - s))
+
+        def observe(self: Any, signal: Any, lang: str = "") -> Any:
+            cosine = patches.cosine.get(urlsplit(signal.url).path)
+            if cosine is not None:
+                patches.read.append(cosine)
+            return observe0(self, signal, lang)
+
+        def adapt(self: Any, query: Any, markdown: str, relevance: float, blind: bool,
+                  language: Any = None) -> Any:
+            if patches.args.ranking_only and patches.lexical is not None:
+                relevance = patches.lexical
+            return adapt0(self, query, markdown, relevance, blind, language)
+
+        def found(self: Any, score: float, relevance: float) -> Any:
+            if patches.args.ranking_only and patches.lexical is not None:
+                relevance = patches.lexical
+            return found0(self, score, relevance)
+
+        def link_signal(self: Any, url: str, anchor: str, context: str, *rest: Any,
+                        **named: Any) -> Any:
+            target = named.get("target", rest[5] if len(rest) > 5 else -1)
+            if patches.args.link_weight and patches.vec is not None and target >= 0:
+                cosine = float(patches.vec(anchor + " " + context) @ patches.query_vector)
+                bisect.insort(patches.link_cosines, cosine)
+                tau = patches.link_cosines[len(patches.link_cosines) // 2]
+                patches.link_lift[target] = max(patches.link_lift.get(target, 0.0),
+                                                lift(cosine, tau))
+            return link0(self, url, anchor, context, *rest, **named)
+
+        def credit(self: Any, target: int) -> float:
+            weight = patches.args.link_weight
+            return float(credit0(self, target)) + weight * patches.link_lift.get(target, 0.0)
+
+        def credits(self: Any, targets: int) -> Any:
+            out = credits0(self, targets)
+            if patches.args.link_weight and targets > 0:
+                if len(out) < targets:
+                    out = np.zeros(targets)
+                for target, value in patches.link_lift.items():
+                    if target < targets:
+                        out[target] += patches.args.link_weight * value
+            return out
+
+        replacements = (explain, observe, link_signal, adapt, found, credit, credits)
+        for (owner, name), replacement in zip(originals, replacements, strict=True):
+            setattr(owner, name, replacement)
+        try:
+            yield
+        finally:
+            for (owner, name), original in originals.items():
+                setattr(owner, name, original)
+
+
+def crawl(site: str, name: str, patches: Patches) -> dict[str, Any]:
+    with patches.active(), shared_extraction(), no_stop_crawl(site, name) as (truth, config):
+        keys = frozenset(truth.keys)
+        found: set[str] = set()
+        pages, recall = 0, 0.0
+        pages_to_90: int | None = None
+        stop: tuple[int, float] | None = None
+        with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+            for record in session.iter_steps():
+                if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
+                    pages += 1  # a duplicate is a step, not a page (run_all.py)
+                found |= url_keys((record.url, record.final_url)) & keys
+                recall = len(found) / len(keys)
+                if pages_to_90 is None and recall >= 0.9 - 1e-12:
+                    pages_to_90 = pages
+                if (stop is None and record.verdict is not None
+                        and record.verdict_fate is VerdictFate.NO_STOP):
+                    stop = (pages, recall)
+    stop_pages, stop_recall = stop or (pages, recall)
+    return {"p90": pages_to_90, "stop_pages": stop_pages, "stop_recall": stop_recall}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site")
+    parser.add_argument("--mode", choices=("lexical", "static", "minilm"), default="static")
+    parser.add_argument("--ranking-only", action="store_true")
+    parser.add_argument("--link-weight", type=float, default=0.0)
+    parser.add_argument("--no-page", action="store_true")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/semantic_proto"))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    site = json.loads((args.work / "sites.json").read_text(encoding="utf-8"))[args.site]
+    vec = StaticVectors(args.work) if args.mode == "static" or args.link_weight else None
+    paths = [urlsplit(p["url"]).path for p in site["pages"]]
+    if args.mode == "static" and vec is not None:
+        pages = np.array([vec(" ".join([p["title"], p["title"], *p["headings"],
+                                        p["text"][:6000]])) for p in site["pages"]])
+    elif args.mode == "minilm":
+        pages = np.load(args.work / f"minilm_{args.site}_pages.npy")
+        queries = np.load(args.work / f"minilm_{args.site}_queries.npy")
+    results = {}
+    for k, (name, query) in enumerate(site["queries"].items()):
+        patches = Patches(args, vec)
+        if vec is not None:
+            patches.query_vector = vec(query["query"])
+        if args.mode != "lexical":
+            query_vector = patches.query_vector if args.mode == "static" else queries[k]
+            patches.cosine = dict(zip(paths, (pages @ query_vector).tolist(), strict=True))
+        results[name] = crawl(args.site, name, patches)
+        logger.info("%s %s %s", args.site, name, results[name])
+    variant = args.mode + ("_rank" if args.ranking_only else "") + (
+        f"_link{args.link_weight:g}" if args.link_weight else "") + (
+        "_nopage" if args.no_page else "")
+    out = args.work / f"fuse_{args.site}_{variant}.json"
+    out.write_text(json.dumps(results), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
