@@ -14,7 +14,9 @@ read. ``--ranking-only``: the stop rules and the lead bar read the lexical relev
 everything that ranks links (the parent feature, sibling, family and popularity credit,
 the link model's label) the fused one. ``--link-weight W``: also a per-target credit
 W × s of the best anchor-and-context cosine seen for a link (through the family credit's
-slot); ``--no-page``: no page fusion. Writes ``WORK/fuse_<site>_<variant>.json``.
+slot), with ``--blind-only`` for links with no query word only and ``--listed-only`` for
+links in a list block only; ``--no-page``: no page fusion. Writes
+``WORK/fuse_<site>_<variant>.json``.
 """
 
 from __future__ import annotations
@@ -139,13 +141,19 @@ class Patches:
         def link_signal(self: Any, url: str, anchor: str, context: str, *rest: Any,
                         **named: Any) -> Any:
             target = named.get("target", rest[5] if len(rest) > 5 else -1)
+            result = link0(self, url, anchor, context, *rest, **named)
+            if patches.args.blind_only and not result.blind:
+                return result
+            group = named.get("group", rest[4] if len(rest) > 4 else -1)
+            if patches.args.listed_only and group < 0:
+                return result
             if patches.args.link_weight and patches.vec is not None and target >= 0:
                 cosine = float(patches.vec(anchor + " " + context) @ patches.query_vector)
                 bisect.insort(patches.link_cosines, cosine)
                 tau = patches.link_cosines[len(patches.link_cosines) // 2]
                 patches.link_lift[target] = max(patches.link_lift.get(target, 0.0),
                                                 lift(cosine, tau))
-            return link0(self, url, anchor, context, *rest, **named)
+            return result
 
         def credit(self: Any, target: int) -> float:
             weight = patches.args.link_weight
@@ -200,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ranking-only", action="store_true")
     parser.add_argument("--link-weight", type=float, default=0.0)
     parser.add_argument("--no-page", action="store_true")
+    parser.add_argument("--blind-only", action="store_true")
+    parser.add_argument("--listed-only", action="store_true")
     parser.add_argument("--work", type=Path, default=Path("/tmp/semantic_proto"))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -225,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         logger.info("%s %s %s", args.site, name, results[name])
     variant = args.mode + ("_rank" if args.ranking_only else "") + (
         f"_link{args.link_weight:g}" if args.link_weight else "") + (
-        "_nopage" if args.no_page else "")
+        "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
+        "_listed" if args.listed_only else "")
     out = args.work / f"fuse_{args.site}_{variant}.json"
     out.write_text(json.dumps(results), encoding="utf-8")
     return 0
