@@ -15,7 +15,9 @@ everything that ranks links (the parent feature, sibling, family and popularity 
 the link model's label) the fused one. ``--link-weight W``: also a per-target credit
 W × s of the best anchor-and-context cosine seen for a link (through the family credit's
 slot), with ``--blind-only`` for links with no query word only and ``--listed-only`` for
-links in a list block only; ``--no-page``: no page fusion. Writes
+links in a list block only, and ``--tiebreak`` for the cosine mapped to [0, 1] instead of
+the lift (with ``--link-weight 1e-6``: the meaning breaks ties only); ``--no-page``: no page
+fusion. Writes
 ``WORK/fuse_<site>_<variant>.json``.
 """
 
@@ -149,10 +151,13 @@ class Patches:
                 return result
             if patches.args.link_weight and patches.vec is not None and target >= 0:
                 cosine = float(patches.vec(anchor + " " + context) @ patches.query_vector)
-                bisect.insort(patches.link_cosines, cosine)
-                tau = patches.link_cosines[len(patches.link_cosines) // 2]
-                patches.link_lift[target] = max(patches.link_lift.get(target, 0.0),
-                                                lift(cosine, tau))
+                if patches.args.tiebreak:
+                    value = (cosine + 1.0) / 2.0
+                else:
+                    bisect.insort(patches.link_cosines, cosine)
+                    tau = patches.link_cosines[len(patches.link_cosines) // 2]
+                    value = lift(cosine, tau)
+                patches.link_lift[target] = max(patches.link_lift.get(target, 0.0), value)
             return result
 
         def credit(self: Any, target: int) -> float:
@@ -210,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-page", action="store_true")
     parser.add_argument("--blind-only", action="store_true")
     parser.add_argument("--listed-only", action="store_true")
+    parser.add_argument("--tiebreak", action="store_true")
     parser.add_argument("--work", type=Path, default=Path("/tmp/semantic_proto"))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
@@ -236,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     variant = args.mode + ("_rank" if args.ranking_only else "") + (
         f"_link{args.link_weight:g}" if args.link_weight else "") + (
         "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
-        "_listed" if args.listed_only else "")
+        "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "")
     out = args.work / f"fuse_{args.site}_{variant}.json"
     out.write_text(json.dumps(results), encoding="utf-8")
     return 0
