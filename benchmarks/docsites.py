@@ -26,8 +26,12 @@
 - ``cmakedocs``, HELD OUT: Debian ``cmake-doc``, the CMake 3.25 documentation (Sphinx)
   ``/usr/share/doc/cmake-data/html`` (1,936 pages; truth: the pages one section of a
   reference manual lists), truth in ``benchmarks/cmakedocs/``; in :data:`HELD_OUT`, measured
-  only with ``run_all.py --only cmakedocs``, and the one held-out set nobody has yet looked
-  at a crawl of.
+  only with ``run_all.py --only cmakedocs``; nobody has looked at a crawl of it;
+- ``djangodocs``, HELD OUT: Debian ``python-django-doc``, the Django 3.2 documentation
+  (Sphinx) ``/usr/share/doc/python-django-doc/html`` (692 pages; truth: a section's index
+  page and the pages its toctree lists), truth in ``benchmarks/djangodocs/``; in
+  :data:`HELD_OUT`, measured only with ``run_all.py --only djangodocs``; nobody has looked at
+  a crawl of it either.
 
 Each folder's ``README.md`` says how its truth is derived (from the site's own tables of
 contents, never from URL words) and its ``make_truth.py`` regenerates the files. The truth
@@ -121,6 +125,9 @@ HELD_OUT: dict[str, DocSite] = {
     "cmakedocs": DocSite("cmakedocs", "CMake 3.25 documentation", "cmake-doc",
                          Path("/usr/share/doc/cmake-data/html"),
                          ROOT / "benchmarks" / "cmakedocs"),
+    "djangodocs": DocSite("djangodocs", "Django 3.2 documentation", "python-django-doc",
+                          Path("/usr/share/doc/python-django-doc/html"),
+                          ROOT / "benchmarks" / "djangodocs"),
 }
 
 

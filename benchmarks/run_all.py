@@ -21,7 +21,8 @@ the last run's time per part). Parts:
 - ``gitdocs``, the fourth HELD-OUT dev set (``benchmarks/gitdocs/README.md``), run and
   reported apart in the same way with ``--only gitdocs``.
 - ``cmakedocs``, the fifth HELD-OUT dev set (``benchmarks/cmakedocs/README.md``), run and
-  reported apart in the same way with ``--only cmakedocs``.
+  reported apart in the same way with ``--only cmakedocs``; ``djangodocs``, the sixth
+  (``benchmarks/djangodocs/README.md``), with ``--only djangodocs``.
 
 ``--only PART`` (repeatable) and ``--query NAME`` (a truth-file stem, repeatable) run a part
 of it; ``--no-bfs`` leaves the breadth-first crawls out (a quick look at focused vs oracle).

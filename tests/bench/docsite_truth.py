@@ -96,4 +96,8 @@ GITDOCS = DocSet("gitdocs", Path("/usr/share/doc/git/html"), "index.html", "git-
 # genindex.html links every page, and every page links it
 CMAKEDOCS = DocSet("cmakedocs", Path("/usr/share/doc/cmake-data/html"), "index.html",
                    "cmake-doc", hubs=("index.html", "genindex.html"), sizes=(5, 25))
-DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS)
+# every page links index.html, contents.html (the table of contents) and genindex.html
+DJANGODOCS = DocSet("djangodocs", Path("/usr/share/doc/python-django-doc/html"), "index.html",
+                    "python-django-doc", hubs=("index.html", "contents.html", "genindex.html"),
+                    sizes=(5, 25))
+DOCSETS = (PYDOCS, SQLITEDOCS, PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS, DJANGODOCS)

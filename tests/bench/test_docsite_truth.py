@@ -15,6 +15,7 @@ from pagesift_ui.net.serve import StaticServer
 from tests.bench.docsite_truth import (
     APACHEDOCS,
     CMAKEDOCS,
+    DJANGODOCS,
     DOCSETS,
     GITDOCS,
     OCTAVEDOCS,
@@ -102,7 +103,8 @@ def test_a_query_of_sixteen_terms_is_refused() -> None:
         truthmaker.check_length(spec)
 
 
-@pytest.mark.parametrize("docset", [PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS],
+@pytest.mark.parametrize("docset", [PGDOCS, APACHEDOCS, OCTAVEDOCS, GITDOCS, CMAKEDOCS,
+                                    DJANGODOCS],
                          ids=lambda d: d.name)
 def test_a_held_out_set_is_no_tuning_site(docset: DocSet) -> None:
     """Registered apart from the tuning sites, so no tuning script and no default run of
