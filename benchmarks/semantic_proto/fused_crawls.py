@@ -7,7 +7,8 @@ knows of it).
 ``--mode lexical`` is the crawler as it is (``run_all.py``'s focused numbers exactly);
 ``static``: the cosine of SIF-weighted sums of static word vectors (Arora, Liang & Ma 2017,
 "A simple but tough-to-beat baseline for sentence embeddings", ICLR; the vectors from
-``distill_words.py``); ``minilm``: the cosine of the precomputed MiniLM embeddings.
+``distill_words.py``, or with ``--table`` the shipped form from ``build_table.py``);
+``minilm``: the cosine of the precomputed MiniLM embeddings.
 Fusion, chosen before any run and not tuned: relevance' = 1 − (1 − lexical)(1 − s),
 s = clip((cos − τ) / (1 − τ), 0, 1), τ the median cosine of the pages this crawl has
 read. ``--ranking-only``: the stop rules and the lead bar read the lexical relevance,
@@ -83,6 +84,25 @@ class StaticVectors:
         return vector / norm if norm else vector
 
 
+class TableVectors:
+    """The same text vectors from the shipped form of the table (``build_table.py``): int8
+    codes × one scale per word, SIF weights and the common component folded in."""
+
+    def __init__(self, path: Path) -> None:
+        with np.load(path, allow_pickle=False) as table:
+            words = table["words"].tobytes().decode("utf-8").split("\n")
+            self.vectors = table["codes"].astype(np.float32) * table["scales"][:, None]
+        self.index = {w: i for i, w in enumerate(words)}
+
+    def __call__(self, text: str) -> Any:
+        rows = [self.index[w] for w in WORD.findall(text.lower()) if w in self.index]
+        if not rows:
+            return np.zeros(self.vectors.shape[1])
+        vector = self.vectors[np.array(rows)].sum(0)
+        norm = np.linalg.norm(vector)
+        return vector / norm if norm else vector
+
+
 def lift(cosine: float, tau: float) -> float:
     return min(1.0, max(0.0, (cosine - tau) / (1.0 - tau)))
 
@@ -90,7 +110,8 @@ def lift(cosine: float, tau: float) -> float:
 class Patches:
     """The crawler's seams this prototype takes over, for one query at a time."""
 
-    def __init__(self, args: argparse.Namespace, vec: StaticVectors | None) -> None:
+    def __init__(self, args: argparse.Namespace,
+                 vec: StaticVectors | TableVectors | None) -> None:
         self.args, self.vec = args, vec
         self.cosine: dict[str, float] = {}  # page path → cosine to the query
         self.read: list[float] = []
@@ -217,11 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--listed-only", action="store_true")
     parser.add_argument("--tiebreak", action="store_true")
     parser.add_argument("--work", type=Path, default=Path("/tmp/semantic_proto"))
+    parser.add_argument("--table", type=Path, help="the shipped table (build_table.py)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     site = json.loads((args.work / "sites.json").read_text(encoding="utf-8"))[args.site]
-    vec = StaticVectors(args.work) if args.mode == "static" or args.link_weight else None
+    vec: StaticVectors | TableVectors | None = None
+    if args.mode == "static" or args.link_weight:
+        vec = TableVectors(args.table) if args.table else StaticVectors(args.work)
     paths = [urlsplit(p["url"]).path for p in site["pages"]]
     if args.mode == "static" and vec is not None:
         pages = np.array([vec(" ".join([p["title"], p["title"], *p["headings"],
@@ -242,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     variant = args.mode + ("_rank" if args.ranking_only else "") + (
         f"_link{args.link_weight:g}" if args.link_weight else "") + (
         "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
-        "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "")
+        "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "") + (
+        "_table" if args.table else "")
     out = args.work / f"fuse_{args.site}_{variant}.json"
     out.write_text(json.dumps(results), encoding="utf-8")
     return 0
