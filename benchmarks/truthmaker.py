@@ -24,9 +24,11 @@ for _path in (ROOT, BENCHMARKS):
 from lxml import html as lxml_html  # noqa: E402
 from truthcheck import url_word_clashes  # noqa: E402
 
+from pagesift_ui.frontier.language import Language  # noqa: E402
 from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
 
-__all__ = ["PLACEHOLDER", "REFRESH", "DocSite", "QuerySpec", "check_length", "check_query",
+__all__ = ["PLACEHOLDER", "REFRESH", "DocSite", "QuerySpec", "check_language", "check_length",
+           "check_query",
            "has_class", "html_language", "is_redirection", "local_page", "main", "render",
            "require_installed"]
 
@@ -89,6 +91,15 @@ def check_length(spec: QuerySpec) -> None:
     if len(Query(spec.query).terms) >= MAX_TERMS:
         raise ValueError(f"{spec.name}: {MAX_TERMS} or more terms; the crawler reads only "
                          f"the first {MAX_TERMS}")
+
+
+def check_language(spec: QuerySpec) -> None:
+    """Raise ValueError unless the crawler reads the query as English (a stray "C" or "et"
+    can make it detect another language, with other stop words and stems)."""
+    language = Query(spec.query).language
+    if language is not Language.ENGLISH:
+        raise ValueError(f"{spec.name}: the crawler reads the query as {language.value!r}, "
+                         "not English")
 
 
 def check_query(spec: QuerySpec, urls: Sequence[str]) -> None:

@@ -50,6 +50,7 @@ from truthmaker import (  # noqa: E402
     PLACEHOLDER,
     DocSite,
     QuerySpec,
+    check_language,
     check_length,
     has_class,
     is_redirection,
@@ -60,9 +61,6 @@ from truthmaker import (  # noqa: E402
 from truthmaker import (
     html_language as page_language,
 )
-
-from pagesift_ui.frontier.language import Language  # noqa: E402
-from pagesift_ui.frontier.query import Query  # noqa: E402
 
 __all__ = ["CONTENTS", "DOCS", "PLACEHOLDER", "QUERIES", "SITE", "TITLES", "TRUTH_DIR",
            "check_language", "check_length", "list_pages", "list_title", "page_language",
@@ -241,15 +239,6 @@ def toctree_route(docs: Path, page: str) -> list[str]:
     while route[-1] != SEED_PAGE:
         route.append(parent[route[-1]])
     return route[::-1]
-
-
-def check_language(spec: QuerySpec) -> None:
-    """Raise ValueError unless the crawler reads the query as English (a stray "C" or "et"
-    can make it detect another language, with other stop words and stems)."""
-    language = Query(spec.query).language
-    if language is not Language.ENGLISH:
-        raise ValueError(f"{spec.name}: the crawler reads the query as {language.value!r}, "
-                         "not English")
 
 
 def pages_of(spec: QuerySpec, docs: Path = DOCS) -> list[str]:
