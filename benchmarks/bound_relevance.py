@@ -34,14 +34,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import HELD_OUT, LIMIT, SITES, no_stop_crawl, site_named  # noqa: E402
+from docsites import (  # noqa: E402
+    HELD_OUT,
+    LIMIT,
+    SITES,
+    no_stop_crawl,
+    no_stop_run,
+    site_named,
+)
 from pagecache import shared_extraction  # noqa: E402
 
-from pagesift_ui.bench.truth import url_key, url_keys  # noqa: E402
+from pagesift_ui.bench.truth import url_key  # noqa: E402
 from pagesift_ui.frontier import focus as focus_module  # noqa: E402
 from pagesift_ui.frontier.relevance import PageSignal, RelevanceExplanation  # noqa: E402
-from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
-from pagesift_ui.session import CrawlSession, StepOutcome, VerdictFate  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 #: The relevance an oracle gives an answer: well above ``EVIDENCE_RELEVANCE`` (0.15), so the
@@ -72,28 +77,13 @@ def crawl(site_name: str, query: str, mode: str) -> dict[str, Any]:
                     explanation, relevance=lifted(mode, explanation.relevance))
             return explanation
 
-        found: set[str] = set()
-        pages, recall = 0, 0.0
-        pages_to_90: int | None = None
-        stop: tuple[int, float] | None = None
         setattr(focus_module.Focus, "explain_relevance", explain)  # noqa: B010
         try:
-            with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
-                for record in session.iter_steps():
-                    if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
-                        pages += 1  # a duplicate is a step, not a page (run_all.py)
-                    found |= url_keys((record.url, record.final_url)) & keys
-                    recall = len(found) / len(keys)
-                    if pages_to_90 is None and recall >= 0.9 - 1e-12:
-                        pages_to_90 = pages
-                    if (stop is None and record.verdict is not None
-                            and record.verdict_fate is VerdictFate.NO_STOP):
-                        stop = (pages, recall)
+            run = no_stop_run(truth, config)
         finally:
             setattr(focus_module.Focus, "explain_relevance", original)  # noqa: B010
-    pages_at_stop, recall_at_stop = stop or (pages, recall)
-    return {"pages_to_90": pages_to_90, "stop_pages": pages_at_stop,
-            "stop_recall": recall_at_stop}
+    return {"pages_to_90": run.pages_to_90, "stop_pages": run.stop_pages,
+            "stop_recall": run.stop_recall}
 
 
 def oracle_pages_to_90(label: str) -> int:

@@ -59,12 +59,18 @@ if str(ROOT) not in sys.path:
 
 from pagesift_ui.bench import BenchReport, Truth, run_bench  # noqa: E402
 from pagesift_ui.bench.graph import SiteGraph, explore_site  # noqa: E402
+from pagesift_ui.bench.truth import url_keys  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.net.serve import StaticServer  # noqa: E402
-from pagesift_ui.session import CrawlConfig  # noqa: E402
+from pagesift_ui.session import (  # noqa: E402
+    CrawlConfig,
+    CrawlSession,
+    StepOutcome,
+    VerdictFate,
+)
 
-__all__ = ["HELD_OUT", "LIMIT", "PLACEHOLDER", "SITES", "DocSite", "bench_site", "no_stop_crawl",
-           "rebase", "site_named"]
+__all__ = ["HELD_OUT", "LIMIT", "PLACEHOLDER", "SITES", "DocSite", "NoStopRun", "bench_site",
+           "no_stop_crawl", "no_stop_run", "rebase", "site_named"]
 
 logger = logging.getLogger(__name__)
 
@@ -161,6 +167,41 @@ def no_stop_crawl(site_name: str, name: str) -> Iterator[tuple[Truth, CrawlConfi
             "seed_url": truth.seed, "query": truth.query, "limit": LIMIT, "delay_s": 0.0,
             "stop_on_verdict": False,
         })
+
+
+@dataclass(frozen=True, slots=True)
+class NoStopRun:
+    """What a crawl to the budget says about its own stop: pages to 90% of the truth (None:
+    never), and pages and recall at the first verdict that would have stood (at the end of
+    the run when none would have)."""
+
+    pages_to_90: int | None
+    stop_pages: int
+    stop_recall: float
+
+
+def no_stop_run(truth: Truth, config: CrawlConfig) -> NoStopRun:
+    """Crawl ``config`` (from :func:`no_stop_crawl`) to its budget and measure it as
+    ``run_all.py`` does: a duplicate is a step, not a page; a page counts as found by its
+    requested or final URL."""
+    keys = frozenset(truth.keys)
+    found: set[str] = set()
+    pages, recall = 0, 0.0
+    pages_to_90: int | None = None
+    stop: tuple[int, float] | None = None
+    with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
+        for record in session.iter_steps():
+            if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
+                pages += 1
+            found |= url_keys((record.url, record.final_url)) & keys
+            recall = len(found) / len(keys)
+            if pages_to_90 is None and recall >= 0.9 - 1e-12:
+                pages_to_90 = pages
+            if (stop is None and record.verdict is not None
+                    and record.verdict_fate is VerdictFate.NO_STOP):
+                stop = (pages, recall)
+    stop_pages, stop_recall = stop or (pages, recall)
+    return NoStopRun(pages_to_90, stop_pages, stop_recall)
 
 
 def site_graph(seed: str) -> SiteGraph:

@@ -44,16 +44,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from docsites import no_stop_crawl  # noqa: E402
+from docsites import no_stop_crawl, no_stop_run  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
-from pagesift_ui.bench.truth import url_keys  # noqa: E402
 from pagesift_ui.frontier import adaptive as adaptive_module  # noqa: E402
 from pagesift_ui.frontier import families as families_module  # noqa: E402
 from pagesift_ui.frontier import focus as focus_module  # noqa: E402
 from pagesift_ui.frontier import leads as leads_module  # noqa: E402
-from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
-from pagesift_ui.session import CrawlSession, StepOutcome, VerdictFate  # noqa: E402
 
 logger = logging.getLogger("fused_crawls")
 SIF_A = 1e-3  # Arora et al.'s a
@@ -207,24 +204,9 @@ class Patches:
 
 def crawl(site: str, name: str, patches: Patches) -> dict[str, Any]:
     with patches.active(), shared_extraction(), no_stop_crawl(site, name) as (truth, config):
-        keys = frozenset(truth.keys)
-        found: set[str] = set()
-        pages, recall = 0, 0.0
-        pages_to_90: int | None = None
-        stop: tuple[int, float] | None = None
-        with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
-            for record in session.iter_steps():
-                if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
-                    pages += 1  # a duplicate is a step, not a page (run_all.py)
-                found |= url_keys((record.url, record.final_url)) & keys
-                recall = len(found) / len(keys)
-                if pages_to_90 is None and recall >= 0.9 - 1e-12:
-                    pages_to_90 = pages
-                if (stop is None and record.verdict is not None
-                        and record.verdict_fate is VerdictFate.NO_STOP):
-                    stop = (pages, recall)
-    stop_pages, stop_recall = stop or (pages, recall)
-    return {"p90": pages_to_90, "stop_pages": stop_pages, "stop_recall": stop_recall}
+        run = no_stop_run(truth, config)
+    return {"p90": run.pages_to_90, "stop_pages": run.stop_pages,
+            "stop_recall": run.stop_recall}
 
 
 def main(argv: list[str] | None = None) -> int:
