@@ -28,7 +28,7 @@ from pagesift_ui.frontier.language import Language  # noqa: E402
 from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
 
 __all__ = ["PLACEHOLDER", "REFRESH", "DocSite", "QuerySpec", "check_language", "check_length",
-           "check_query",
+           "check_pages", "check_query",
            "has_class", "html_language", "is_redirection", "local_page", "main", "render",
            "require_installed"]
 
@@ -67,6 +67,19 @@ def html_language(docs: Path, page: str) -> str:
 def is_redirection(docs: Path, page: str) -> bool:
     """True when the page is a redirection file (a refresh ``<meta>``)."""
     return bool(lxml_html.parse(str(docs / page)).xpath(REFRESH))
+
+
+def check_pages(docs: Path, pages: Sequence[str], where: str) -> None:
+    """Raise ValueError when one of the truth ``pages`` is a redirection file (the crawler
+    lands on another page) or is not in English (the queries are); ``where`` names the list
+    in the message ("… lists redirection files: [...]"). Redirections first: a redirection
+    file declares no language, so its own is no news."""
+    redirections = [p for p in pages if is_redirection(docs, p)]
+    if redirections:
+        raise ValueError(f"{where} lists redirection files: {redirections}")
+    foreign = [(p, lang) for p in pages if (lang := html_language(docs, p)) != "en"]
+    if foreign:
+        raise ValueError(f"{where} lists pages that are not in English: {foreign}")
 
 
 def local_page(href: str, base_page: str) -> str | None:

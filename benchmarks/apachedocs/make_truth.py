@@ -43,6 +43,7 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    check_pages,
     has_class,
     local_page,
     render,
@@ -169,9 +170,7 @@ def section_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list
     unlisted = [p for p in absent if p not in listed]
     if unlisted:
         raise ValueError(f"{source}: pages declared absent are not listed: {unlisted}")
-    foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]
-    if foreign:
-        raise ValueError(f"{source} lists pages that are not in English: {foreign}")
+    check_pages(docs, pages, source)
     if len(pages) < 3:
         raise ValueError(f"{source} lists fewer than three installed pages: {pages}")
     return pages

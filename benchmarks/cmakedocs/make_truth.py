@@ -47,8 +47,8 @@ from truthmaker import (  # noqa: E402
     QuerySpec,
     check_language,
     check_length,
+    check_pages,
     has_class,
-    is_redirection,
     local_page,
     render,
     require_installed,
@@ -193,8 +193,6 @@ def _entries(docs: Path, source: str) -> list[lxml_html.HtmlElement]:
     return links
 
 
-
-
 def _page_title(docs: Path, page: str) -> str:
     """The page's one ``<h1>`` ("ctest_build", "CMP0011"), or " / "-joined when not one."""
     return " / ".join(_text(h) for h in lxml_html.parse(str(docs / page)).xpath("//h1"))
@@ -237,12 +235,7 @@ def list_pages(docs: Path, source: str) -> list[str]:
     if misnamed:
         raise ValueError(f"{source}: entries that do not name the page they link to: "
                          f"{misnamed}")
-    foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]
-    if foreign:
-        raise ValueError(f"{source} lists pages that are not in English: {foreign}")
-    redirections = [p for p in pages if is_redirection(docs, p)]
-    if redirections:
-        raise ValueError(f"{source} lists redirection files: {redirections}")
+    check_pages(docs, pages, source)
     if len(pages) < 3:
         raise ValueError(f"{source} lists fewer than three installed pages: {pages}")
     return pages

@@ -50,8 +50,8 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    check_pages,
     has_class,
-    is_redirection,
     local_page,
     render,
     require_installed,
@@ -262,12 +262,7 @@ def list_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list[st
     if misnamed:
         raise ValueError(f"{source}: entries that do not name the page they link to: "
                          f"{misnamed}")
-    foreign = [(p, lang) for p in pages if (lang := page_language(docs, p)) != "en"]
-    if foreign:
-        raise ValueError(f"{source} lists pages that are not in English: {foreign}")
-    redirections = [p for p in pages if is_redirection(docs, p)]
-    if redirections:
-        raise ValueError(f"{source} lists redirection files: {redirections}")
+    check_pages(docs, pages, source)
     if len(pages) < 3:
         raise ValueError(f"{source} lists fewer than three installed pages: {pages}")
     return pages

@@ -173,7 +173,6 @@ def page_language(docs: Path, page: str) -> str:
     return str(bodies[0].get("lang", "")).strip().lower() if bodies else ""
 
 
-
 def _add(pages: list[str], href: str, base: str) -> None:
     relative = local_page(href, base)
     if relative is not None and relative not in pages:  # None: not the served docs
