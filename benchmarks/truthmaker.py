@@ -28,7 +28,7 @@ from pagesift_ui.frontier.language import Language  # noqa: E402
 from pagesift_ui.frontier.query import MAX_TERMS, Query  # noqa: E402
 
 __all__ = ["PLACEHOLDER", "REFRESH", "DocSite", "QuerySpec", "check_language", "check_length",
-           "check_pages", "check_query",
+           "check_pages", "check_query", "element_text",
            "has_class", "html_language", "is_redirection", "local_page", "main", "render",
            "require_installed"]
 
@@ -55,6 +55,12 @@ REFRESH = "//meta[translate(@http-equiv, 'REFSH', 'refsh')='refresh']"
 def has_class(name: str) -> str:
     """An XPath test that the element's ``class`` holds the token ``name``."""
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+def element_text(element: lxml_html.HtmlElement) -> str:
+    """The element's text, whitespace collapsed and a heading's pilcrow anchor (Sphinx's,
+    texinfo's) dropped: what a reader sees as its title."""
+    return " ".join(element.text_content().replace("\N{PILCROW SIGN}", " ").split())
 
 
 def html_language(docs: Path, page: str) -> str:

@@ -48,6 +48,7 @@ from truthmaker import (  # noqa: E402
     check_language,
     check_length,
     check_pages,
+    element_text,
     has_class,
     local_page,
     render,
@@ -75,7 +76,6 @@ _HEADING = "./*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self
 #: The toctrees directly in a section (not in its subsections), each top-level entry's link.
 _ENTRIES = ("./div[" + has_class("toctree-wrapper") + "]//li[" + has_class("toctree-l1")
             + "]/a[1]")
-_PILCROW = "\N{PILCROW SIGN}"  # Sphinx's heading anchor, part of the heading's text
 
 #: List (``page#section``) → its title, checked against the installed page.
 TITLES: dict[str, str] = {}
@@ -150,11 +150,6 @@ QUERIES: tuple[QuerySpec, ...] = (
 )
 
 
-def _text(element: lxml_html.HtmlElement) -> str:
-    """The element's text, whitespace collapsed and Sphinx's heading anchor dropped."""
-    return " ".join(element.text_content().replace(_PILCROW, " ").split())
-
-
 def _split(source: str) -> tuple[str, str]:
     """``page#section`` → (page, section)."""
     page, _, section = source.partition("#")
@@ -176,7 +171,7 @@ def _heading(box: lxml_html.HtmlElement, where: str) -> str:
     headings = box.xpath(_HEADING)
     if not headings:
         raise ValueError(f"{where}: the section has no heading")
-    return _text(headings[0])
+    return element_text(headings[0])
 
 
 def list_title(docs: Path, source: str) -> str:
@@ -195,7 +190,7 @@ def _entries(docs: Path, source: str) -> list[lxml_html.HtmlElement]:
 
 def _page_title(docs: Path, page: str) -> str:
     """The page's one ``<h1>`` ("ctest_build", "CMP0011"), or " / "-joined when not one."""
-    return " / ".join(_text(h) for h in lxml_html.parse(str(docs / page)).xpath("//h1"))
+    return " / ".join(element_text(h) for h in lxml_html.parse(str(docs / page)).xpath("//h1"))
 
 
 def _misnamed(docs: Path, entries: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
@@ -226,7 +221,7 @@ def list_pages(docs: Path, source: str) -> list[str]:
         if relative is None or relative == page or relative in pages:
             continue  # another site, the list page itself or a page listed already
         pages.append(relative)
-        named.append((relative, _text(link)))
+        named.append((relative, element_text(link)))
     escaped = [p for p in pages if quote(p) != p]
     if escaped:
         raise ValueError(f"{source} lists pages whose URL is not their file's path: {escaped}")

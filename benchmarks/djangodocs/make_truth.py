@@ -53,6 +53,7 @@ from truthmaker import (  # noqa: E402
     check_language,
     check_length,
     check_pages,
+    element_text,
     has_class,
     local_page,
     render,
@@ -78,7 +79,6 @@ _TITLE = "//div[@id='bd']//h1"
 #: The toctrees of a page's body, each top-level entry's link.
 _ENTRIES = ("//div[@id='bd']//div[" + has_class("toctree-wrapper") + "]//li["
             + has_class("toctree-l1") + "]/a[1]")
-_PILCROW = "\N{PILCROW SIGN}"  # Sphinx's heading anchor, part of the heading's text
 
 #: Index page → its title, checked against the installed page.
 TITLES: dict[str, str] = {}
@@ -140,16 +140,11 @@ QUERIES: tuple[QuerySpec, ...] = (
 )
 
 
-def _text(element: lxml_html.HtmlElement) -> str:
-    """The element's text, whitespace collapsed and Sphinx's heading anchor dropped."""
-    return " ".join(element.text_content().replace(_PILCROW, " ").split())
-
-
 def page_title(docs: Path, page: str) -> str:
     """The page's title: the first ``<h1>`` of its body ("Models and databases"); empty when
     it has none."""
     headings = lxml_html.parse(str(docs / page)).xpath(_TITLE)
-    return _text(headings[0]) if headings else ""
+    return element_text(headings[0]) if headings else ""
 
 
 def list_title(docs: Path, source: str) -> str:
@@ -167,7 +162,7 @@ def _toctree_links(docs: Path, page: str) -> list[tuple[str, str]]:
     for link in lxml_html.parse(str(docs / page)).xpath(_ENTRIES):
         relative = local_page(str(link.get("href", "")), page)
         if relative is not None:
-            out.append((relative, _text(link)))
+            out.append((relative, element_text(link)))
     return out
 
 

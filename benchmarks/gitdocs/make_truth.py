@@ -51,6 +51,7 @@ from truthmaker import (  # noqa: E402
     QuerySpec,
     check_length,
     check_pages,
+    element_text,
     has_class,
     local_page,
     render,
@@ -154,10 +155,6 @@ QUERIES: tuple[QuerySpec, ...] = (
 )
 
 
-def _text(element: lxml_html.HtmlElement) -> str:
-    return " ".join(element.text_content().split())
-
-
 def _split(source: str) -> tuple[str, str, str]:
     """``page#section:Label`` → (page, section, label); the last two may be empty."""
     page, hash_, rest = source.partition("#")
@@ -180,7 +177,7 @@ def _section(docs: Path, page: str, section: str) -> lxml_html.HtmlElement:
 def _labelled(box: lxml_html.HtmlElement, label: str, source: str) -> lxml_html.HtmlElement:
     """The definition list right after the paragraph that says ``label:`` in ``box``."""
     found = [p.getnext() for p in box.xpath("./div[" + has_class("paragraph") + "]")
-             if _text(p) == f"{label}:"]
+             if element_text(p) == f"{label}:"]
     if len(found) != 1 or found[0] is None or "dlist" not in found[0].get("class", "").split():
         raise ValueError(f"{source}: no single definition list after a paragraph '{label}:'")
     dlist: lxml_html.HtmlElement = found[0]
@@ -196,12 +193,12 @@ def list_title(docs: Path, source: str) -> str:
         headings = lxml_html.parse(str(docs / page)).xpath("//h1")
         if len(headings) != 1:
             raise ValueError(f"{docs / page} has {len(headings)} <h1> headings, not one")
-        return _text(headings[0])
+        return element_text(headings[0])
     heading = _section(docs, page, section)
     if label:
         _labelled(heading.getparent(), label, source)
-        return f"{_text(heading)}: {label}"
-    return _text(heading)
+        return f"{element_text(heading)}: {label}"
+    return element_text(heading)
 
 
 def _entries(docs: Path, source: str) -> list[lxml_html.HtmlElement]:
@@ -224,7 +221,7 @@ def _misnamed(docs: Path, entries: list[tuple[str, str]]) -> list[tuple[str, str
     for page, text in entries:
         if not text.endswith(")"):
             continue  # not a manual-page entry (the index pages' items are titles)
-        headings = [_text(h) for h in lxml_html.parse(str(docs / page)).xpath("//h1")]
+        headings = [element_text(h) for h in lxml_html.parse(str(docs / page)).xpath("//h1")]
         if headings != [text + _MANUAL_PAGE]:
             out.append((page, text, " / ".join(headings)))
     return out
@@ -250,7 +247,7 @@ def list_pages(docs: Path, source: str, absent: tuple[str, ...] = ()) -> list[st
         listed.append(relative)
         if relative not in absent:
             pages.append(relative)
-            named.append((relative, _text(link)))
+            named.append((relative, element_text(link)))
     installed = [p for p in absent if (docs / p).is_file()]
     if installed:
         raise ValueError(f"{source}: pages declared absent are installed: {installed}")

@@ -43,6 +43,7 @@ from truthmaker import (  # noqa: E402
     DocSite,
     QuerySpec,
     check_length,
+    element_text,
     has_class,
     is_redirection,
     local_page,
@@ -130,10 +131,6 @@ QUERIES: tuple[QuerySpec, ...] = (
 )
 
 
-def _text(element: lxml_html.HtmlElement) -> str:
-    return " ".join(element.text_content().split())
-
-
 def _untitled(heading: str, chapter: str) -> str:
     number, space, title = heading.partition(" ")
     if not (number.isdigit() and space and title):
@@ -148,9 +145,9 @@ def chapter_title(docs: Path, chapter: str) -> str:
     headings = lxml_html.parse(str(docs / chapter)).xpath(_HEADING)
     if len(headings) != 1:
         raise ValueError(f"{chapter} is not a chapter page ({len(headings)} chapter headings)")
-    heading = _text(headings[0])
+    heading = element_text(headings[0])
     entry = _contents_entry(docs, chapter)
-    listed = _text(entry.xpath("a")[0])
+    listed = element_text(entry.xpath("a")[0])
     if listed != heading:
         raise ValueError(f"{CONTENTS} names {chapter} {listed!r}, its page {heading!r}")
     return _untitled(heading, chapter)
