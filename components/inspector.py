@@ -69,19 +69,32 @@ def highlight_blocks(
 
 
 def relevance_rows(detail: Mapping[str, Any] | None) -> tuple[pd.DataFrame, str]:
-    """Per unit: about, head, tf, evidence, weight and weight × evidence; and the sum line."""
+    """Per unit: about, head, tf, evidence, weight and weight × evidence; and the sum line,
+    with what the page's meaning added when it was read by meaning (docs/DESIGN.md §7a)."""
     columns = ["unit", "about", "head", "tf", "evidence", "weight", "weight × evidence"]
+    meaning = (detail or {}).get("meaning")
     if not detail or not detail.get("units"):
-        return pd.DataFrame(columns=columns), "No active unit: relevance 0."
+        line = "No active unit: relevance by the query's words 0."
+        return pd.DataFrame(columns=columns), line + _meaning_line(meaning, detail)
     rows = [{**{k: u[k] for k in columns[:-1]}, "weight × evidence": u["weight"] * u["evidence"]}
             for u in detail["units"]]
     numerator = sum(r["weight × evidence"] for r in rows)
     denominator = sum(r["weight"] for r in rows)
-    line = (f"relevance = Σ weight·evidence / Σ weight = {numerator:.3f} / {denominator:.3f} "
-            f"= {detail.get('relevance', 0.0):.3f}  (evidence = (about + head + tf / (tf + 1 + "
-            f"len/avg_len)) / 3, avg_len {detail.get('avg_len', 0.0):.0f} words over "
-            f"{detail.get('pages', 0)} pages)")
-    return pd.DataFrame(rows, columns=columns), line
+    words = meaning["lexical"] if meaning else detail.get("relevance", 0.0)
+    line = (f"relevance{' by the words' if meaning else ''} = Σ weight·evidence / Σ weight = "
+            f"{numerator:.3f} / {denominator:.3f} = {words:.3f}  (evidence = (about + head + "
+            f"tf / (tf + 1 + len/avg_len)) / 3, avg_len {detail.get('avg_len', 0.0):.0f} words "
+            f"over {detail.get('pages', 0)} pages)")
+    return pd.DataFrame(rows, columns=columns), line + _meaning_line(meaning, detail)
+
+
+def _meaning_line(meaning: Mapping[str, float] | None, detail: Mapping[str, Any] | None) -> str:
+    if not meaning or not detail:
+        return ""
+    return (f". By meaning: cosine with the query {meaning['cosine']:.3f} against the median "
+            f"page read {meaning['median']:.3f}, lift {meaning['lift']:.3f}; relevance = 1 − "
+            f"(1 − {meaning['lexical']:.3f})(1 − {meaning['lift']:.3f}) = "
+            f"{detail.get('relevance', 0.0):.3f}")
 
 
 #: The inspector's first choice: always the newest fetched page.

@@ -137,7 +137,7 @@ class Patches:
             cosine = patches.cosine.get(urlsplit(signal.url).path)
             if cosine is None or not patches.read or patches.args.no_page:
                 return explanation
-            s = lift(cosine, statistics.median(patches.read))
+            s = patches.args.weight * lift(cosine, statistics.median(patches.read))
             return dataclasses.replace(
                 explanation, relevance=1 - (1 - explanation.relevance) * (1 - s))
 
@@ -154,7 +154,8 @@ class Patches:
             return adapt0(self, query, markdown, relevance, blind, language)
 
         def found(self: Any, score: float, relevance: float) -> Any:
-            if patches.args.ranking_only and patches.lexical is not None:
+            if ((patches.args.ranking_only or patches.args.lexical_leads)
+                    and patches.lexical is not None):
                 relevance = patches.lexical
             return found0(self, score, relevance)
 
@@ -219,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blind-only", action="store_true")
     parser.add_argument("--listed-only", action="store_true")
     parser.add_argument("--tiebreak", action="store_true")
+    parser.add_argument("--lexical-leads", action="store_true",
+                        help="the lead bar alone reads the lexical relevance")
+    parser.add_argument("--weight", type=float, default=1.0,
+                        help="the lift's weight in the fusion (1: as first measured)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/semantic_proto"))
     parser.add_argument("--table", type=Path, help="the shipped table (build_table.py)")
     args = parser.parse_args(argv)
@@ -246,10 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = crawl(args.site, name, patches)
         logger.info("%s %s %s", args.site, name, results[name])
     variant = args.mode + ("_rank" if args.ranking_only else "") + (
+        "_lexleads" if args.lexical_leads else "") + (
         f"_link{args.link_weight:g}" if args.link_weight else "") + (
         "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
         "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "") + (
-        "_table" if args.table else "")
+        "_table" if args.table else "") + (
+        f"_w{args.weight:g}" if args.weight != 1.0 else "")
     out = args.work / f"fuse_{args.site}_{variant}.json"
     out.write_text(json.dumps(results), encoding="utf-8")
     return 0

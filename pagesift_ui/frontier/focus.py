@@ -9,6 +9,7 @@ asks whether the queue needs rescoring (docs/DESIGN.md §11.6 and §11.9).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 
@@ -21,6 +22,7 @@ from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
 from pagesift_ui.frontier.linkbatch import LinkColumns
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
+from pagesift_ui.frontier.meaning import Meaning
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
 from pagesift_ui.frontier.popularity import Popularity
 from pagesift_ui.frontier.prequential import logistic
@@ -71,6 +73,9 @@ class Focus:
         Prior mean of the link-model weights (default: the upstream fixed weights).
     z : float
         Quantile of the link model's "significantly moved" rule (default ``Z1``).
+    meaning : Meaning, optional
+        Reads English pages by meaning as well (``frontier/meaning.py``): their relevance is
+        fused with their meaning's lift. None: lexical relevance only.
     """
 
     __slots__ = (
@@ -80,6 +85,7 @@ class Focus:
         "english_query",
         "facets",
         "families",
+        "meaning",
         "model",
         "popularity",
         "query",
@@ -88,10 +94,16 @@ class Focus:
     )
 
     def __init__(
-        self, query: Query, prior: Sequence[float] = PRIOR_WEIGHTS, z: float = Z1
+        self,
+        query: Query,
+        prior: Sequence[float] = PRIOR_WEIGHTS,
+        z: float = Z1,
+        meaning: Meaning | None = None,
     ) -> None:
         if not isinstance(query, Query):
             raise ValueError(f"query must be a Query, got {type(query).__name__}")
+        if meaning is not None and not isinstance(meaning, Meaning):
+            raise ValueError(f"meaning must be a Meaning or None, got {type(meaning).__name__}")
         self.query = query
         self.term_weights = TermWeights(len(query))
         self.facets = FacetStats(query)
@@ -104,6 +116,9 @@ class Focus:
         self.english_query = query.language is Language.ENGLISH and all(
             term.isascii() for term in query.terms
         )
+        #: The words of the meaning table are English: a query read in another language is
+        #: read lexically only, and so is a page read in another language (page_signal).
+        self.meaning = meaning if meaning is not None and self.english_query else None
         self._seed_lang: str | None = None  # lang of the first observed page, the seed
         self._english_found = False
         self._model_changed = False
@@ -125,8 +140,14 @@ class Focus:
         language: Language | None = None,
     ) -> PageSignal:
         """What a fetched page, read in ``language`` (None: the query's), says about the
-        query's units (docs/DESIGN.md §7)."""
-        return page_signal(self.query, url, title, headings, body_text, language)
+        query's units (docs/DESIGN.md §7) and, read in English with a ``meaning``, its cosine
+        with the query by meaning (§7a)."""
+        signal = page_signal(self.query, url, title, headings, body_text, language)
+        meaning = self.meaning
+        if meaning is None or (language or self.query.language) is not Language.ENGLISH:
+            return signal
+        cosine = meaning.cosine(title, headings, body_text)
+        return signal if cosine is None else dataclasses.replace(signal, cosine=cosine)
 
     def named_titles(
         self, titles: Sequence[str], language: Language | None = None
@@ -148,6 +169,8 @@ class Focus:
             raise ValueError(f"lang must be a string, got {type(lang).__name__}")
         self.facets.observe(signal)
         self.term_weights.observe(signal.body_mask)
+        if signal.cosine is not None and self.meaning is not None:
+            self.meaning.observe(signal.cosine)
         if self._seed_lang is None:
             self._seed_lang = lang.strip().lower()
         elif _is_english(lang) and is_english_section(signal.url):
@@ -171,11 +194,21 @@ class Focus:
         )
 
     def relevance(self, signal: PageSignal) -> float:
-        """Facet relevance of a page under the current site statistics, in [0, 1]."""
-        return self.facets.relevance(signal)
+        """A page's relevance under the current site statistics, in [0, 1]."""
+        return self.explain_relevance(signal).relevance
 
     def explain_relevance(self, signal: PageSignal) -> RelevanceExplanation:
-        return self.facets.explain_relevance(signal)
+        """Facet relevance (§7), fused with the page's meaning when it was read for it
+        (§7a): 1 − (1 − lexical)(1 − lift), so meaning raises a page the query's words
+        missed and never lowers one they found."""
+        explanation = self.facets.explain_relevance(signal)
+        if signal.cosine is None or self.meaning is None:
+            return explanation
+        lift = self.meaning.lift(signal.cosine, explanation.relevance)
+        if lift is None:
+            return explanation
+        fused = 1.0 - (1.0 - explanation.relevance) * (1.0 - lift.lift)
+        return dataclasses.replace(explanation, relevance=fused, meaning=lift)
 
     @staticmethod
     def is_hub(word_count: int, link_count: int) -> bool:

@@ -45,6 +45,7 @@ import numpy as np
 
 from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
+from pagesift_ui.frontier.meaning import MeaningLift
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA, bh_adjusted, poisson_upper_tail
 from pagesift_ui.frontier.tokens import is_cjk_char, words
@@ -93,6 +94,8 @@ class PageSignal:
     of adjacent terms (written "a b"). ``about``, ``head`` and ``tf`` are per unit; ``length`` is
     the body's word count, ``content_words`` its words minus stop words (the collocation test
     counts on those), ``body_mask`` the terms the body hits (for the term weights of §6).
+    ``cosine`` is the page's cosine with the query by meaning (``frontier/meaning.py``), None
+    when it was not read for meaning (no meaning weight, not English, no known word).
     """
 
     url: str
@@ -104,6 +107,7 @@ class PageSignal:
     length: int
     content_words: int
     body_mask: int
+    cosine: float | None = None
 
     def __post_init__(self) -> None:
         n_units = len(self.units)
@@ -121,6 +125,8 @@ class PageSignal:
             )
         if not 0 <= self.body_mask < (1 << self.n_terms):
             raise ValueError(f"body_mask {self.body_mask!r} has bits beyond {self.n_terms} terms")
+        if self.cosine is not None and not -1.0 <= self.cosine <= 1.0:
+            raise ValueError(f"cosine must be in [-1, 1] or None, got {self.cosine!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; ``PageSignal.from_dict`` reads it back."""
@@ -139,6 +145,7 @@ class PageSignal:
                 length=int(data["length"]),
                 content_words=int(data["content_words"]),
                 body_mask=int(data["body_mask"]),
+                cosine=None if data.get("cosine") is None else float(data["cosine"]),
             )
         except KeyError as missing:
             raise ValueError(f"page signal lacks the field {missing}") from None
@@ -164,20 +171,25 @@ class UnitEvidence:
 
 @dataclass(frozen=True, slots=True)
 class RelevanceExplanation:
-    """How a page's relevance comes out under the current site statistics."""
+    """How a page's relevance comes out under the current site statistics; ``meaning``:
+    what its meaning added (``Focus.explain_relevance``), None when nothing was fused."""
 
     units: tuple[UnitEvidence, ...]
     relevance: float
     avg_len: float
     pages: int
+    meaning: MeaningLift | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "units": [unit.to_dict() for unit in self.units],
             "relevance": self.relevance,
             "avg_len": self.avg_len,
             "pages": self.pages,
         }
+        if self.meaning is not None:
+            out["meaning"] = self.meaning.to_dict()
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,8 +115,10 @@ class CrawlConfig:
     ``concurrency`` the crawl is the same run after run, and 1 is the crawl of one fetch at a
     time (docs/DESIGN.md §11.14); ``per_host`` lets more than one of them go to one host.
     ``render`` asks for pages to be rendered in headless Chromium (off by default: a render
-    costs a browser and up to ``render_deadline_s`` per page, §11.3a). The ranges of the
-    numbers are ``SETTINGS``'.
+    costs a browser and up to ``render_deadline_s`` per page, §11.3a). ``meaning_weight`` is
+    the most a page's meaning can add to its relevance (docs/DESIGN.md §7a; English pages
+    under an English query; 0: lexical relevance only). The ranges of the numbers are
+    ``SETTINGS``'.
     """
 
     seed_url: str
@@ -155,6 +157,9 @@ class CrawlConfig:
     language: Language = Language.AUTO
     render: RenderMode = RenderMode.OFF
     render_deadline_s: float = 10.0
+    # docs/DECISIONS.md "Adopted: page relevance fused with meaning": the weight swept on the
+    # tuning sets (0.25, 0.5, 0.75, 1); the largest that keeps both of their met targets
+    meaning_weight: float = 0.25
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -242,12 +247,13 @@ class CrawlConfig:
         made before ``link_blocks_as_evidence`` existed counted blocks that are only links
         as evidence, and one made before ``forgive_thin_evidence`` let a verdict on thin
         evidence stand: without the keys they do so again, so their stop rules replay as
-        they ran.
+        they ran; one made before ``meaning_weight`` read relevance by words alone, and does
+        again.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
         as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True,
-                     "forgive_thin_evidence": False}
+                     "forgive_thin_evidence": False, "meaning_weight": 0.0}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
                                  **values})
 
@@ -434,6 +440,9 @@ SETTINGS: tuple[Setting, ...] = (
             "--render"),
     Setting("render_deadline_s", float, "most seconds one page's render may take; then the "
             "page as it is (or the plain fetch) is read", "--render-deadline", 1.0, 120.0),
+    Setting("meaning_weight", float, "most a page's meaning (static word vectors, English "
+            "only) adds to its relevance; 0: the query's words alone", "--meaning-weight",
+            0.0, 1.0),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )

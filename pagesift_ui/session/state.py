@@ -17,6 +17,7 @@ from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.linkbatch import LINK_COLUMNS, LinkColumns, PartialSums, column_row
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
+from pagesift_ui.frontier.meaning import Meaning, word_vectors
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import (
@@ -78,6 +79,12 @@ def stored_signal(key: str, signal: object | None) -> LinkSignal | None:
     return signal
 
 
+def _meaning(query: str, weight: float) -> Meaning | None:
+    """The crawl's reading by meaning (docs/DESIGN.md §7a); None at weight 0, which also
+    spares loading the table."""
+    return Meaning(word_vectors(), query, weight) if weight > 0 else None
+
+
 def _breadth_first_score(signal: LinkSignal) -> float:
     return 1.0
 
@@ -116,7 +123,8 @@ class FrontierState:
         query = Query(config.query, config.language)
         return cls(
             query=query,
-            focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta)),
+            focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta),
+                        meaning=_meaning(config.query, config.meaning_weight)),
             adaptive=Adaptive(config.adaptive, len(query)),
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),

@@ -430,7 +430,17 @@ def test_relevance_rows_sum_to_the_relevance() -> None:
     frame, line = relevance_rows(DETAIL)
     assert frame["weight × evidence"].tolist() == [0.9, 0.25, 0.0]
     assert "= 1.150 / 2.500 = 0.410" in line
-    assert relevance_rows(None)[1] == "No active unit: relevance 0."
+    assert relevance_rows(None)[1] == "No active unit: relevance by the query's words 0."
+
+
+def test_relevance_rows_say_what_meaning_added() -> None:
+    meaning = {"cosine": 0.62, "median": 0.5, "lift": 0.06, "lexical": 0.41}
+    _, line = relevance_rows({**DETAIL, "relevance": 1 - 0.59 * 0.94, "meaning": meaning})
+    assert "relevance by the words = Σ weight·evidence / Σ weight = 1.150 / 2.500 = 0.410" in line
+    assert ("By meaning: cosine with the query 0.620 against the median page read 0.500, lift "
+            "0.060; relevance = 1 − (1 − 0.410)(1 − 0.060) = 0.445") in line
+    lifted = {"units": [], "relevance": 0.06, "meaning": {**meaning, "lexical": 0.0}}
+    assert relevance_rows(lifted)[1].endswith("= 0.060")
 
 
 def test_headline_metrics_labels_and_values() -> None:

@@ -1,0 +1,180 @@
+"""What a page means, beside the words it shares with the query (docs/DESIGN.md §7a).
+
+Lexical relevance (``relevance.py``) recognises a page by the query's own words. Real
+documentation names its pages by their subject ("Client/Server Authentication") while a
+person asks in other words ("who may connect and how they prove it"): on the held-out manuals
+the answers' lexical relevance is often no higher than their neighbours'. ``WordVectors``
+gives a text a vector by meaning: the SIF-weighted sum of static word vectors (Arora, Liang
+& Ma 2017, "A simple but tough-to-beat baseline for sentence embeddings", ICLR), the words'
+vectors distilled from a sentence embedding (all-MiniLM-L6-v2, Apache-2.0: each of 75,471
+common English words embedded alone; the SIF weights from ``wordfreq``'s frequencies;
+``benchmarks/semantic_proto/``). The table ships in its reduced form: 128 dimensions by PCA,
+int8 with one scale per word, the SIF weights and the removal of the vocabulary's common
+component folded in (both linear, so exact), 9.5 MB (docs/DECISIONS.md "Adopted: page
+relevance fused with meaning").
+
+``Meaning`` is one crawl's use of it: the query's vector, the cosines of the pages read so
+far, and ``lift``, a page's cosine above the median page read, scaled to [0, 1] and weighted
+(``CrawlConfig.meaning_weight``): a page is recognised by meaning only against the rest of
+the same site, whose pages all share its vocabulary. English only: the words are English.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["MEANING_TEXT_CHARS", "Meaning", "MeaningLift", "WordVectors", "word_vectors"]
+
+#: The page text read for its meaning: the head of a long page says what it is about, and the
+#: vector of a whole reference page is the average of everything it lists.
+MEANING_TEXT_CHARS = 6_000
+#: Cosines are kept to this many decimals: a sum of float vectors can differ in its last bits
+#: between CPUs (SIMD), and a crawl must repeat on any machine (docs/DESIGN.md §11.12).
+_COSINE_DECIMALS = 6
+_WORD = re.compile(r"[a-z]+")
+_TABLE = "word_vectors.npz"
+
+
+@dataclass(frozen=True, slots=True)
+class MeaningLift:
+    """What a page's meaning added to its relevance: ``relevance`` = 1 − (1 − ``lexical``)(1 −
+    ``lift``), ``lift`` = weight × the ``cosine``'s excess over the ``median`` page read,
+    scaled to [0, 1]."""
+
+    cosine: float
+    median: float
+    lift: float
+    lexical: float
+
+    def to_dict(self) -> dict[str, float]:
+        return {"cosine": self.cosine, "median": self.median, "lift": self.lift,
+                "lexical": self.lexical}
+
+
+class WordVectors:
+    """The static word-vector table: a text's vector is the sum of its known words' rows.
+
+    Parameters
+    ----------
+    words : sequence of str
+        The vocabulary, one row each (lowercase ASCII words).
+    codes : int8 array, words × dimensions
+        Each word's vector, SIF weight folded in, as int8 codes.
+    scales : float32 array, one per word
+        The scale of each word's codes.
+    """
+
+    __slots__ = ("_codes", "_index", "_scales")
+
+    def __init__(
+        self,
+        words: list[str],
+        codes: npt.NDArray[np.int8],
+        scales: npt.NDArray[np.float32],
+    ) -> None:
+        if codes.ndim != 2 or codes.shape[0] != len(words) or scales.shape != (len(words),):
+            raise ValueError(
+                f"need one row of codes and one scale per word: {len(words)} words, codes "
+                f"{codes.shape}, scales {scales.shape}"
+            )
+        self._index = {word: row for row, word in enumerate(words)}
+        self._codes = codes
+        self._scales = scales.astype(np.float64)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    @property
+    def dimensions(self) -> int:
+        return int(self._codes.shape[1])
+
+    def vector(self, text: str) -> npt.NDArray[np.float64] | None:
+        """The unit vector of ``text``'s known words, None when it has none."""
+        index = self._index
+        rows = [index[word] for word in _WORD.findall(text.lower()) if word in index]
+        if not rows:
+            return None
+        ids = np.array(rows)
+        summed = (self._codes[ids].astype(np.float64) * self._scales[ids, None]).sum(axis=0)
+        norm = float(np.sqrt(summed @ summed))
+        return summed / norm if norm else None
+
+
+@lru_cache(maxsize=1)
+def word_vectors() -> WordVectors:
+    """The table shipped with the package, read once per process (~0.2 s, ~20 MB)."""
+    with resources.files(__package__).joinpath(_TABLE).open("rb") as handle:
+        with np.load(handle, allow_pickle=False) as table:
+            words = table["words"].tobytes().decode("utf-8").split("\n")
+            return WordVectors(words, table["codes"], table["scales"])
+
+
+class Meaning:
+    """One crawl's reading of pages by meaning (module docstring).
+
+    Parameters
+    ----------
+    vectors : WordVectors
+        The table.
+    query : str
+        The query's text.
+    weight : float in (0, 1]
+        The most a page's meaning adds to its relevance: relevance' = 1 − (1 − r)(1 − lift).
+    """
+
+    __slots__ = ("_query_vector", "_read", "_vectors", "weight")
+
+    def __init__(self, vectors: WordVectors, query: str, weight: float) -> None:
+        if not 0.0 < weight <= 1.0:
+            raise ValueError(f"weight must be in (0, 1], got {weight!r}")
+        self._vectors = vectors
+        self._query_vector = vectors.vector(query)
+        self._read: list[float] = []  # the cosines of the pages read, sorted
+        self.weight = weight
+
+    @property
+    def active(self) -> bool:
+        """False when the table knows none of the query's words: nothing to compare."""
+        return self._query_vector is not None
+
+    def cosine(self, title: str, headings: Sequence[str], text: str) -> float | None:
+        """A page's cosine with the query: its title twice (the title names the page), its
+        headings and the head of its text; None when nothing in it is known."""
+        if self._query_vector is None:
+            return None
+        page = self._vectors.vector(
+            " ".join([title, title, *headings, text[:MEANING_TEXT_CHARS]]))
+        if page is None:
+            return None
+        return round(float(page @ self._query_vector), _COSINE_DECIMALS)
+
+    def observe(self, cosine: float) -> None:
+        """Count a read page's cosine in the site's median."""
+        bisect.insort(self._read, cosine)
+
+    @property
+    def median(self) -> float | None:
+        """The median cosine of the pages read (None before the first)."""
+        read = self._read
+        if not read:
+            return None
+        middle = len(read) // 2
+        return read[middle] if len(read) % 2 else (read[middle - 1] + read[middle]) / 2
+
+    def lift(self, cosine: float, lexical: float) -> MeaningLift | None:
+        """What a page of this ``cosine`` and ``lexical`` relevance gains by its meaning: the
+        weight × the cosine's excess over the median page read, scaled to [0, 1]. None
+        before any page is read."""
+        median = self.median
+        if median is None:
+            return None
+        excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
+        return MeaningLift(cosine, median, self.weight * min(1.0, max(0.0, excess)), lexical)
