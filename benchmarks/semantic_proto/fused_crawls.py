@@ -149,7 +149,8 @@ class Patches:
 
         def adapt(self: Any, query: Any, markdown: str, relevance: float, blind: bool,
                   language: Any = None) -> Any:
-            if patches.args.ranking_only and patches.lexical is not None:
+            if ((patches.args.ranking_only or patches.args.lexical_rules)
+                    and patches.lexical is not None):
                 relevance = patches.lexical
             return adapt0(self, query, markdown, relevance, blind, language)
 
@@ -220,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blind-only", action="store_true")
     parser.add_argument("--listed-only", action="store_true")
     parser.add_argument("--tiebreak", action="store_true")
+    parser.add_argument("--lexical-rules", action="store_true",
+                        help="the stop rules alone read the lexical relevance")
     parser.add_argument("--lexical-leads", action="store_true",
                         help="the lead bar alone reads the lexical relevance")
     parser.add_argument("--weight", type=float, default=1.0,
@@ -252,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         logger.info("%s %s %s", args.site, name, results[name])
     variant = args.mode + ("_rank" if args.ranking_only else "") + (
         "_lexleads" if args.lexical_leads else "") + (
+        "_lexrules" if args.lexical_rules else "") + (
         f"_link{args.link_weight:g}" if args.link_weight else "") + (
         "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
         "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "") + (
