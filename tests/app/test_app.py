@@ -457,3 +457,22 @@ def test_the_what_if_sliders_and_marks_outlive_another_open_view(at: AppTest) ->
     open_view(at, "What-if stops")
     assert at.slider(key="whatif_patience").value == 1
     assert at.slider(key="whatif_patience").value != session.config.adaptive.patience
+
+
+def test_the_inspector_says_what_meaning_added_and_the_weight_is_a_setting(
+    at: AppTest,
+) -> None:
+    unfold(at, "setup_advanced")
+    at.number_input(key="meaning_weight").set_value(0.5).run()
+    session = start(at)
+    assert session.config.meaning_weight == 0.5
+    step(at, 3)
+    at.session_state["view"] = "Page inspector"
+    at.run()
+    assert not at.exception
+    record = session.steps[-1]
+    meaning = record.relevance_detail["meaning"]
+    (line,) = [c.value for c in at.caption if "By meaning" in c.value]
+    assert f"cosine with the query {meaning['cosine']:.3f}" in line
+    assert f"against the median page read {meaning['median']:.3f}" in line
+    assert line.endswith(f"= {record.relevance:.3f}")
