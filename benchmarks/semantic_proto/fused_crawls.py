@@ -135,7 +135,8 @@ class Patches:
             explanation = explain0(self, signal)
             patches.lexical = explanation.relevance
             cosine = patches.cosine.get(urlsplit(signal.url).path)
-            if cosine is None or not patches.read or patches.args.no_page:
+            if (cosine is None or len(patches.read) < patches.args.min_read
+                    or patches.args.no_page):
                 return explanation
             s = patches.args.weight * lift(cosine, statistics.median(patches.read))
             return dataclasses.replace(
@@ -221,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blind-only", action="store_true")
     parser.add_argument("--listed-only", action="store_true")
     parser.add_argument("--tiebreak", action="store_true")
+    parser.add_argument("--min-read", type=int, default=1,
+                        help="pages read before any lift (1: as the package)")
     parser.add_argument("--lexical-rules", action="store_true",
                         help="the stop rules alone read the lexical relevance")
     parser.add_argument("--lexical-leads", action="store_true",
@@ -260,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         "_nopage" if args.no_page else "") + ("_blind" if args.blind_only else "") + (
         "_listed" if args.listed_only else "") + ("_tie" if args.tiebreak else "") + (
         "_table" if args.table else "") + (
-        f"_w{args.weight:g}" if args.weight != 1.0 else "")
+        f"_w{args.weight:g}" if args.weight != 1.0 else "") + (
+        f"_min{args.min_read}" if args.min_read != 1 else "")
     out = args.work / f"fuse_{args.site}_{variant}.json"
     out.write_text(json.dumps(results), encoding="utf-8")
     return 0
