@@ -142,12 +142,11 @@ class Focus:
         """What a fetched page, read in ``language`` (None: the query's), says about the
         query's units (docs/DESIGN.md §7) and, read in English with a ``meaning``, its cosine
         with the query by meaning (§7a)."""
-        signal = page_signal(self.query, url, title, headings, body_text, language)
         meaning = self.meaning
-        if meaning is None or (language or self.query.language) is not Language.ENGLISH:
-            return signal
-        cosine = meaning.cosine(title, headings, body_text)
-        return signal if cosine is None else dataclasses.replace(signal, cosine=cosine)
+        cosine = None
+        if meaning is not None and (language or self.query.language) is Language.ENGLISH:
+            cosine = meaning.cosine(title, headings, body_text)
+        return page_signal(self.query, url, title, headings, body_text, language, cosine)
 
     def named_titles(
         self, titles: Sequence[str], language: Language | None = None

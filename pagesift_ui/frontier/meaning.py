@@ -110,7 +110,7 @@ class WordVectors:
 
 @lru_cache(maxsize=1)
 def word_vectors() -> WordVectors:
-    """The table shipped with the package, read once per process (~0.2 s, ~20 MB)."""
+    """The table shipped with the package, read once per process (~0.1 s, ~20 MB)."""
     with resources.files(__package__).joinpath(_TABLE).open("rb") as handle:
         with np.load(handle, allow_pickle=False) as table:
             words = table["words"].tobytes().decode("utf-8").split("\n")

@@ -318,8 +318,10 @@ def page_signal(
     headings: Sequence[str],
     body_text: str,
     language: Language | None = None,
+    cosine: float | None = None,
 ) -> PageSignal:
-    """Count what a page says about each candidate unit (docs/DESIGN.md §7).
+    """Count what a page says about each candidate unit (docs/DESIGN.md §7); ``cosine`` is
+    its cosine with the query by meaning, when it was read for it (§7a).
 
     ``about``: the unit is in the title or the URL text (``linkrules.locator_text``); ``head``:
     in one heading line; ``tf``: occurrences in the body. Terms match by Snowball stem, as in
@@ -356,6 +358,7 @@ def page_signal(
         length=len(body_words),
         content_words=body.size,
         body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
+        cosine=cosine,
     )
 
 
