@@ -39,6 +39,8 @@ MEANING_TEXT_CHARS = 6_000
 #: Cosines are kept to this many decimals: a sum of float vectors can differ in its last bits
 #: between CPUs (SIMD), and a crawl must repeat on any machine (docs/DESIGN.md §11.12).
 _COSINE_DECIMALS = 6
+#: The table's own words: it holds lowercase ASCII words only, so a text is split as it was
+#: when the table was measured, not by ``tokens.words`` (which keeps digits and other letters).
 _WORD = re.compile(r"[a-z]+")
 _TABLE = "word_vectors.npz"
 
