@@ -127,6 +127,16 @@ def _family_text(url: str, link: Mapping[str, Any]) -> str:
             f"{float(family['value']):.2f} from those of its pages fetched so far")
 
 
+def _meaning_text(link: Mapping[str, Any]) -> str:
+    """What the link's own words meant, when that lifted it: its anchor and its list's
+    title read by meaning against the query (``frontier/meaning.py``, docs/DESIGN.md §8.2)."""
+    meaning = next((f for f in link.get("features", []) if f.get("name") == "meaning"), None)
+    if meaning is None or float(meaning.get("contribution", 0.0)) <= 0.0:
+        return ""
+    return (f"; its anchor and list title, read by meaning, are nearer the query than most "
+            f"links read so far (+{float(meaning['contribution']):.2f})")
+
+
 def _score_text(record: StepRecord) -> str:
     """The link's score and its terms. The explanation uses the weights in force when the link
     was popped; the queue score may date from the last rescoring (term weights that drifted by
@@ -143,7 +153,9 @@ def _score_text(record: StepRecord) -> str:
     for step in link.get("steps", []):
         text += f", {step['rule']} → {step['score']:.2f}"
     notes = ("; a blind link: no query word in its anchor, URL or context, so its parent, its "
-             "siblings, its popularity and its name family scored it") if record.blind else ""
+             "siblings, its popularity, its name family and its meaning scored it"
+             ) if record.blind else ""
+    notes += _meaning_text(link)
     if link.get("cited"):
         notes += ("; a citation: its page names it in running text, so it takes half the "
                   "page's relevance")

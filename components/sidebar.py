@@ -58,7 +58,7 @@ FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_pr
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
                  "forgive_thin_evidence", "link_blocks_as_evidence", "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
-                 "render_deadline_s", "language", "meaning_weight")
+                 "render_deadline_s", "language", "meaning_weight", "link_meaning_weight")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -83,7 +83,7 @@ def form_defaults() -> dict[str, Any]:
                                          "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host",
-                                         "meaning_weight")},
+                                         "meaning_weight", "link_meaning_weight")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -219,13 +219,15 @@ FIELD_LABELS = {
     "concurrency": "Fetches in flight", "per_host": "Requests per host",
     "render": "Render JavaScript", "render_deadline_s": "Render deadline",
     "meaning_weight": "Weight of meaning",
+    "link_meaning_weight": "Weight of link meaning",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
                           "patience", "min_gain", "delay_s"})
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
                              "max_sitemap_urls", "concurrency", "per_host", "render",
-                             "render_deadline_s", "language", "meaning_weight"})
+                             "render_deadline_s", "language", "meaning_weight",
+                             "link_meaning_weight"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -367,6 +369,11 @@ def _advanced_inputs() -> None:
                         help="the most a page's meaning (static word vectors, English pages "
                              "under an English query) adds to its relevance, against the "
                              "site's median page; 0: the query's words alone")
+        st.number_input("Weight of link meaning", key="link_meaning_weight", step=0.05,
+                        format="%.2f",
+                        help="the most a link's anchor and list title, read by meaning, add "
+                             "to its score, against the median link read so far; 0: the "
+                             "query's words alone")
         st.selectbox("Query language", [lang.value for lang in Language], key="language",
                      format_func=_language_label,
                      help="its stemmer and stop words; auto detects it from the query. Pages "

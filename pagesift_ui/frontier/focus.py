@@ -22,7 +22,7 @@ from pagesift_ui.frontier.language import DETECT_CHARS, Language, page_language
 from pagesift_ui.frontier.linkbatch import LinkColumns
 from pagesift_ui.frontier.linkrules import is_english_section, markdown_text
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
-from pagesift_ui.frontier.meaning import Meaning
+from pagesift_ui.frontier.meaning import LinkMeaning, Meaning
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS, LinkModel
 from pagesift_ui.frontier.popularity import Popularity
 from pagesift_ui.frontier.prequential import logistic
@@ -76,6 +76,9 @@ class Focus:
     meaning : Meaning, optional
         Reads English pages by meaning as well (``frontier/meaning.py``): their relevance is
         fused with their meaning's lift. None: lexical relevance only.
+    link_meaning : LinkMeaning, optional
+        Reads the links of English pages by meaning as well: a link's anchor and list title,
+        lifted by their meaning, add to its raw score (docs/DESIGN.md §8.2). None: words only.
     """
 
     __slots__ = (
@@ -85,6 +88,7 @@ class Focus:
         "english_query",
         "facets",
         "families",
+        "link_meaning",
         "meaning",
         "model",
         "popularity",
@@ -99,11 +103,15 @@ class Focus:
         prior: Sequence[float] = PRIOR_WEIGHTS,
         z: float = Z1,
         meaning: Meaning | None = None,
+        link_meaning: LinkMeaning | None = None,
     ) -> None:
         if not isinstance(query, Query):
             raise ValueError(f"query must be a Query, got {type(query).__name__}")
         if meaning is not None and not isinstance(meaning, Meaning):
             raise ValueError(f"meaning must be a Meaning or None, got {type(meaning).__name__}")
+        if link_meaning is not None and not isinstance(link_meaning, LinkMeaning):
+            raise ValueError(f"link_meaning must be a LinkMeaning or None, got "
+                             f"{type(link_meaning).__name__}")
         self.query = query
         self.term_weights = TermWeights(len(query))
         self.facets = FacetStats(query)
@@ -119,6 +127,7 @@ class Focus:
         #: The words of the meaning table are English: a query read in another language is
         #: read lexically only, and so is a page read in another language (page_signal).
         self.meaning = meaning if meaning is not None and self.english_query else None
+        self.link_meaning = link_meaning if self.english_query else None
         self._seed_lang: str | None = None  # lang of the first observed page, the seed
         self._english_found = False
         self._model_changed = False
@@ -233,14 +242,26 @@ class Focus:
         language: Language | None = None,
         cited: bool = False,
         parent: str = "",
+        meaning: float = 0.0,
     ) -> LinkSignal:
         """Read one link of a fetched page, read in ``language``, into its signal
         (docs/DESIGN.md §8); ``cited``: it sits in the page's running text; ``parent``: the
-        page's key."""
+        page's key; ``meaning``: its lift by meaning (``link_lifts``)."""
         return links.link_signal(
             self.query, url, anchor, context, depth, parent_relevance, parent_is_hub, seed_host,
-            group, target, language, cited, parent,
+            group, target, language, cited, parent, meaning,
         )
+
+    def link_lifts(
+        self, texts: Sequence[str], language: Language | None = None
+    ) -> dict[str, float]:
+        """The lifts by meaning of one page's link texts (``link_text``), for a page read in
+        English (None: the query's language) with a ``link_meaning``; a text absent from the
+        answer has none (docs/DESIGN.md §8.2)."""
+        reader = self.link_meaning
+        if reader is None or (language or self.query.language) is not Language.ENGLISH:
+            return {}
+        return reader.read_page(texts)
 
     def score(self, link_signal: LinkSignal) -> float:
         """The link's score under the current model and term weights (``explain``'s)."""

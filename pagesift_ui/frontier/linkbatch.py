@@ -49,7 +49,8 @@ __all__ = [
 
 _ROW_DTYPE = np.dtype(
     [("anchor", np.int64), ("locator", np.int64), ("context", np.int64),
-     ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64)]
+     ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64),
+     ("meaning", np.float64)]
 )
 
 #: ``LinkColumns``' fields as (name, numpy dtype, width; 0: one number): a queue keeps them
@@ -60,7 +61,7 @@ LINK_COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("anchor", "int64", 0), ("locator", "int64", 0), ("context", "int64", 0),
     ("depth", "int64", 0), ("decay", "float64", 0), ("parent", "float64", 0),
     ("flag_code", "int64", 0), ("group", "int64", 0), ("target", "int64", 0),
-    ("partial", "float64", 0),
+    ("meaning", "float64", 0), ("partial", "float64", 0),
 )
 _FLAG_MASK = (1 << len(ROW_FLAGS)) - 1
 
@@ -69,10 +70,10 @@ def column_row(signal: object) -> tuple[Any, ...]:
     """A ``LinkSignal``'s values in ``LINK_COLUMNS`` order, the ones ``from_signals`` packs."""
     if not isinstance(signal, LinkSignal):
         raise TypeError(f"not a link signal: {type(signal).__name__}")
-    anchor, locator, context, code, parent, group, target = signal.row
+    anchor, locator, context, code, parent, group, target, meaning = signal.row
     depth = code >> ROW_DEPTH_SHIFT
     return (anchor, locator, context, depth, DEPTH_DECAY**depth, parent, code & _FLAG_MASK,
-            group, target, math.nan)
+            group, target, meaning, math.nan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,7 @@ class LinkColumns:
     flag_code: npt.NDArray[np.int64]
     group: npt.NDArray[np.int64]  # sibling group id, NO_GROUP (-1) for none
     target: npt.NDArray[np.int64]  # popularity target id, -1 for none
+    meaning: npt.NDArray[np.float64]  # the link's lift by meaning (LinkSignal.meaning)
     # the raw sum before its popularity term, as score_queued last computed it; NaN: not
     # yet (a link queued or changed since). Written by score_queued only.
     partial: npt.NDArray[np.float64]
@@ -115,7 +117,7 @@ class LinkColumns:
             context=rows["context"].copy(), depth=depth, decay=decay,
             parent=rows["parent"].copy(), flag_code=code & _FLAG_MASK,
             group=rows["group"].copy(), target=rows["target"].copy(),
-            partial=np.full(len(signals), np.nan),
+            meaning=rows["meaning"].copy(), partial=np.full(len(signals), np.nan),
         )
 
     @classmethod
@@ -361,9 +363,9 @@ def _sum_before_popularity(
     cols: LinkColumns, weights: tuple[float, ...], term_weights: Sequence[float],
     credits: Credits, total: npt.NDArray[np.float64], part: npt.NDArray[np.float64],
 ) -> None:
-    """Into ``total``: 0.0 + w₀x₀ + … + w₄x₄ + SIBLING_WEIGHT × credit, left to right as
-    ``_raw`` sums. 0.0 + y is done on the first table (it turns -0.0 into +0.0); the sum is
-    never -0.0 after it. ``part`` is a buffer of the same length."""
+    """Into ``total``: 0.0 + w₀x₀ + … + w₄x₄ + meaning + SIBLING_WEIGHT × credit, left to
+    right as ``_raw`` sums. 0.0 + y is done on the first table (it turns -0.0 into +0.0);
+    the sum is never -0.0 after it. ``part`` is a buffer of the same length."""
     masks = (cols.anchor, cols.locator, cols.context)
     table = _coverage_table(tuple(term_weights))
     if table is None:
@@ -381,6 +383,7 @@ def _sum_before_popularity(
     if not _bits_within((cols.flag_code,), _FLAG_MASK + 1):
         raise ValueError("flag codes must be in [0, 63]")
     total += _gather(weights[4] * _PHRASE, cols.flag_code, part)
+    total += cols.meaning
     if credits is not None and len(credits):
         # without any: + 0.0 would leave a sum that is not -0.0 as it is
         total += _credit_column(cols.group, np.asarray(credits, dtype=np.float64),

@@ -29,7 +29,9 @@ __all__ = [
     "GENERIC_HOST_LABELS",
     "LIST_ITEM",
     "LIST_TITLE_BYTES",
+    "TITLE_MARK",
     "URL_RULES_CACHE_SIZE",
+    "anchor_and_title",
     "is_dated",
     "is_english_section",
     "is_furniture",
@@ -44,6 +46,7 @@ __all__ = [
     "query_furniture",
     "same_site",
     "site_of",
+    "title_of",
 ]
 
 #: Whole path segments or anchor head words that mark site furniture (docs/DESIGN.md §8).
@@ -93,6 +96,8 @@ _PAGE_EXTENSIONS = frozenset(
     "pdf doc docx txt rtf".split()
 )
 
+#: What a list entry's context puts before its list's title (``link_contexts``).
+TITLE_MARK = " § "
 #: Bytes of the Markdown line kept around a link's anchor (docs/DESIGN.md §8).
 CONTEXT_BYTES = 400
 #: UTF-8 bytes of a list's title kept in its entries' context (``link_contexts``): a title
@@ -514,7 +519,7 @@ def link_contexts(
         absolute = [(anchor, url, start, end) for anchor, url, start, end in found
                     if _is_absolute(url)]
         windows = _windows(rendered, [(start, end) for _, _, start, end in absolute])
-        suffix = f" § {title}" if title and LIST_ITEM.match(raw_line) else ""
+        suffix = f"{TITLE_MARK}{title}" if title and LIST_ITEM.match(raw_line) else ""
         for (anchor, url, _, _), window in zip(absolute, windows, strict=True):
             contexts.setdefault(url, []).append((anchor, window + suffix))
     return contexts
@@ -534,6 +539,19 @@ def _may_link_to(line: str, wanted: Container[str]) -> bool:
         if not run or after == "(" or run in wanted:
             return True
     return False
+
+
+def title_of(context: str) -> str:
+    """The list title a context carries after ``TITLE_MARK`` ("" for none)."""
+    _, mark, title = context.rpartition(TITLE_MARK)
+    return title if mark else ""
+
+
+def anchor_and_title(anchor: str, context: str) -> str:
+    """What a link says of its target in its own words: its anchor and its list's title
+    (a chapter's entries are named by the chapter), read by meaning (docs/DESIGN.md §8.2)."""
+    title = title_of(context)
+    return f"{anchor} {title}" if title else anchor
 
 
 def list_title(line: str) -> str:

@@ -7,8 +7,9 @@ weights, so rescoring the queue after the weights move never re-reads a page:
 
     x     = (anchor coverage, locator coverage, context coverage, parent feature, phrase)
     parent feature = parent relevance × 0.5 for a hub parent × 0.5 for a citation
-    raw   = max(0, w·x + SIBLING_WEIGHT × sibling credit + POPULARITY_WEIGHT × popularity
-                   + FAMILY_WEIGHT × family credit)
+    raw   = max(0, w·x + meaning + SIBLING_WEIGHT × sibling credit
+                   + POPULARITY_WEIGHT × popularity + FAMILY_WEIGHT × family credit)
+    meaning = the lift of the link's anchor and list title by meaning (``meaning.LinkMeaning``)
     shape = dated × 0.1, else furniture × 0.2;
             English query and portal open: portal max(·, 0.6), else other language × 0.2
     score = shape × 0.9 ** depth
@@ -165,15 +166,18 @@ class LinkSignal:
     lastmod: str = ""
     #: The link sits in the running text of its page's main content (``CITATION_FACTOR``).
     cited: bool = False
+    #: What the link's anchor and list title say by meaning, weighted: the crawl's
+    #: ``meaning.LinkMeaning`` lift, in [0, 1], added to the raw score (docs/DESIGN.md §8.2).
+    meaning: float = 0.0
     #: The key of the page the link was read on ("" for none: the seed, a sitemap's, or a
     #: signal read back from a record), so a user's label of that page can replace
     #: ``parent_relevance`` (docs/DESIGN.md §12.3). The crawl's business, not the score's:
     #: neither compared nor in ``to_dict``.
     parent: str = field(default="", compare=False)
-    # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target):
-    # what a batch packs
-    _row: tuple[int, int, int, int, float, int, int] = field(init=False, repr=False,
-                                                            compare=False)
+    # (anchor, locator, context mask, flags | depth << 8, parent feature, group, target,
+    # meaning): what a batch packs
+    _row: tuple[int, int, int, int, float, int, int, float] = field(init=False, repr=False,
+                                                                   compare=False)
 
     def __post_init__(self) -> None:
         _check_numbers(self.depth, self.parent_relevance, self.group, self.target)
@@ -181,6 +185,11 @@ class LinkSignal:
         object.__setattr__(self, "via", LinkVia(self.via))
         if not isinstance(self.cited, bool):
             raise ValueError(f"cited must be a bool, got {self.cited!r}")
+        meaning = self.meaning
+        if isinstance(meaning, bool) or not isinstance(meaning, int | float) or not (
+                0 <= meaning <= 1):
+            raise ValueError(f"meaning must be a number in [0, 1], got {meaning!r}")
+        object.__setattr__(self, "meaning", float(meaning))
         if not isinstance(self.lastmod, str):
             raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         if not isinstance(self.parent, str):
@@ -213,11 +222,13 @@ class LinkSignal:
         group: int,
         target: int,
         parent: str = "",
+        meaning: float = 0.0,
     ) -> LinkSignal:
         """Internal: the signal of a page's link read by ``link_signal``, without the public
         constructor's checks. Only for callers whose inputs are already what ``__post_init__``
         would accept: ``depth``, ``parent_relevance`` (a float), ``group`` and ``target``
-        checked by ``_check_numbers``, ``masks`` (anchor, locator, context) non-negative
+        checked by ``_check_numbers``, ``meaning`` a float in [0, 1] (``LinkMeaning``'s),
+        ``masks`` (anchor, locator, context) non-negative
         ints from ``Query.hit_mask``, ``shape`` (furniture, dated, section, portal,
         other_language) bools. The fields, ``phrase``, ``blind`` and the packed row are
         exactly those the constructor sets (issue 15: its checks were ~3% of a step;
@@ -248,23 +259,24 @@ class LinkSignal:
         put(self, "via", LinkVia.PAGE)
         put(self, "lastmod", "")
         put(self, "cited", cited)
+        put(self, "meaning", meaning)
         put(self, "parent", parent)
         # _pack's row, flags in ROW_FLAGS order
         put(self, "_row", _row(anchor_mask, locator_mask, context_mask, depth,
                                (phrase, furniture, dated, section, portal, other),
-                               parent_relevance, parent_is_hub, cited, group, target))
+                               parent_relevance, parent_is_hub, cited, group, target, meaning))
         return self
 
     @property
-    def row(self) -> tuple[int, int, int, int, float, int, int]:
+    def row(self) -> tuple[int, int, int, int, float, int, int, float]:
         """(anchor, locator, context mask, flags | depth << ROW_DEPTH_SHIFT, parent feature,
-        group, target): what ``linkbatch`` packs, one attribute per link."""
+        group, target, meaning): what ``linkbatch`` packs, one attribute per link."""
         return self._row
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; ``LinkSignal.from_dict`` reads it back. ``group``, ``target``,
-        ``via``, ``lastmod`` and ``cited`` only when set, so signals of records made before
-        them read the same."""
+        ``via``, ``lastmod``, ``cited`` and ``meaning`` only when set, so signals of records
+        made before them read the same."""
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.init}
         for name in ("group", "target"):
             if data[name] == NO_GROUP:
@@ -277,6 +289,8 @@ class LinkSignal:
             del data["lastmod"]
         if not self.cited:
             del data["cited"]
+        if not self.meaning:
+            del data["meaning"]
         del data["parent"]
         return data
 
@@ -300,25 +314,25 @@ def _check_numbers(depth: object, parent: object, group: object, target: object)
         raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
 
 
-def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int]:
+def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int, float]:
     """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
     return _row(signal.anchor_mask, signal.locator_mask, signal.context_mask, signal.depth,
                 tuple(bool(getattr(signal, name)) for name in ROW_FLAGS),
                 signal.parent_relevance, signal.parent_is_hub, signal.cited, signal.group,
-                signal.target)
+                signal.target, signal.meaning)
 
 
 def _row(
     anchor_mask: int, locator_mask: int, context_mask: int, depth: int,
     flags: tuple[bool, ...], parent: float, parent_is_hub: bool, cited: bool, group: int,
-    target: int,
-) -> tuple[int, int, int, int, float, int, int]:
+    target: int, meaning: float,
+) -> tuple[int, int, int, int, float, int, int, float]:
     """A packed row: ``flags`` in ``ROW_FLAGS`` order as bits, the depth above them."""
     code = depth << ROW_DEPTH_SHIFT
     for bit, flag in enumerate(flags):
         code |= int(flag) << bit
     return (anchor_mask, locator_mask, context_mask, code,
-            _parent_feature(parent, parent_is_hub, cited), group, target)
+            _parent_feature(parent, parent_is_hub, cited), group, target, meaning)
 
 
 def _parent_feature(parent: float, parent_is_hub: bool, cited: bool) -> float:
@@ -346,18 +360,23 @@ def link_signal(
     language: Language | None = None,
     cited: bool = False,
     parent: str = "",
+    meaning: float = 0.0,
 ) -> LinkSignal:
     """Read one link: its term masks, the shape rules of ``linkrules`` and its sibling group.
 
     The anchor, context and URL words are read in ``language``, the language of the page
     that has the link (None: the query's; docs/DESIGN.md §1.1). ``cited``: the link sits in
     the running text of the page's main content (``CITATION_FACTOR``). ``parent``: the key
-    of that page (``LinkSignal.parent``).
+    of that page (``LinkSignal.parent``). ``meaning``: the link's lift by meaning
+    (``meaning.LinkMeaning.read_page``), in [0, 1].
     """
     if not isinstance(query, Query):
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
     relevance = float(parent_relevance)
     _check_numbers(depth, relevance, group, target)
+    if isinstance(meaning, bool) or not isinstance(meaning, int | float) or not (
+            0 <= meaning <= 1):
+        raise ValueError(f"meaning must be a number in [0, 1], got {meaning!r}")
     # the numbers checked and the masks from hit_mask: the constructor's checks would pass
     return LinkSignal._of_page_link(
         url, anchor, context, depth, relevance, bool(parent_is_hub), bool(cited),
@@ -366,7 +385,7 @@ def link_signal(
         (is_furniture(url, anchor, _wanted_furniture(query)), is_dated(url),
          is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
          other_language(url)),
-        group, target, parent,
+        group, target, parent, float(meaning),
     )
 
 
@@ -399,9 +418,9 @@ def _locator_mask(query: Query, url: str, language: Language | None) -> int:
 
 # --------------------------------------------------------------------------- scoring
 
-#: The names of a link explanation's terms: the link model's features, then the three that
-#: are not learned (``siblings.py``, ``families.py``).
-SCORE_TERM_NAMES = (*FEATURE_NAMES, "siblings", "popularity", "family")
+#: The names of a link explanation's terms: the link model's features, then the four that
+#: are not learned (``siblings.py``, ``popularity.py``, ``families.py``, ``meaning.py``).
+SCORE_TERM_NAMES = (*FEATURE_NAMES, "siblings", "popularity", "family", "meaning")
 
 
 class ShapeRule(enum.StrEnum):
@@ -513,12 +532,15 @@ def family_credit(signal: LinkSignal, families: Credits) -> float:
 
 
 def _raw(
-    x: Sequence[float], weights: Sequence[float], credit: float, share: float, family: float
+    x: Sequence[float], weights: Sequence[float], credit: float, share: float, family: float,
+    meaning: float,
 ) -> float:
-    # left to right, like score_batch's column sums, so both give the same float
+    # left to right, like score_batch's column sums, so both give the same float (+ 0.0 of
+    # a link without meaning leaves the sum as it is: it is never -0.0 here)
     total = 0.0
     for weight, value in zip(weights, x, strict=True):
         total += weight * value
+    total += meaning
     total += SIBLING_WEIGHT * credit
     total += POPULARITY_WEIGHT * share
     total += FAMILY_WEIGHT * family
@@ -570,10 +592,10 @@ def explain(
 ) -> LinkExplanation:
     """Every step of a link's score (docs/DESIGN.md §8); ``explain(...).score == score(...)``.
 
-    The features are the link model's five, then the sibling credit when the link is in a
-    sibling group, and its popularity and its family's credit when it has a target id (none
-    is learned: their weights are ``SIBLING_WEIGHT``, ``POPULARITY_WEIGHT`` and
-    ``FAMILY_WEIGHT``).
+    The features are the link model's five, then the link's meaning when it has any, the
+    sibling credit when the link is in a sibling group, and its popularity and its family's
+    credit when it has a target id (none is learned: the meaning is weighted already, the
+    others' weights are ``SIBLING_WEIGHT``, ``POPULARITY_WEIGHT`` and ``FAMILY_WEIGHT``).
     """
     return explain_with(signal, link_weights, term_weights, portal_open, english_query,
                         sibling_credit(signal, credits), popularity(signal, shares),
@@ -600,6 +622,10 @@ def explain_with(
         FeatureContribution(name, value, weight, weight * value)
         for name, value, weight in zip(FEATURE_NAMES, x, weights, strict=True)
     )
+    if signal.meaning:
+        # weighted already (LinkMeaning's weight), so its own weight here is 1
+        parts += (FeatureContribution(SCORE_TERM_NAMES[8], signal.meaning, 1.0,
+                                      signal.meaning),)
     if signal.group >= 0:
         parts += (FeatureContribution(SCORE_TERM_NAMES[5], credit, SIBLING_WEIGHT,
                                       SIBLING_WEIGHT * credit),)
@@ -608,7 +634,7 @@ def explain_with(
                                       POPULARITY_WEIGHT * share),
                   FeatureContribution(SCORE_TERM_NAMES[7], family, FAMILY_WEIGHT,
                                       FAMILY_WEIGHT * family))
-    raw = _raw(x, weights, credit, share, family)
+    raw = _raw(x, weights, credit, share, family, signal.meaning)
     steps: list[ShapeStep] = []
     final = _shape(signal, raw, portal_open, english_query, steps)
     return LinkExplanation(parts, raw, tuple(steps), final, bool(signal.blind), signal.via,
@@ -629,7 +655,8 @@ def score_with(
     same operations (a link offered or met again is scored, not explained; the explanation's
     objects were most of the cost of scoring one, issue 15)."""
     weights = as_features(link_weights, "link_weights")
-    return _shape(signal, _raw(features(signal, term_weights), weights, credit, share, family),
+    return _shape(signal, _raw(features(signal, term_weights), weights, credit, share, family,
+                               signal.meaning),
                   portal_open, english_query)
 
 
@@ -656,10 +683,10 @@ def scorer(
 
     def score_one(signal: LinkSignal, credit: float, share: float, family: float = 0.0) -> float:
         # features(), off the packed row (its parent feature has the hub factor applied)
-        anchor, locator, context, _, parent, _, _ = signal.row
+        anchor, locator, context, _, parent, _, _, meaning = signal.row
         x = (cover(anchor), cover(locator), cover(context), parent,
              1.0 if signal.phrase else 0.0)
-        return _shape(signal, _raw(x, weights, credit, share, family), portal_open,
+        return _shape(signal, _raw(x, weights, credit, share, family, meaning), portal_open,
                       english_query)
 
     return score_one
@@ -675,9 +702,9 @@ def score(
     shares: Credits = None,
     families: Credits = None,
 ) -> float:
-    """The link's score: raw = max(0, w·x + SIBLING_WEIGHT × credit + POPULARITY_WEIGHT ×
-    share + FAMILY_WEIGHT × family credit), shaped, × DEPTH_DECAY ** depth
-    (docs/DESIGN.md §8)."""
+    """The link's score: raw = max(0, w·x + meaning + SIBLING_WEIGHT × credit +
+    POPULARITY_WEIGHT × share + FAMILY_WEIGHT × family credit), shaped, × DEPTH_DECAY **
+    depth (docs/DESIGN.md §8)."""
     return score_with(signal, link_weights, term_weights, portal_open, english_query,
                       sibling_credit(signal, credits), popularity(signal, shares),
                       family_credit(signal, families))

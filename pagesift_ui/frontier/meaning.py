@@ -31,7 +31,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MEANING_TEXT_CHARS", "Meaning", "MeaningLift", "WordVectors", "word_vectors"]
+__all__ = ["LINK_TEXTS_KEPT", "MEANING_TEXT_CHARS", "LinkMeaning", "Meaning", "MeaningLift",
+           "WordVectors", "word_vectors"]
 
 #: The page text read for its meaning: the head of a long page says what it is about, and the
 #: vector of a whole reference page is the average of everything it lists.
@@ -180,3 +181,86 @@ class Meaning:
             return None
         excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
         return MeaningLift(cosine, median, self.weight * min(1.0, max(0.0, excess)), lexical)
+
+
+#: Link texts whose cosines a crawl remembers (one per distinct anchor and list title): a
+#: site's navigation repeats on every page, and a text is read once (bounded, as the other
+#: per-text caches of a step, issue 15).
+LINK_TEXTS_KEPT = 65_536
+
+
+class LinkMeaning:
+    """One crawl's reading of links by meaning (docs/DESIGN.md §8.2): a link's anchor and
+    the title of its list, read as a page is read (``WordVectors``), against the query.
+
+    The words of an anchor rarely are the query's ("Database Connection Control Functions"
+    for "opening a session, sending statements"; on the held-out manuals 33–98% of the
+    answers are never linked by an anchor that holds a query word), so a link the words call
+    blind may still say what the query asks. Its ``lift`` is the weight × its cosine's
+    excess over the median link text read so far, scaled to [0, 1]: as for a page (§7a), a
+    link is recognised by meaning only against the other links of the same site.
+
+    Parameters
+    ----------
+    vectors : WordVectors
+        The table.
+    query : str
+        The query's text.
+    weight : float in (0, 1]
+        The most a link's meaning adds to its raw score.
+    """
+
+    __slots__ = ("_cosines", "_query_vector", "_read", "_vectors", "weight")
+
+    def __init__(self, vectors: WordVectors, query: str, weight: float) -> None:
+        if not 0.0 < weight <= 1.0:
+            raise ValueError(f"weight must be in (0, 1], got {weight!r}")
+        self._vectors = vectors
+        self._query_vector = vectors.vector(query)
+        self._cosines: dict[str, float | None] = {}  # text → cosine, LINK_TEXTS_KEPT at most
+        self._read: list[float] = []  # the cosines of the link texts read, sorted
+        self.weight = weight
+
+    def cosine(self, text: str) -> float | None:
+        """A link text's cosine with the query (six decimals); None when the table knows
+        none of its words, or none of the query's."""
+        cosines = self._cosines
+        if text in cosines:
+            return cosines[text]
+        cosine = None
+        if self._query_vector is not None:
+            vector = self._vectors.vector(text)
+            if vector is not None:
+                cosine = round(float(vector @ self._query_vector), _COSINE_DECIMALS)
+        if len(cosines) >= LINK_TEXTS_KEPT:
+            cosines.clear()
+        cosines[text] = cosine
+        return cosine
+
+    def read_page(self, texts: Sequence[str]) -> dict[str, float]:
+        """The lifts of one page's link texts, each distinct text counted once in the
+        site's median before any is lifted (so a page's first links are not read against a
+        median of themselves alone). A text with no known word is absent: no lift."""
+        known: dict[str, float] = {}
+        for text in dict.fromkeys(texts):
+            cosine = self.cosine(text)
+            if cosine is not None:
+                known[text] = cosine
+                bisect.insort(self._read, cosine)
+        median = self.median
+        if median is None:
+            return {}
+        return {text: self._lift(cosine, median) for text, cosine in known.items()}
+
+    @property
+    def median(self) -> float | None:
+        """The median cosine of the link texts read (None before the first)."""
+        read = self._read
+        if not read:
+            return None
+        middle = len(read) // 2
+        return read[middle] if len(read) % 2 else (read[middle - 1] + read[middle]) / 2
+
+    def _lift(self, cosine: float, median: float) -> float:
+        excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
+        return round(self.weight * min(1.0, max(0.0, excess)), _COSINE_DECIMALS)

@@ -13,7 +13,7 @@ from typing import Any
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.language import Language
-from pagesift_ui.frontier.linkrules import CONTEXT_BYTES
+from pagesift_ui.frontier.linkrules import CONTEXT_BYTES, anchor_and_title
 from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
 from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks_titled
@@ -182,6 +182,12 @@ def enqueue_links(
     # the weights do not move during the loop (only the sibling credits and popularity,
     # which the scorer reads per link): read once (issue 15)
     score_of = state.link_scorer()
+    # the page's link texts by meaning, read together so the first are not read against a
+    # median of themselves alone (docs/DESIGN.md §8.2)
+    lifts = state.focus.link_lifts(
+        [anchor_and_title(anchor, context) for pairs in contexts.values()
+         for anchor, context in pairs], language,
+    ) if state.focus.link_meaning is not None else {}
     for link in considered:
         try:
             url = clean(link.url)
@@ -209,9 +215,11 @@ def enqueue_links(
         link_depth = depth + 1 if queued is None else min(queued[0], depth + 1)
         # a link of the main content outside every list block is in running text: a
         # citation (links.CITATION_FACTOR; docs/DESIGN.md §8)
+        context = _context_of(link, contexts)
         signal = state.focus.link_signal(
-            url, link.anchor, _context_of(link, contexts), link_depth, relevance, hub,
-            seed_host, group, target, language, link.in_main and block == NO_GROUP, parent,
+            url, link.anchor, context, link_depth, relevance, hub, seed_host, group, target,
+            language, link.in_main and block == NO_GROUP, parent,
+            lifts.get(anchor_and_title(link.anchor, context), 0.0) if lifts else 0.0,
         )
         if queued is not None:
             requeue(state, key, queued[0], queued[1], stored_signal(key, queued[2]), signal,

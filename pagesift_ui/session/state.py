@@ -17,7 +17,7 @@ from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.linkbatch import LINK_COLUMNS, LinkColumns, PartialSums, column_row
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
-from pagesift_ui.frontier.meaning import Meaning, word_vectors
+from pagesift_ui.frontier.meaning import LinkMeaning, Meaning, word_vectors
 from pagesift_ui.frontier.neardup import NearDuplicates
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import (
@@ -85,6 +85,11 @@ def _meaning(query: str, weight: float) -> Meaning | None:
     return Meaning(word_vectors(), query, weight) if weight > 0 else None
 
 
+def _link_meaning(query: str, weight: float) -> LinkMeaning | None:
+    """The crawl's reading of links by meaning (docs/DESIGN.md §8.2); None at weight 0."""
+    return LinkMeaning(word_vectors(), query, weight) if weight > 0 else None
+
+
 def _breadth_first_score(signal: LinkSignal) -> float:
     return 1.0
 
@@ -124,7 +129,8 @@ class FrontierState:
         return cls(
             query=query,
             focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta),
-                        meaning=_meaning(config.query, config.meaning_weight)),
+                        meaning=_meaning(config.query, config.meaning_weight),
+                        link_meaning=_link_meaning(config.query, config.link_meaning_weight)),
             adaptive=Adaptive(config.adaptive, len(query)),
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),

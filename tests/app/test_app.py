@@ -476,3 +476,19 @@ def test_the_inspector_says_what_meaning_added_and_the_weight_is_a_setting(
     assert f"cosine with the query {meaning['cosine']:.3f}" in line
     assert f"against the median page read {meaning['median']:.3f}" in line
     assert line.endswith(f"= {record.relevance:.3f}")
+
+
+def test_the_link_meaning_weight_is_a_setting_and_the_decision_log_names_its_lift(
+    at: AppTest,
+) -> None:
+    unfold(at, "setup_advanced")
+    at.number_input(key="link_meaning_weight").set_value(0.3).run()
+    session = start(at)
+    assert session.config.link_meaning_weight == 0.3
+    step(at, 6)
+    lifted = [r for r in session.steps if r.link is not None
+              and any(f["name"] == "meaning" for f in r.link["features"])]
+    assert lifted  # the demo's anchors read by meaning: some of its links were lifted
+    open_view(at, "Decision log")
+    assert not at.exception
+    assert any("its anchor and list title, read by meaning" in m.value for m in at.markdown)

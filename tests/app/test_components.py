@@ -155,12 +155,22 @@ def test_explain_step_names_the_family_that_lifted_a_link() -> None:
 def test_explain_step_says_what_scored_a_blind_link_and_why_a_citation_took_half() -> None:
     blind = explain_step(make_record(4, blind=True), CONFIG)
     assert ("a blind link: no query word in its anchor, URL or context, so its parent, its "
-            "siblings, its popularity and its name family scored it") in blind
+            "siblings, its popularity, its name family and its meaning scored it") in blind
     assert "floor" not in blind  # there is no section floor any more (issue 11)
     cited = explain_step(make_record(5, link={**LINK, "cited": True}), CONFIG)
     assert "a citation: its page names it in running text, so it takes half the page's " \
            "relevance" in cited
     assert "a citation" not in explain_step(make_record(6), CONFIG)
+
+
+def test_explain_step_says_what_a_links_meaning_added() -> None:
+    meaning = {"name": "meaning", "value": 0.07, "weight": 1.0, "contribution": 0.07}
+    lifted = {**LINK, "features": [*LINK["features"], meaning]}  # type: ignore[list-item]
+    text = explain_step(make_record(4, blind=True, link=lifted), CONFIG)
+    assert "meaning 0.07 × 1.00" in text
+    assert ("its anchor and list title, read by meaning, are nearer the query than most links "
+            "read so far (+0.07)") in text
+    assert "read by meaning" not in explain_step(make_record(5), CONFIG)
 
 
 def test_explain_step_says_when_the_query_names_a_links_list() -> None:

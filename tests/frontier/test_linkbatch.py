@@ -47,6 +47,8 @@ def _random_signals(rng: random.Random, n: int, n_terms: int) -> list[LinkSignal
             context_mask=mask(), furniture=rng.random() < 0.2, dated=rng.random() < 0.1,
             section=rng.random() < 0.2, portal=rng.random() < 0.05,
             other_language=rng.random() < 0.1, group=rng.randrange(-1, 6),
+            # a lift by meaning on some links (LinkMeaning's: weighted, six decimals)
+            meaning=round(rng.uniform(0.0, 0.5), 6) if rng.random() < 0.4 else 0.0,
         )
         for i in range(n)
     ]

@@ -79,9 +79,10 @@ def test_every_step_record_is_json_and_round_trips() -> None:
     assert second.link is not None
     names = [f["name"] for f in second.link["features"]]
     # the link model's five, then the terms that are not learned (frontier/siblings.py,
-    # frontier/families.py)
+    # frontier/families.py, frontier/meaning.py)
     assert names[:5] == ["anchor", "locator", "context", "parent", "phrase"]
-    assert {"popularity", "family"} <= set(names[5:]) <= {"siblings", "popularity", "family"}
+    assert {"popularity", "family"} <= set(names[5:]) <= {"siblings", "popularity", "family",
+                                                          "meaning"}
     assert second.relevance_detail is not None and second.subtree_stats is not None
 
 

@@ -35,10 +35,12 @@ def _crawl(served: tuple[str, Truth], **settings: Any) -> CrawlSession:
     # alone. With meaning fused in (docs/DESIGN.md §7a) this query's crawl runs to its budget:
     # the library's links score higher, the dispersion rule pops them while a root page
     # (glossary.html) heads the queue above the bar, and the verdicts are forgiven on its
-    # account (docs/DECISIONS.md "Adopted: page relevance fused with meaning").
+    # account (docs/DECISIONS.md "Adopted: page relevance fused with meaning"). Links read by
+    # meaning (§8.2) change which links it takes, so they are off too.
     _, truth = served
     config = CrawlConfig.from_mapping({"seed_url": truth.seed, "query": truth.query,
-                                       "delay_s": 0.0, "meaning_weight": 0.0, **settings})
+                                       "delay_s": 0.0, "meaning_weight": 0.0,
+                                       "link_meaning_weight": 0.0, **settings})
     with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
         session.run()
     return session

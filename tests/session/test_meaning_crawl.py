@@ -30,8 +30,13 @@ PAGES = {
 }
 
 
+# Page relevance by meaning alone: links read by meaning (§8.2, tests/session/
+# test_link_meaning_crawl.py) would take the "Security" entry first by its anchor.
+LINKS_BY_WORDS = 0.0
+
+
 def test_a_chapter_about_the_subject_in_other_words_is_read_before_the_rest() -> None:
-    records = crawl(PAGES, QUERY, limit=9)
+    records = crawl(PAGES, QUERY, limit=9, link_meaning_weight=LINKS_BY_WORDS)
     order = fetched(records)
     security = order.index("/security/index.html")
     chapter_at = sorted(order.index(href) for _, href in CHAPTER)
@@ -46,7 +51,8 @@ def test_a_chapter_about_the_subject_in_other_words_is_read_before_the_rest() ->
 
 
 def test_at_weight_zero_the_crawl_reads_words_alone() -> None:
-    records = crawl(PAGES, QUERY, limit=9, meaning_weight=0.0)
+    records = crawl(PAGES, QUERY, limit=9, meaning_weight=0.0,
+                    link_meaning_weight=LINKS_BY_WORDS)
     order = fetched(records)
     # the chapter proved nothing, so its entries wait behind the seed's other blind entries
     chapter_at = [order.index(href) for _, href in CHAPTER]

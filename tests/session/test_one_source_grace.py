@@ -83,9 +83,12 @@ def test_sqlite_features_reads_its_section_before_it_stops() -> None:
     truth = Truth.load(SQLITEDOCS.truth_dir / "features.truth")
     with StaticServer(SQLITEDOCS.docs) as server:
         base = server.base_url() + "/"
+        # the crawl the grace was written for: links by their words (with links read by
+        # meaning, docs/DESIGN.md §8.2, the first verdict comes at step 25, with 6 sources
+        # and 59% of the answers found: the grace is not needed there)
         config = CrawlConfig.from_mapping({
             "seed_url": truth.seed.replace(PLACEHOLDER, base), "query": truth.query,
-            "delay_s": 0.0})
+            "delay_s": 0.0, "link_meaning_weight": 0.0})
         with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
             session.run()
             keys = Truth(truth.query, truth.seed, tuple(
