@@ -21,7 +21,7 @@ the same site, whose pages all share its vocabulary. English only: the words are
 
 from __future__ import annotations
 
-import bisect
+import heapq
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,8 +31,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["LINK_TEXTS_KEPT", "MEANING_TEXT_CHARS", "LinkMeaning", "Meaning", "MeaningLift",
-           "WordVectors", "word_vectors"]
+__all__ = ["LINK_TEXTS_KEPT", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT", "LinkMeaning",
+           "Meaning", "MeaningLift", "RunningMedian", "WordVectors", "word_vectors"]
 
 #: The page text read for its meaning: the head of a long page says what it is about, and the
 #: vector of a whole reference page is the average of everything it lists.
@@ -44,6 +44,50 @@ _COSINE_DECIMALS = 6
 #: when the table was measured, not by ``tokens.words`` (which keeps digits and other letters).
 _WORD = re.compile(r"[a-z]+")
 _TABLE = "word_vectors.npz"
+
+
+#: The cosines a median is taken over, at most: a crawl of ``MAX_LIMIT`` pages reads up to
+#: ``max_links_per_page`` link texts a page, and its memory must stay bounded. Past this
+#: many the median stays where it is: the site's pages and links are well sampled by then.
+MEDIAN_COUNTS_KEPT = 262_144
+
+
+class RunningMedian:
+    """The median of the numbers counted so far, in O(log n) a number (two heaps: the lower
+    half, negated, and the upper half), the same float as the middle of the sorted numbers
+    (or the mean of the two middle ones). At most ``MEDIAN_COUNTS_KEPT`` numbers are
+    counted; later ones leave it as it is."""
+
+    __slots__ = ("_high", "_low")
+
+    def __init__(self) -> None:
+        self._low: list[float] = []  # the lower half, negated: -_low[0] is its largest
+        self._high: list[float] = []  # the upper half: _high[0] is its smallest
+
+    def __len__(self) -> int:
+        return len(self._low) + len(self._high)
+
+    def add(self, value: float) -> None:
+        low, high = self._low, self._high
+        if len(low) + len(high) >= MEDIAN_COUNTS_KEPT:
+            return
+        if not low or value <= -low[0]:
+            heapq.heappush(low, -value)
+        else:
+            heapq.heappush(high, value)
+        # the lower half holds the middle number: as long as the upper one, or one longer
+        if len(low) > len(high) + 1:
+            heapq.heappush(high, -heapq.heappop(low))
+        elif len(high) > len(low):
+            heapq.heappush(low, -heapq.heappop(high))
+
+    @property
+    def median(self) -> float | None:
+        """None before the first number."""
+        low, high = self._low, self._high
+        if not low:
+            return None
+        return -low[0] if len(low) > len(high) else (-low[0] + high[0]) / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +184,7 @@ class Meaning:
             raise ValueError(f"weight must be in (0, 1], got {weight!r}")
         self._vectors = vectors
         self._query_vector = vectors.vector(query)
-        self._read: list[float] = []  # the cosines of the pages read, sorted
+        self._read = RunningMedian()  # the cosines of the pages read
         self.weight = weight
 
     @property
@@ -161,16 +205,12 @@ class Meaning:
 
     def observe(self, cosine: float) -> None:
         """Count a read page's cosine in the site's median."""
-        bisect.insort(self._read, cosine)
+        self._read.add(cosine)
 
     @property
     def median(self) -> float | None:
         """The median cosine of the pages read (None before the first)."""
-        read = self._read
-        if not read:
-            return None
-        middle = len(read) // 2
-        return read[middle] if len(read) % 2 else (read[middle - 1] + read[middle]) / 2
+        return self._read.median
 
     def lift(self, cosine: float, lexical: float) -> MeaningLift | None:
         """What a page of this ``cosine`` and ``lexical`` relevance gains by its meaning: the
@@ -218,7 +258,7 @@ class LinkMeaning:
         self._vectors = vectors
         self._query_vector = vectors.vector(query)
         self._cosines: dict[str, float | None] = {}  # text → cosine, LINK_TEXTS_KEPT at most
-        self._read: list[float] = []  # the cosines of the link texts read, sorted
+        self._read = RunningMedian()  # the cosines of the link texts read
         self.weight = weight
 
     def cosine(self, text: str) -> float | None:
@@ -246,7 +286,7 @@ class LinkMeaning:
             cosine = self.cosine(text)
             if cosine is not None:
                 known[text] = cosine
-                bisect.insort(self._read, cosine)
+                self._read.add(cosine)
         median = self.median
         if median is None:
             return {}
@@ -255,11 +295,7 @@ class LinkMeaning:
     @property
     def median(self) -> float | None:
         """The median cosine of the link texts read (None before the first)."""
-        read = self._read
-        if not read:
-            return None
-        middle = len(read) // 2
-        return read[middle] if len(read) % 2 else (read[middle - 1] + read[middle]) / 2
+        return self._read.median
 
     def _lift(self, cosine: float, median: float) -> float:
         excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pagesift_ui.frontier import meaning as meaning_module
 from pagesift_ui.frontier.focus import Focus
@@ -13,7 +15,7 @@ from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkbatch import score_batch
 from pagesift_ui.frontier.linkrules import anchor_and_title, link_contexts, title_of
 from pagesift_ui.frontier.links import LinkSignal, explain, link_signal, score
-from pagesift_ui.frontier.meaning import LinkMeaning, WordVectors, word_vectors
+from pagesift_ui.frontier.meaning import LinkMeaning, RunningMedian, WordVectors, word_vectors
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 
@@ -129,3 +131,28 @@ def test_focus_reads_links_by_meaning_only_in_english() -> None:
                    link_meaning=LinkMeaning(word_vectors(), QUERY, 0.25))
     assert german.link_meaning is None
     assert Focus(Query(QUERY)).link_lifts(texts) == {}
+
+
+@given(st.lists(st.floats(-1.0, 1.0, allow_nan=False).map(lambda x: round(x, 6)), max_size=200))
+def test_the_running_median_is_the_middle_of_the_sorted_numbers_exactly(
+    values: list[float],
+) -> None:
+    running = RunningMedian()
+    for count, value in enumerate(values, start=1):
+        running.add(value)
+        ordered = sorted(values[:count])
+        middle = count // 2
+        expected = ordered[middle] if count % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        assert running.median == expected  # the same float, not a near one
+    if not values:
+        assert running.median is None
+
+
+def test_the_running_median_counts_a_bounded_number_of_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(meaning_module, "MEDIAN_COUNTS_KEPT", 3)
+    running = RunningMedian()
+    for value in (0.1, 0.2, 0.3, 0.9, 0.9, 0.9):
+        running.add(value)
+    assert len(running) == 3 and running.median == 0.2
