@@ -32,7 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["LINK_TEXTS_KEPT", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT", "LinkMeaning",
-           "Meaning", "MeaningLift", "RunningMedian", "WordVectors", "word_vectors"]
+           "Meaning", "MeaningLift", "RunningMedian", "WordVectors", "scaled_excess",
+           "word_vectors"]
 
 #: The page text read for its meaning: the head of a long page says what it is about, and the
 #: vector of a whole reference page is the average of everything it lists.
@@ -164,6 +165,18 @@ def word_vectors() -> WordVectors:
             return WordVectors(words, table["codes"], table["scales"])
 
 
+def scaled_excess(cosine: float, median: float) -> float:
+    """A cosine's excess over the site's median, scaled to [0, 1]: 0 at or below the median,
+    1 at a cosine of 1 (§7a, §8.2: a page or a link against the rest of the same site)."""
+    excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
+    return min(1.0, max(0.0, excess))
+
+
+def _check_weight(weight: float) -> None:
+    if not 0.0 < weight <= 1.0:
+        raise ValueError(f"weight must be in (0, 1], got {weight!r}")
+
+
 class Meaning:
     """One crawl's reading of pages by meaning (module docstring).
 
@@ -180,8 +193,7 @@ class Meaning:
     __slots__ = ("_query_vector", "_read", "_vectors", "weight")
 
     def __init__(self, vectors: WordVectors, query: str, weight: float) -> None:
-        if not 0.0 < weight <= 1.0:
-            raise ValueError(f"weight must be in (0, 1], got {weight!r}")
+        _check_weight(weight)
         self._vectors = vectors
         self._query_vector = vectors.vector(query)
         self._read = RunningMedian()  # the cosines of the pages read
@@ -219,8 +231,7 @@ class Meaning:
         median = self.median
         if median is None:
             return None
-        excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
-        return MeaningLift(cosine, median, self.weight * min(1.0, max(0.0, excess)), lexical)
+        return MeaningLift(cosine, median, self.weight * scaled_excess(cosine, median), lexical)
 
 
 #: Link texts whose cosines a crawl remembers (one per distinct anchor and list title): a
@@ -253,8 +264,7 @@ class LinkMeaning:
     __slots__ = ("_cosines", "_query_vector", "_read", "_vectors", "weight")
 
     def __init__(self, vectors: WordVectors, query: str, weight: float) -> None:
-        if not 0.0 < weight <= 1.0:
-            raise ValueError(f"weight must be in (0, 1], got {weight!r}")
+        _check_weight(weight)
         self._vectors = vectors
         self._query_vector = vectors.vector(query)
         self._cosines: dict[str, float | None] = {}  # text → cosine, LINK_TEXTS_KEPT at most
@@ -298,5 +308,4 @@ class LinkMeaning:
         return self._read.median
 
     def _lift(self, cosine: float, median: float) -> float:
-        excess = (cosine - median) / (1.0 - median) if median < 1.0 else 0.0
-        return round(self.weight * min(1.0, max(0.0, excess)), _COSINE_DECIMALS)
+        return round(self.weight * scaled_excess(cosine, median), _COSINE_DECIMALS)

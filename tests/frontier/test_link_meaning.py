@@ -4,7 +4,6 @@ the lift's place in the link score."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,19 +14,13 @@ from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkbatch import score_batch
 from pagesift_ui.frontier.linkrules import anchor_and_title, link_contexts, title_of
 from pagesift_ui.frontier.links import LinkSignal, explain, link_signal, score
-from pagesift_ui.frontier.meaning import LinkMeaning, RunningMedian, WordVectors, word_vectors
+from pagesift_ui.frontier.meaning import LinkMeaning, RunningMedian, word_vectors
 from pagesift_ui.frontier.model import PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
+from tests.frontier.test_meaning import tiny_table  # "cat", "kitten" one way, "tax" the other
 
 QUERY = "the C client library: opening a session, sending statements, reading results"
 U = "http://docs.localhost"
-
-
-def tiny_table() -> WordVectors:
-    # "cat" and "kitten" point one way, "tax" the other
-    words = ["cat", "kitten", "tax"]
-    codes = np.array([[127, 0], [100, 10], [0, 127]], dtype=np.int8)
-    return WordVectors(words, codes, np.array([1.0, 1.0, 0.5], dtype=np.float32))
 
 
 def test_an_anchor_that_names_the_subject_in_other_words_is_lifted_and_others_are_not() -> None:
