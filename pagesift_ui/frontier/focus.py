@@ -255,9 +255,9 @@ class Focus:
     def link_lifts(
         self, texts: Sequence[str], language: Language | None = None
     ) -> dict[str, float]:
-        """The lifts by meaning of one page's link texts (``link_text``), for a page read in
-        English (None: the query's language) with a ``link_meaning``; a text absent from the
-        answer has none (docs/DESIGN.md §8.2)."""
+        """The lifts by meaning of one page's link texts (``linkrules.anchor_and_title``),
+        for a page read in English (None: the query's language) with a ``link_meaning``; a
+        text absent from the answer has none (docs/DESIGN.md §8.2)."""
         reader = self.link_meaning
         if reader is None or (language or self.query.language) is not Language.ENGLISH:
             return {}

@@ -185,11 +185,7 @@ class LinkSignal:
         object.__setattr__(self, "via", LinkVia(self.via))
         if not isinstance(self.cited, bool):
             raise ValueError(f"cited must be a bool, got {self.cited!r}")
-        meaning = self.meaning
-        if isinstance(meaning, bool) or not isinstance(meaning, int | float) or not (
-                0 <= meaning <= 1):
-            raise ValueError(f"meaning must be a number in [0, 1], got {meaning!r}")
-        object.__setattr__(self, "meaning", float(meaning))
+        object.__setattr__(self, "meaning", _checked_meaning(self.meaning))
         if not isinstance(self.lastmod, str):
             raise ValueError(f"lastmod must be text, got {self.lastmod!r}")
         if not isinstance(self.parent, str):
@@ -227,12 +223,12 @@ class LinkSignal:
         """Internal: the signal of a page's link read by ``link_signal``, without the public
         constructor's checks. Only for callers whose inputs are already what ``__post_init__``
         would accept: ``depth``, ``parent_relevance`` (a float), ``group`` and ``target``
-        checked by ``_check_numbers``, ``meaning`` a float in [0, 1] (``LinkMeaning``'s),
-        ``masks`` (anchor, locator, context) non-negative
-        ints from ``Query.hit_mask``, ``shape`` (furniture, dated, section, portal,
-        other_language) bools. The fields, ``phrase``, ``blind`` and the packed row are
-        exactly those the constructor sets (issue 15: its checks were ~3% of a step;
-        ``tests/frontier/test_link_signal_unchecked.py`` holds the two to the same result)."""
+        checked by ``_check_numbers``, ``meaning`` by ``_checked_meaning``, ``masks``
+        (anchor, locator, context) non-negative ints from ``Query.hit_mask``, ``shape``
+        (furniture, dated, section, portal, other_language) bools. The fields, ``phrase``,
+        ``blind`` and the packed row are exactly those the constructor sets (issue 15: its
+        checks were ~3% of a step; ``tests/frontier/test_link_signal_unchecked.py`` holds
+        the two to the same result)."""
         anchor_mask, locator_mask, context_mask = masks
         furniture, dated, section, portal, other = shape
         phrase = anchor_mask.bit_count() >= 2
@@ -314,6 +310,14 @@ def _check_numbers(depth: object, parent: object, group: object, target: object)
         raise ValueError(f"parent_relevance must be a number in [0, 1], got {parent!r}")
 
 
+def _checked_meaning(meaning: object) -> float:
+    """A link's lift by meaning as a float, checked to be a number in [0, 1]."""
+    if isinstance(meaning, bool) or not isinstance(meaning, int | float) or not (
+            0 <= meaning <= 1):
+        raise ValueError(f"meaning must be a number in [0, 1], got {meaning!r}")
+    return float(meaning)
+
+
 def _pack(signal: LinkSignal) -> tuple[int, int, int, int, float, int, int, float]:
     """The numbers of a signal as one flat tuple, so a batch reads one attribute per link."""
     return _row(signal.anchor_mask, signal.locator_mask, signal.context_mask, signal.depth,
@@ -374,9 +378,7 @@ def link_signal(
         raise ValueError(f"query must be a Query, got {type(query).__name__}")
     relevance = float(parent_relevance)
     _check_numbers(depth, relevance, group, target)
-    if isinstance(meaning, bool) or not isinstance(meaning, int | float) or not (
-            0 <= meaning <= 1):
-        raise ValueError(f"meaning must be a number in [0, 1], got {meaning!r}")
+    lift = _checked_meaning(meaning)
     # the numbers checked and the masks from hit_mask: the constructor's checks would pass
     return LinkSignal._of_page_link(
         url, anchor, context, depth, relevance, bool(parent_is_hub), bool(cited),
@@ -385,7 +387,7 @@ def link_signal(
         (is_furniture(url, anchor, _wanted_furniture(query)), is_dated(url),
          is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
          other_language(url)),
-        group, target, parent, float(meaning),
+        group, target, parent, lift,
     )
 
 
