@@ -31,9 +31,9 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["LINK_TEXTS_KEPT", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT", "LinkMeaning",
-           "Meaning", "MeaningLift", "RunningMedian", "WordVectors", "scaled_excess",
-           "word_vectors"]
+__all__ = ["LINK_TEXTS_KEPT", "LINK_TEXT_CHARS", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT",
+           "LinkMeaning", "Meaning", "MeaningLift", "RunningMedian", "WordVectors",
+           "scaled_excess", "word_vectors"]
 
 #: The page text read for its meaning: the head of a long page says what it is about, and the
 #: vector of a whole reference page is the average of everything it lists.
@@ -234,6 +234,10 @@ class Meaning:
         return MeaningLift(cosine, median, self.weight * scaled_excess(cosine, median), lexical)
 
 
+#: A link text is read by meaning to this many characters: an anchor is a few words (a list
+#: title at most ``LIST_TITLE_BYTES``), and a page may wrap whole paragraphs in a link; the
+#: cut bounds the cache below (``LINK_TEXTS_KEPT`` × this) whatever the pages hold.
+LINK_TEXT_CHARS = 300
 #: Link texts whose cosines a crawl remembers (one per distinct anchor and list title): a
 #: site's navigation repeats on every page, and a text is read once (bounded, as the other
 #: per-text caches of a step, issue 15).
@@ -272,8 +276,9 @@ class LinkMeaning:
         self.weight = weight
 
     def cosine(self, text: str) -> float | None:
-        """A link text's cosine with the query (six decimals); None when the table knows
-        none of its words, or none of the query's."""
+        """A link text's cosine with the query (six decimals), read to ``LINK_TEXT_CHARS``;
+        None when the table knows none of its words, or none of the query's."""
+        text = text[:LINK_TEXT_CHARS]
         cosines = self._cosines
         if text in cosines:
             return cosines[text]

@@ -149,3 +149,11 @@ def test_the_running_median_counts_a_bounded_number_of_values(
     for value in (0.1, 0.2, 0.3, 0.9, 0.9, 0.9):
         running.add(value)
     assert len(running) == 3 and running.median == 0.2
+
+
+def test_a_long_link_text_is_read_to_its_first_characters_and_kept_so() -> None:
+    # a page may wrap whole paragraphs in a link: the cache must stay bounded whatever it holds
+    reader = LinkMeaning(tiny_table(), "kitten", 1.0)
+    head = "cat " * (meaning_module.LINK_TEXT_CHARS // 4)
+    assert reader.cosine(head + "tax " * 10_000) == reader.cosine(head)
+    assert all(len(text) <= meaning_module.LINK_TEXT_CHARS for text in reader._cosines)  # noqa: SLF001
