@@ -11,7 +11,7 @@ import streamlit as st
 
 from components.decision_log import short_url
 from components.state import AnySession, StateKey
-from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.frontier.links import SCORE_TERM_NAMES
 from pagesift_ui.session import FrontierRow, PageRow, PartStats
 from pagesift_ui.session.views import page_rows
 
@@ -29,8 +29,10 @@ __all__ = [
 ]
 
 
-#: Contribution columns (value × weight in use), apart from the "anchor" text column.
-CONTRIBUTION_COLUMNS = tuple(f"{name}·w" for name in FEATURE_NAMES)
+#: Contribution columns (value × weight in use), apart from the "anchor" text column: the link
+#: model's five features, then the terms that are not learned (siblings, popularity, family,
+#: meaning; docs/DESIGN.md §8.2, §8a), which are all a blind link's score.
+CONTRIBUTION_COLUMNS = tuple(f"{name}·w" for name in SCORE_TERM_NAMES)
 
 
 def _contributions(explanation: dict[str, Any] | None) -> dict[str, float]:

@@ -487,6 +487,12 @@ def test_frontier_and_pages_frames() -> None:
     frame = frontier_frame([row], SEED)
     assert frame.columns.is_unique
     assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
+    # the terms that are not learned have columns of their own (0 when the link has none)
+    assert frame.loc[0, "meaning·w"] == 0.0 and "siblings·w" in frame.columns
+    meaning = {"name": "meaning", "value": 0.07, "weight": 1.0, "contribution": 0.07}
+    lifted = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, True, False,
+                         "Fees", {**LINK, "features": [*LINK["features"], meaning]})  # type: ignore[list-item]
+    assert frontier_frame([lifted], SEED).loc[0, "meaning·w"] == 0.07
     assert frame.loc[0, "shaping"] == "depth 2.61" and bool(frame.loc[0, "pinned"])
     assert frame.loc[0, "now"] == 2.61 and not frame.loc[0, "cited"]
     cited = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, False, False,
