@@ -151,10 +151,12 @@ _NUMBER = st.column_config.NumberColumn(format="%.2f")
 
 def render_frontier(rows: Sequence[FrontierRow], seed_url: str) -> None:
     st.caption("The queue in pop order. A score is the sum of the feature contributions "
-               "(value × weight in use), then shaped (dated, furniture, language, depth "
-               "decay); 'now' is that sum under today's weights (the queue is rescored when "
-               "they move enough). Blind: no query word in the anchor, URL or context. Cited: "
-               "named in a page's running text, so it takes half that page's relevance.")
+               "(value × weight in use: the link model's five, then siblings, popularity, "
+               "name family and meaning, which are not learned), then shaped (dated, "
+               "furniture, language, depth decay); 'now' is that sum under today's weights "
+               "(the queue is rescored when they move enough). Blind: no query word in the "
+               "anchor, URL or context. Cited: named in a page's running text, so it takes "
+               "half that page's relevance.")
     config = {name: _NUMBER for name in ("score", "now", *CONTRIBUTION_COLUMNS)}
     st.dataframe(frontier_frame(rows, seed_url), key="frontier_table", hide_index=True,
                  column_config=config, width="stretch")
