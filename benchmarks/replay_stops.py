@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from docsites import SITES, no_stop_crawl  # noqa: E402
+from docsites import HELD_OUT, SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
 from pagesift_ui.bench.truth import url_keys  # noqa: E402
@@ -314,6 +314,12 @@ RULES: dict[str, Rule] = {
         covered_names_a_term(one_source_once(LEAD_RULE)),
     "the crawler's, but any verdict is forgiven only for a head that names a query term":
         covered_names_a_term(one_source_once(LEAD_RULE), every_verdict=True),
+    "the crawler's, but a covered query forgives only a head as strong as a link that found "
+    "a fresh page":
+        thin_terms(one_source_once(by_verdict(lead_bar(fresh), LEAD_RULE))),
+    "the crawler's, but a covered query forgives only a head as strong as a link that found "
+    "a fresh page since the first verdict":
+        thin_terms(one_source_once(by_verdict(tail_bar(on_topic, fresh), LEAD_RULE))),
 }
 
 
@@ -371,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=Path, help="crawled rows: read if present, else written")
     parser.add_argument("--out", type=Path, default=RESULT)
+    parser.add_argument("--held-out", action="store_true",
+                        help="replay the held-out sets (docsites.HELD_OUT) instead")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -379,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         crawls = []
         with shared_extraction():
-            for site_name, site in SITES.items():
+            for site_name, site in (HELD_OUT if args.held_out else SITES).items():
                 if not site.installed():
                     logger.warning("skipping %s: %s", site_name, site.missing)
                     continue
