@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -253,11 +253,12 @@ class Focus:
         )
 
     def link_lifts(
-        self, texts: Sequence[str], language: Language | None = None
+        self, texts: Iterable[str], language: Language | None = None
     ) -> dict[str, float]:
         """The lifts by meaning of one page's link texts (``linkrules.anchor_and_title``),
         for a page read in English (None: the query's language) with a ``link_meaning``; a
-        text absent from the answer has none (docs/DESIGN.md §8.2)."""
+        text absent from the answer has none (docs/DESIGN.md §8.2). ``texts`` is not read
+        when links are not read by meaning."""
         reader = self.link_meaning
         if reader is None or (language or self.query.language) is not Language.ENGLISH:
             return {}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -172,6 +172,19 @@ def scaled_excess(cosine: float, median: float) -> float:
     return min(1.0, max(0.0, excess))
 
 
+def _cosine_with(
+    vectors: WordVectors, query_vector: npt.NDArray[np.float64] | None, text: str
+) -> float | None:
+    """``text``'s cosine with the query, kept to six decimals (``_COSINE_DECIMALS``); None
+    when the table knows none of its words, or none of the query's."""
+    if query_vector is None:
+        return None
+    vector = vectors.vector(text)
+    if vector is None:
+        return None
+    return round(float(vector @ query_vector), _COSINE_DECIMALS)
+
+
 def _check_weight(weight: float) -> None:
     if not 0.0 < weight <= 1.0:
         raise ValueError(f"weight must be in (0, 1], got {weight!r}")
@@ -208,12 +221,9 @@ class Meaning:
         """A page's cosine with the query: its title twice (the title names the page), its
         headings and the head of its text; None when nothing in it is known."""
         if self._query_vector is None:
-            return None
-        page = self._vectors.vector(
-            " ".join([title, title, *headings, text[:MEANING_TEXT_CHARS]]))
-        if page is None:
-            return None
-        return round(float(page @ self._query_vector), _COSINE_DECIMALS)
+            return None  # the page's text is not even joined
+        return _cosine_with(self._vectors, self._query_vector,
+                            " ".join([title, title, *headings, text[:MEANING_TEXT_CHARS]]))
 
     def observe(self, cosine: float) -> None:
         """Count a read page's cosine in the site's median."""
@@ -282,26 +292,27 @@ class LinkMeaning:
         cosines = self._cosines
         if text in cosines:
             return cosines[text]
-        cosine = None
-        if self._query_vector is not None:
-            vector = self._vectors.vector(text)
-            if vector is not None:
-                cosine = round(float(vector @ self._query_vector), _COSINE_DECIMALS)
+        cosine = _cosine_with(self._vectors, self._query_vector, text)
         if len(cosines) >= LINK_TEXTS_KEPT:
             cosines.clear()
         cosines[text] = cosine
         return cosine
 
-    def read_page(self, texts: Sequence[str]) -> dict[str, float]:
-        """The lifts of one page's link texts, each distinct text counted once in the
-        site's median before any is lifted (so a page's first links are not read against a
-        median of themselves alone). A text with no known word is absent: no lift."""
+    def read_page(self, texts: Iterable[str]) -> dict[str, float]:
+        """The lifts of one page's link texts, each distinct text (as read, to
+        ``LINK_TEXT_CHARS``) counted once in the site's median before any is lifted (so a
+        page's first links are not read against a median of themselves alone). A text with
+        no known word is absent: no lift."""
         known: dict[str, float] = {}
+        counted: set[str] = set()
         for text in dict.fromkeys(texts):
             cosine = self.cosine(text)
             if cosine is not None:
                 known[text] = cosine
-                self._read.add(cosine)
+                read = text[:LINK_TEXT_CHARS]
+                if read not in counted:
+                    counted.add(read)
+                    self._read.add(cosine)
         median = self.median
         if median is None:
             return {}

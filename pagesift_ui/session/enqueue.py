@@ -185,9 +185,8 @@ def enqueue_links(
     # the page's link texts by meaning, read together so the first are not read against a
     # median of themselves alone (docs/DESIGN.md §8.2)
     lifts = state.focus.link_lifts(
-        [anchor_and_title(anchor, context) for pairs in contexts.values()
-         for anchor, context in pairs], language,
-    ) if state.focus.link_meaning is not None else {}
+        (anchor_and_title(anchor, context) for pairs in contexts.values()
+         for anchor, context in pairs), language)
     for link in considered:
         try:
             url = clean(link.url)

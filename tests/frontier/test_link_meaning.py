@@ -157,3 +157,12 @@ def test_a_long_link_text_is_read_to_its_first_characters_and_kept_so() -> None:
     head = "cat " * (meaning_module.LINK_TEXT_CHARS // 4)
     assert reader.cosine(head + "tax " * 10_000) == reader.cosine(head)
     assert all(len(text) <= meaning_module.LINK_TEXT_CHARS for text in reader._cosines)  # noqa: SLF001
+
+
+def test_texts_that_read_the_same_count_once_in_the_median() -> None:
+    # two long texts that differ only past LINK_TEXT_CHARS are one text read: one count
+    reader = LinkMeaning(tiny_table(), "kitten", 1.0)
+    head = "cat " * (meaning_module.LINK_TEXT_CHARS // 4)
+    lifts = reader.read_page([head + "tax", head + "kitten", "tax"])
+    assert len(reader._read) == 2  # noqa: SLF001 (the count is the point)
+    assert lifts[head + "tax"] == lifts[head + "kitten"]
