@@ -26,7 +26,7 @@ from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
 from pagesift_ui.session.ahead import Popped, popped, put_back
 from pagesift_ui.session.config import CrawlConfig
-from pagesift_ui.session.enqueue import LinkTally, enqueue_links
+from pagesift_ui.session.enqueue import LinkTally, enqueue_links, learn_copies
 from pagesift_ui.session.record import (
     FrontierRow,
     Override,
@@ -344,10 +344,17 @@ class CrawlSession:
         facts.duplicate_of = self._canonical_copy(page, final_key, entry.depth) or record_text(
             self.state, facts.url, page.text
         )
+        # copies teach the query pairs that make them (frontier/copyparams.py)
+        copies = learn_copies(self.state, result.final_url,
+                              facts.duplicate_of or page.canonical or "")
         if facts.duplicate_of:
             self.pages_scheduled -= 1  # §10: a duplicate does not count against the limit
-            return facts
-        self._observe_page(facts, page)
+        else:
+            self._observe_page(facts, page)
+        if copies:  # the queued copies dropped: in this step's record
+            facts.links = facts.links or LinkTally()
+            for url, skip in copies:
+                facts.links.skip(url, skip)
         return facts
 
     def _canonical_copy(self, page: Page, final_key: str, depth: int) -> str:

@@ -47,6 +47,8 @@ class SkipReason(enum.StrEnum):
     ROBOTS_DISALLOWED = "disallowed by robots.txt"
     QUEUE_FULL = "queue full"  # offered, but not above the worst queued link
     COPY = "another language's copy of a fetched page"  # an hreflang alternate
+    #: a fetched page's URL plus a query pair learned to make copies (frontier/copyparams.py)
+    COPY_PARAMETER = "a copy of a fetched page by a learned parameter"
 
 
 #: The words of a rejection by a full queue, in a record's ``rejected`` examples.
@@ -65,7 +67,7 @@ class Skip:
         """The words a step record keeps (``docs/SESSION_FORMAT.md``, ``links``)."""
         if self.reason is SkipReason.URL_HYGIENE:
             return self.detail
-        if self.reason is SkipReason.ROBOTS_UNCHECKED:
+        if self.reason in (SkipReason.ROBOTS_UNCHECKED, SkipReason.COPY_PARAMETER):
             return f"{self.reason.value}: {self.detail}"
         return self.reason.value
 
@@ -193,6 +195,12 @@ def enqueue_links(
         except ValueError:
             tally.skip(link.url, Skip(SkipReason.NOT_HTTP))
             continue
+        copy = state.copy_params.original(url)
+        if copy is not None:  # the link stands for the page it copies (copyparams.py)
+            if dedupe_key(copy[0]) in state.fetched_keys:
+                tally.skip(url, Skip(SkipReason.COPY_PARAMETER, copy[1]))
+                continue
+            url = copy[0]
         key = dedupe_key(url)
         block = blocks.get(link.url, NO_GROUP)  # the link's list block on this page
         if key in state.fetched_keys:
@@ -246,6 +254,9 @@ def _may_score(state: FrontierState, config: CrawlConfig, links: Sequence[Link])
             url = clean(link.url)
         except ValueError:
             continue  # not an http(s) URL: skipped, never scored
+        copy = state.copy_params.original(url)
+        if copy is not None:  # as enqueue_links reads it
+            url = copy[0]
         key = dedupe_key(url)
         if key in fetched:
             continue
@@ -273,6 +284,34 @@ def _note_copies(state: FrontierState, page: Page, tally: LinkTally) -> None:
         state.copies[key] = page.url
         if state.queue.drop(key) is not None:
             tally.skip(url, Skip(SkipReason.COPY))
+
+
+def learn_copies(state: FrontierState, url: str, copy_of: str) -> list[tuple[str, Skip]]:
+    """A page was fetched at ``url``: a copy of ``copy_of`` (the page whose text it repeats,
+    or the URL its canonical link names), or a page of its own (""). If that teaches a query
+    pair that makes copies, the queued links carrying it whose page is fetched or queued
+    are dropped, for they would fetch it again (``frontier/copyparams.py``): returned, each
+    with its skip, for the step record's ``links``."""
+    try:
+        url = clean(url)
+        copy_of = clean(copy_of) if copy_of else ""
+    except ValueError:
+        return []  # a canonical link that is not a crawlable URL says nothing
+    if copy_of and dedupe_key(copy_of) == dedupe_key(url):
+        copy_of = ""  # a page that names itself canonical is a page of its own
+    if not state.copy_params.fetched(url, copy_of):
+        return []
+    dropped = []
+    for entry in state.queue.entries():
+        copy = state.copy_params.original(entry.url)
+        if copy is None:
+            continue
+        original = dedupe_key(copy[0])
+        if original in state.fetched_keys or original in state.queue:
+            state.queue.drop(entry.key)
+            dropped.append((entry.url, Skip(SkipReason.COPY_PARAMETER, copy[1])))
+    logger.info("learned a pair that makes copies: %d queued copies dropped", len(dropped))
+    return dropped
 
 
 def requeue(

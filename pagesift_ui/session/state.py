@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import Adaptive
+from pagesift_ui.frontier.copyparams import CopyParameters
 from pagesift_ui.frontier.depths import ClickDepths
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.harvest import Harvest, subtree
@@ -117,6 +118,8 @@ class FrontierState:
     leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found on-topic pages
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
+    # query pairs learned to make copies (?print=1): dropped from links (frontier/copyparams.py)
+    copy_params: CopyParameters = field(default_factory=CopyParameters)
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None

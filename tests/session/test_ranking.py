@@ -15,6 +15,8 @@
 5b. a list whose title is all query words comes before links whose anchors name one;
 6. the pending-lead bar learns from links that found on-topic pages, not only relevant ones;
 7. an hreflang copy, a canonical copy and a near-duplicate cost at most one page each;
+7a. a query pair that made copies on two paths (``?print=1``) is learned, and the copies
+    it would make are not fetched at all; a paginated ``?page=2`` is never learned;
 8. breadth-first, the baseline, fetches in discovery order whatever the query proves;
 9. a site map is read like a contents page, not demoted as furniture;
 10. a definition list of pages (git(1)'s commands) is read as a list whose entries' contexts
@@ -23,6 +25,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
@@ -462,6 +465,53 @@ def test_a_canonical_copy_and_a_near_duplicate_count_once() -> None:
     assert "/guide.html" not in by_path
     assert by_path["/print.html"].outcome is StepOutcome.FETCHED
     assert records[-1].pages_scheduled == 3  # seed, notes 1, print: the duplicate is refunded
+
+
+#: Words that tell the pages apart (digits would not: a page "identical but for numbers" is a
+#: duplicate, docs/DESIGN.md §10).
+_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _printable(title: str, paragraphs: Sequence[str], path: str,
+               lists: Iterable[Sequence[tuple[str, str]]] = ()) -> dict[str, str]:
+    """A page that links its printer-friendly copy, and the copy (canonical: the page)."""
+    canonical = f'<link rel="canonical" href="{ORIGIN}{path}">'
+    return {
+        path: page(title, paragraphs, [*lists, [("Print this page", f"{path}?print=1")]]),
+        f"{path}?print=1": page(title, paragraphs, head=canonical),
+    }
+
+
+def test_copies_by_a_learned_query_pair_are_not_fetched_after_two() -> None:
+    entries = [(f"Event loop scheduling {n}", f"/guide/{n}.html") for n in range(6)]
+    pages = _printable("Handbook", ["Welcome."], "/", [entries])
+    for n, word in enumerate(_WORDS):
+        pages |= _printable(f"Event loop scheduling {n}", [TOPIC, f"The {word} part."],
+                            f"/guide/{n}.html")
+    records = crawl(pages, QUERY, limit=40)
+    order = [urlsplit(r.url).path + ("?" + urlsplit(r.url).query if urlsplit(r.url).query
+                                      else "") for r in records]
+    copies = [path for path in order if path.endswith("?print=1")]
+    assert len(copies) == 2  # the two that taught the pair (COPY_PATHS)
+    assert all(f"/guide/{n}.html" in order for n in range(6))
+    skipped = Counter()
+    for record in records:
+        skipped.update(record.links["skipped_by_reason"])
+    assert skipped["a copy of a fetched page by a learned parameter: print=1"] == 5
+
+
+def test_a_paginated_list_is_never_learned_as_copies() -> None:
+    pages = {"/": page("Handbook", ["Welcome."], [[
+        (f"Event loop scheduling notes {n}", f"/notes/{n}.html") for n in range(3)]])}
+    for n, word in enumerate(_WORDS[:3]):
+        pages[f"/notes/{n}.html"] = page(f"Event loop scheduling notes {n}", [
+            TOPIC, f"The {word} notes."], [[("Next page", f"/notes/{n}.html?page=2")]])
+        # page 2 of each: a page of its own (no canonical link; other text)
+        pages[f"/notes/{n}.html?page=2"] = page(f"Notes {n}, page 2", [
+            f"Scheduling callbacks on the event loop, the rest of the {word} notes."])
+    records = crawl(pages, QUERY, limit=20)
+    got = {r.url for r in records}
+    assert all(f"{ORIGIN}/notes/{n}.html?page=2" in got for n in range(3))
 
 
 def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead_bar() -> None:

@@ -1,0 +1,155 @@
+"""Query parameters that make copies, learned from the copies the crawl fetched; pure.
+
+A site that serves every page again under ``?print=1`` (or ``?view=full``, ``?share=1``) links
+each page's copy from the page itself. Each copy is caught when fetched (its canonical link
+names the page, or its text is the page's: docs/DESIGN.md §10), but each still costs a
+fetch, and on the university demo 37 of 104 fetches were printer-friendly copies. URL
+templates do not catch them: a template is a path, and the copies are spread over every
+path of the site.
+
+This is the DUST problem ("different URLs with similar text": Bar-Yossef, Keidar and
+Schonfeld, *Do not crawl in the DUST*, WWW 2007; Dasgupta et al., *De-duping URLs via
+rewrite rules*, KDD 2008): learn, from pairs of URLs known to hold the same page, the rules
+that rewrite one into the other, and apply them to URLs before fetching. The rules learned
+here are the simplest kind those papers find: a ``name=value`` pair whose presence makes a
+copy (the copy's URL is the page's URL plus the pair). A pair is learned once copies carrying
+it were fetched under ``COPY_PATHS`` different paths, and never while any fetched page that
+carries it proved a page of its own (a paginated ``?page=2`` is not a copy of page 1): one
+copy may be one page ignoring an unknown parameter, two on different paths are the site's
+habit. A learned pair is dropped from a link's URL before the link is queued, so the link
+stands for the page it copies (docs/DESIGN.md §10, "copy parameters").
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
+
+__all__ = ["COPY_PATHS", "CopyParameters", "query_pairs"]
+
+logger = logging.getLogger(__name__)
+
+#: Different paths whose copies must carry a pair before it is learned (module docstring).
+COPY_PATHS = 2
+#: Candidate pairs kept at most: a hostile site may put a fresh pair on every copy, and only
+#: a pair seen on more than one path is ever learned.
+MAX_CANDIDATES = 4_096
+
+Pair = tuple[str, str]
+
+
+def query_pairs(query: str) -> list[tuple[Pair, str]]:
+    """The query's ``(name, value)`` pairs, decoded (names lower-cased), each with its raw
+    text, in order.
+
+    >>> query_pairs("print=1&Q=a+b")
+    [(('print', '1'), 'print=1'), (('q', 'a b'), 'Q=a+b')]
+    """
+    out = []
+    for raw in query.split("&"):
+        if not raw:
+            continue
+        name, _, value = raw.partition("=")
+        out.append(((unquote_plus(name).lower(), unquote_plus(value)), raw))
+    return out
+
+
+def _extra_pairs(copy_url: str, original_url: str) -> frozenset[Pair]:
+    """The pairs ``copy_url`` adds to ``original_url``, when it is that URL plus pairs (same
+    scheme, host and path; every pair of the original kept); empty otherwise."""
+    copy, original = urlsplit(copy_url), urlsplit(original_url)
+    if (copy.scheme, copy.netloc.lower(), copy.path) != (
+            original.scheme, original.netloc.lower(), original.path):
+        return frozenset()
+    copy_pairs = {pair for pair, _ in query_pairs(copy.query)}
+    original_pairs = {pair for pair, _ in query_pairs(original.query)}
+    if not original_pairs <= copy_pairs:
+        return frozenset()
+    return frozenset(copy_pairs - original_pairs)
+
+
+class CopyParameters:
+    """The ``name=value`` pairs learned to make copies (module docstring).
+
+    ``fetched(url, copy_of)`` tells it about each fetched page: ``copy_of`` the URL of the page
+    it copies (a canonical link that names another URL, or the page fetched before whose text
+    it repeats), "" for a page of its own. ``original(url)`` is the URL without its learned
+    pairs, or None when it carries none.
+    """
+
+    __slots__ = ("_copies", "_distinct", "_learned")
+
+    def __init__(self) -> None:
+        self._copies: dict[Pair, set[str]] = {}  # pair → paths of copies that carried it
+        self._distinct: dict[Pair, set[str]] = {}  # pair → paths of pages of their own
+        self._learned: set[Pair] = set()
+
+    def learned(self) -> dict[str, int]:
+        """Each learned pair as ``name=value`` → the paths of copies that taught it."""
+        return {f"{name}={value}": len(self._copies[(name, value)])
+                for name, value in sorted(self._learned)}
+
+    def fetched(self, url: str, copy_of: str = "") -> str:
+        """A page fetched at ``url`` (cleaned), a copy of ``copy_of`` or a page of its own.
+        Returns the pair this page taught as ``name=value``, or ""."""
+        parts = urlsplit(url)
+        if not copy_of:
+            touched = [pair for pair, _ in query_pairs(parts.query)]
+            for pair in touched:
+                self._note(self._distinct, pair, parts.path)
+            return self._settle(touched)
+        touched = sorted(_extra_pairs(url, copy_of))
+        for pair in touched:
+            self._note(self._copies, pair, parts.path)
+        # the page it repeats was the copy (the copy was fetched first and named no
+        # canonical page): that page was not a page of its own after all
+        for pair in sorted(_extra_pairs(copy_of, url)):
+            self._distinct.get(pair, set()).discard(parts.path)
+            self._note(self._copies, pair, parts.path)
+            touched.append(pair)
+        return self._settle(touched)
+
+    def _note(self, paths_of: dict[Pair, set[str]], pair: Pair, path: str) -> None:
+        paths = paths_of.get(pair)
+        if paths is None:
+            if len(self._copies) + len(self._distinct) >= MAX_CANDIDATES:
+                return
+            paths = paths_of[pair] = set()
+        paths.add(path)
+
+    def _settle(self, touched: list[Pair]) -> str:
+        """Of the ``touched`` pairs, learn those with copies on ``COPY_PATHS`` paths and no
+        page of their own; unlearn one that has one now. Returns the first learned, or ""."""
+        taught = ""
+        for pair in touched:
+            paths = self._copies.get(pair, set())
+            own = bool(self._distinct.get(pair))
+            if pair in self._learned and own:
+                self._learned.discard(pair)
+                logger.info("%s=%s no longer makes copies: a page carrying it is a page of "
+                            "its own", *pair)
+            elif pair not in self._learned and not own and len(paths) >= COPY_PATHS:
+                self._learned.add(pair)
+                taught = taught or f"{pair[0]}={pair[1]}"
+                logger.info("learned: %s=%s makes copies (copies on %d paths)", *pair,
+                            len(paths))
+        return taught
+
+    def original(self, url: str) -> tuple[str, str] | None:
+        """``url`` without its learned pairs, and the first pair dropped (``name=value``); None
+        when it carries no learned pair."""
+        if not self._learned:
+            return None
+        parts = urlsplit(url)
+        if not parts.query:
+            return None
+        kept: list[str] = []
+        dropped = ""
+        for pair, raw in query_pairs(parts.query):
+            if pair in self._learned:
+                dropped = dropped or f"{pair[0]}={pair[1]}"
+            else:
+                kept.append(raw)
+        if not dropped:
+            return None
+        return urlunsplit(parts._replace(query="&".join(kept))), dropped
