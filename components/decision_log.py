@@ -28,6 +28,7 @@ from pagesift_ui.session import (
     CrawlConfig,
     Override,
     OverrideKind,
+    SkipReason,
     StepOutcome,
     StepRecord,
     VerdictFate,
@@ -256,6 +257,20 @@ def _head_text(record: StepRecord, config: CrawlConfig) -> str:
     return f"Step {record.step}: fetched {where}{title} ({_score_text(record)})."
 
 
+def _copies_text(links: Mapping[str, Any]) -> str:
+    """The links left because they are a fetched page plus a query pair learned to make
+    copies (``frontier/copyparams.py``), by pair."""
+    prefix = f"{SkipReason.COPY_PARAMETER.value}: "
+    counts = {reason.removeprefix(prefix): count
+              for reason, count in links.get("skipped_by_reason", {}).items()
+              if reason.startswith(prefix)}
+    if not counts:
+        return ""
+    pairs = ", ".join(f"?{pair} ({count})" for pair, count in sorted(counts.items()))
+    return (f"Copies not fetched: links to fetched pages plus {pairs}, a query pair learned "
+            "to make copies.")
+
+
 def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
     out = []
     if record.dropped_dry:
@@ -269,6 +284,8 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         unseen = links.get("not_considered", 0)
         beyond = f" ({unseen} past the per-page cap not looked at)" if unseen else ""
         out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
+    if copies := _copies_text(links):
+        out.append(copies)
     if seeding := _sitemap_seeding_text(links):
         out.append(seeding)
     if record.politeness_note:

@@ -173,6 +173,22 @@ def test_explain_step_says_what_a_links_meaning_added() -> None:
     assert "read by meaning" not in explain_step(make_record(5), CONFIG)
 
 
+def test_explain_step_says_which_learned_pair_left_copies_unfetched() -> None:
+    links = {"found": 9, "queued": 2, "skipped_by_reason": {
+        "a copy of a fetched page by a learned parameter: print=1": 3,
+        "a copy of a fetched page by a learned parameter: sort=newest": 1, "nofollow": 2}}
+    text = explain_step(make_record(7, links=links), CONFIG)
+    assert ("Copies not fetched: links to fetched pages plus ?print=1 (3), ?sort=newest (1), "
+            "a query pair learned to make copies.") in text
+    # a duplicate step that taught a pair lists the queued copies it dropped
+    dropped = explain_step(make_record(
+        8, outcome=StepOutcome.DUPLICATE, duplicate_of=SEED + "admissions/fees",
+        links={"found": 0, "skipped_by_reason": {
+            "a copy of a fetched page by a learned parameter: print=1": 14}}), CONFIG)
+    assert "plus ?print=1 (14)" in dropped
+    assert "Copies not fetched" not in explain_step(make_record(9), CONFIG)
+
+
 def test_explain_step_says_when_the_query_names_a_links_list() -> None:
     named = explain_step(make_record(5, link={**LINK, "named_list": "► Features"}), CONFIG)
     assert ("its list's title (\"► Features\") is all query words, so its sibling credit "
