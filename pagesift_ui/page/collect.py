@@ -202,8 +202,12 @@ class Collector:
 
     def _open_link(self, tag: Attrs, content: bool) -> None:
         href = tag.get("href")
-        url = resolve(self.base, href) if isinstance(href, str) else None
-        if url is None or (isinstance(href, str) and href.strip().startswith("#")):
+        # a fragment-only href is never a link: not resolved (a third of the <a> of a docs
+        # page are headings' "#" anchors, each a miss of resolve's page cache; issue 15)
+        if not isinstance(href, str) or href.strip().startswith("#"):
+            return
+        url = resolve(self.base, href)
+        if url is None:
             return
         rel = {value.lower() for value in attr_list(tag.get("rel"))}
         hreflang = tag.get("hreflang")
