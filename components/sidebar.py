@@ -58,7 +58,8 @@ FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_pr
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
                  "forgive_thin_evidence", "link_blocks_as_evidence", "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
-                 "render_deadline_s", "language", "meaning_weight", "link_meaning_weight")
+                 "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
+                 "learn_copy_parameters")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -83,7 +84,8 @@ def form_defaults() -> dict[str, Any]:
                                          "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host",
-                                         "meaning_weight", "link_meaning_weight")},
+                                         "meaning_weight", "link_meaning_weight",
+                                         "learn_copy_parameters")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -220,6 +222,7 @@ FIELD_LABELS = {
     "render": "Render JavaScript", "render_deadline_s": "Render deadline",
     "meaning_weight": "Weight of meaning",
     "link_meaning_weight": "Weight of link meaning",
+    "learn_copy_parameters": "Learn parameters that make copies",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
@@ -227,7 +230,7 @@ LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_p
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
                              "max_sitemap_urls", "concurrency", "per_host", "render",
                              "render_deadline_s", "language", "meaning_weight",
-                             "link_meaning_weight"})
+                             "link_meaning_weight", "learn_copy_parameters"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -374,6 +377,10 @@ def _advanced_inputs() -> None:
                         help="the most a link's anchor and list title, read by meaning, add "
                              "to its score, against the median link read so far; 0: the "
                              "query's words alone")
+        st.checkbox("Learn parameters that make copies", key="learn_copy_parameters",
+                    help="once copies carrying one query pair (?print=1, ?sort=newest) were "
+                         "fetched on two paths, links carrying it stand for the page they "
+                         "copy and are not fetched; off: every copy is fetched once")
         st.selectbox("Query language", [lang.value for lang in Language], key="language",
                      format_func=_language_label,
                      help="its stemmer and stop words; auto detects it from the query. Pages "

@@ -119,7 +119,10 @@ class CrawlConfig:
     the most a page's meaning can add to its relevance (docs/DESIGN.md §7a; English pages
     under an English query; 0: lexical relevance only); ``link_meaning_weight`` the most a
     link's anchor and list title, read by meaning, add to its raw score (§8.2; 0: links by
-    their words only). The ranges of the numbers are ``SETTINGS``'.
+    their words only). ``learn_copy_parameters``: a query pair that made copies on two paths
+    (``?print=1``) is learned, and links carrying it stand for the page they copy (§10, "copy
+    parameters"; off: every copy is fetched once). The ranges of the numbers are
+    ``SETTINGS``'.
     """
 
     seed_url: str
@@ -164,6 +167,8 @@ class CrawlConfig:
     # docs/DECISIONS.md "Adopted: links read by meaning": swept on the tuning sets (0.05,
     # 0.1, 0.15, 0.25); the fewest pages to 90% summed over them (976, 1,010 at 0)
     link_meaning_weight: float = 0.1
+    # docs/DECISIONS.md "Adopted: copy parameters learned from the copies fetched"
+    learn_copy_parameters: bool = True
 
     def __post_init__(self) -> None:
         _check_url(self.seed_url)
@@ -253,13 +258,13 @@ class CrawlConfig:
         evidence stand: without the keys they do so again, so their stop rules replay as
         they ran; one made before ``meaning_weight`` read relevance by words alone, and does
         again; one made before ``link_meaning_weight`` scored links by words alone, and does
-        again.
+        again; one made before ``learn_copy_parameters`` fetched every copy, and does again.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
         as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True,
                      "forgive_thin_evidence": False, "meaning_weight": 0.0,
-                     "link_meaning_weight": 0.0}
+                     "link_meaning_weight": 0.0, "learn_copy_parameters": False}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
                                  **values})
 
@@ -452,6 +457,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("link_meaning_weight", float, "most a link's anchor and list title read by "
             "meaning (English only) add to its raw score; 0: the query's words alone",
             "--link-meaning-weight", 0.0, 1.0),
+    Setting("learn_copy_parameters", bool, "learn a query pair that made copies on two paths "
+            "(?print=1) and fetch no more links that carry it; off: every copy is fetched "
+            "once", "--no-copy-learning"),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )

@@ -345,8 +345,10 @@ class CrawlSession:
             self.state, facts.url, page.text
         )
         # copies teach the query pairs that make them (frontier/copyparams.py)
-        copies = learn_copies(self.state, result.final_url,
-                              facts.duplicate_of or page.canonical or "")
+        copies = []
+        if self.config.learn_copy_parameters:
+            copies = learn_copies(self.state, result.final_url,
+                                  facts.duplicate_of or page.canonical or "")
         if facts.duplicate_of:
             self.pages_scheduled -= 1  # §10: a duplicate does not count against the limit
         else:

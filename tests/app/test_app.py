@@ -478,6 +478,29 @@ def test_the_inspector_says_what_meaning_added_and_the_weight_is_a_setting(
     assert line.endswith(f"= {record.relevance:.3f}")
 
 
+def test_copy_learning_is_on_by_default_and_the_decision_log_names_the_pair(
+    at: AppTest,
+) -> None:
+    session = start(at, "university")
+    assert session.config.learn_copy_parameters
+    session.run(max_steps=30)  # its printer-friendly copies come from step 22 on
+    assert session.state.copy_params.learned() == {"print=1": 2}
+    at.run()
+    open_view(at, "Decision log")
+    assert not at.exception
+    assert any("a query pair learned to make copies" in m.value and "?print=1" in m.value
+               for m in at.markdown)
+
+
+def test_copy_learning_can_be_turned_off_in_the_sidebar(at: AppTest) -> None:
+    unfold(at, "setup_advanced")
+    at.checkbox(key="learn_copy_parameters").uncheck().run()
+    session = start(at, "university")
+    assert session.config.learn_copy_parameters is False
+    session.run(max_steps=30)
+    assert session.state.copy_params.learned() == {}
+
+
 def test_the_link_meaning_weight_is_a_setting_and_the_decision_log_names_its_lift(
     at: AppTest,
 ) -> None:

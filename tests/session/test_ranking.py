@@ -498,6 +498,12 @@ def test_copies_by_a_learned_query_pair_are_not_fetched_after_two() -> None:
     for record in records:
         skipped.update(record.links["skipped_by_reason"])
     assert skipped["a copy of a fetched page by a learned parameter: print=1"] == 5
+    # off, every copy is fetched once; and a recording made before the setting replays so
+    off = crawl(pages, QUERY, limit=40, learn_copy_parameters=False)
+    assert sum(r.url.endswith("?print=1") for r in off) == 7
+    recorded = {k: v for k, v in CrawlConfig(seed_url=ORIGIN + "/", query=QUERY).to_dict()
+                .items() if k != "learn_copy_parameters"}
+    assert CrawlConfig.from_recorded(recorded).learn_copy_parameters is False
 
 
 def test_a_paginated_list_is_never_learned_as_copies() -> None:
