@@ -457,9 +457,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("link_meaning_weight", float, "most a link's anchor and list title read by "
             "meaning (English only) add to its raw score; 0: the query's words alone",
             "--link-meaning-weight", 0.0, 1.0),
-    Setting("learn_copy_parameters", bool, "learn a query pair that made copies on two paths "
-            "(?print=1) and fetch no more links that carry it; off: every copy is fetched "
-            "once", "--no-copy-learning"),
+    Setting("learn_copy_parameters", bool, "fetch every copy once: learn no query pair that "
+            "makes copies (by default one that made copies on two paths, ?print=1, is learned "
+            "and links carrying it are not fetched)", "--no-copy-learning"),
     Setting("sampling_seed", int, "seed of the thompson strategy's posterior draws (same "
             "seed, same crawl)", low=0, high=2**32 - 1),
 )
