@@ -336,6 +336,23 @@ def test_user_agent_option_picks_the_robots_group_and_is_recorded_in_the_warc(
     assert refunds not in fetched["labbot"]
 
 
+def test_the_summary_names_the_pairs_learned_to_make_copies() -> None:
+    class Crawled:  # what summary_lines reads of a session
+        config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")
+
+        def summary(self) -> dict[str, object]:
+            return {"stop_reason": "coverage_reached", "first_verdict": "coverage_reached",
+                    "stop_step": 40, "steps": 40, "pages_fetched": 38, "relevant_pages": 9,
+                    "harvest_rate": 0.2, "coverage": 1.0, "covered": True,
+                    "evidence": {"refund": 3, "polici": 3}, "verdicts": [],
+                    "copy_parameters": {"print=1": 2, "sort=newest": 3},
+                    "copies_not_fetched": 17}
+
+    lines = summary_lines(Crawled())  # type: ignore[arg-type]
+    assert ("copies not fetched: 17 links carrying ?print=1, ?sort=newest, learned to make "
+            "copies") in lines
+
+
 def test_the_summary_lists_ten_verdicts_and_counts_the_rest() -> None:
     class Crawled:  # what summary_lines reads of a session
         config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")

@@ -157,6 +157,10 @@ def summary_lines(session: CrawlSession) -> list[str]:
         f"coverage: {summary['coverage']:.0%}"
         + (" (covered)" if summary["covered"] else ""),
     ]
+    if learned := summary.get("copy_parameters"):
+        pairs = ", ".join(f"?{pair}" for pair in learned)
+        lines.append(f"copies not fetched: {summary.get('copies_not_fetched', 0)} links "
+                     f"carrying {pairs}, learned to make copies")
     target = session.config.adaptive.evidence_per_term
     for term, evidence in summary["evidence"].items():
         lines.append(f"  {term:<20} {evidence:>3} / {target} evidence")

@@ -485,6 +485,8 @@ def test_copy_learning_is_on_by_default_and_the_decision_log_names_the_pair(
     assert session.config.learn_copy_parameters
     session.run(max_steps=30)  # its printer-friendly copies come from step 22 on
     assert session.state.copy_params.learned() == {"print=1": 2}
+    summary = session.summary()  # what a bundle's final summary and the CLI read
+    assert summary["copy_parameters"] == {"print=1": 2} and summary["copies_not_fetched"] > 0
     at.run()
     open_view(at, "Decision log")
     assert not at.exception
