@@ -39,7 +39,8 @@ DESCRIPTION = (
     "to watch: hundreds of dated news stories that mention students; a journals subdomain whose "
     "pages all repeat the query words but add nothing new (the crawl reads one or two, and "
     "their links lose to the fee pages'); an events calendar whose 'next month' link never "
-    "ends; utm_ tracking and session ids on links; printer-friendly copies (?print=1); and "
+    "ends; utm_ tracking and session ids on links; printer-friendly copies (?print=1: the "
+    "crawl fetches two, learns that the parameter makes copies and fetches no more); and "
     "robots.txt blocking /search and /intranet/."
 )
 
