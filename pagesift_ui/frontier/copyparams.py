@@ -17,7 +17,8 @@ it were fetched under ``COPY_PATHS`` different paths, and never while any fetche
 carries it proved a page of its own (a paginated ``?page=2`` is not a copy of page 1): one
 copy may be one page ignoring an unknown parameter, two on different paths are the site's
 habit. A learned pair is dropped from a link's URL before the link is queued, so the link
-stands for the page it copies (docs/DESIGN.md §10, "copy parameters").
+stands for the page it copies (docs/DESIGN.md §10, "copy parameters"). Pairs are learned per
+host, as the papers learn rules per site: one site's ``?print=1`` says nothing of another's.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ COPY_PATHS = 2
 MAX_CANDIDATES = 4_096
 
 Pair = tuple[str, str]
+_Key = tuple[str, Pair]  # (host, pair): a pair is learned per host
 
 
 def query_pairs(query: str) -> list[tuple[Pair, str]]:
@@ -69,84 +71,93 @@ def _extra_pairs(copy_url: str, original_url: str) -> frozenset[Pair]:
 
 
 class CopyParameters:
-    """The ``name=value`` pairs learned to make copies (module docstring).
+    """The ``name=value`` pairs learned to make copies, per host (module docstring).
 
     ``fetched(url, copy_of)`` tells it about each fetched page: ``copy_of`` the URL of the page
     it copies (a canonical link that names another URL, or the page fetched before whose text
-    it repeats), "" for a page of its own. ``original(url)`` is the URL without its learned
-    pairs, or None when it carries none.
+    it repeats), "" for a page of its own. ``original(url)`` is the URL without the pairs
+    learned on its host, or None when it carries none. A pair is learned per host: a site's
+    habit is its own (DUST rules are learned per site).
     """
 
     __slots__ = ("_copies", "_distinct", "_learned")
 
     def __init__(self) -> None:
-        self._copies: dict[Pair, set[str]] = {}  # pair → paths of copies that carried it
-        self._distinct: dict[Pair, set[str]] = {}  # pair → paths of pages of their own
-        self._learned: set[Pair] = set()
+        self._copies: dict[_Key, set[str]] = {}  # (host, pair) → paths of copies carrying it
+        self._distinct: dict[_Key, set[str]] = {}  # (host, pair) → paths of pages of their own
+        self._learned: set[_Key] = set()
 
     def learned(self) -> dict[str, int]:
-        """Each learned pair as ``name=value`` → the paths of copies that taught it."""
-        return {f"{name}={value}": len(self._copies[(name, value)])
-                for name, value in sorted(self._learned)}
+        """Each learned pair as ``name=value`` → the paths of copies that taught it (the most
+        of any host that learned it)."""
+        out: dict[str, int] = {}
+        for key in sorted(self._learned, key=lambda key: (key[1], key[0])):
+            text = f"{key[1][0]}={key[1][1]}"
+            out[text] = max(out.get(text, 0), len(self._copies[key]))
+        return out
 
     def fetched(self, url: str, copy_of: str = "") -> str:
         """A page fetched at ``url`` (cleaned), a copy of ``copy_of`` or a page of its own.
         Returns the pair this page taught as ``name=value``, or ""."""
         parts = urlsplit(url)
+        host = parts.netloc.lower()
         if not copy_of:
-            touched = [pair for pair, _ in query_pairs(parts.query)]
-            for pair in touched:
-                self._note(self._distinct, pair, parts.path)
+            touched = [(host, pair) for pair, _ in query_pairs(parts.query)]
+            for key in touched:
+                self._note(self._distinct, key, parts.path)
             return self._settle(touched)
-        touched = sorted(_extra_pairs(url, copy_of))
-        for pair in touched:
-            self._note(self._copies, pair, parts.path)
+        touched = [(host, pair) for pair in sorted(_extra_pairs(url, copy_of))]
+        for key in touched:
+            self._note(self._copies, key, parts.path)
         # the page it repeats was the copy (the copy was fetched first and named no
         # canonical page): that page was not a page of its own after all
         for pair in sorted(_extra_pairs(copy_of, url)):
-            self._distinct.get(pair, set()).discard(parts.path)
-            self._note(self._copies, pair, parts.path)
-            touched.append(pair)
+            key = (host, pair)
+            self._distinct.get(key, set()).discard(parts.path)
+            self._note(self._copies, key, parts.path)
+            touched.append(key)
         return self._settle(touched)
 
-    def _note(self, paths_of: dict[Pair, set[str]], pair: Pair, path: str) -> None:
-        paths = paths_of.get(pair)
+    def _note(self, paths_of: dict[_Key, set[str]], key: _Key, path: str) -> None:
+        paths = paths_of.get(key)
         if paths is None:
             if len(self._copies) + len(self._distinct) >= MAX_CANDIDATES:
                 return
-            paths = paths_of[pair] = set()
+            paths = paths_of[key] = set()
         paths.add(path)
 
-    def _settle(self, touched: list[Pair]) -> str:
+    def _settle(self, touched: list[_Key]) -> str:
         """Of the ``touched`` pairs, learn those with copies on ``COPY_PATHS`` paths and no
         page of their own; unlearn one that has one now. Returns the first learned, or ""."""
         taught = ""
-        for pair in touched:
-            paths = self._copies.get(pair, set())
-            own = bool(self._distinct.get(pair))
-            if pair in self._learned and own:
-                self._learned.discard(pair)
-                logger.info("%s=%s no longer makes copies: a page carrying it is a page of "
-                            "its own", *pair)
-            elif pair not in self._learned and not own and len(paths) >= COPY_PATHS:
-                self._learned.add(pair)
-                taught = taught or f"{pair[0]}={pair[1]}"
-                logger.info("learned: %s=%s makes copies (copies on %d paths)", *pair,
-                            len(paths))
+        for key in touched:
+            host, (name, value) = key
+            paths = self._copies.get(key, set())
+            own = bool(self._distinct.get(key))
+            if key in self._learned and own:
+                self._learned.discard(key)
+                logger.info("%s=%s no longer makes copies on %s: a page carrying it is a "
+                            "page of its own", name, value, host)
+            elif key not in self._learned and not own and len(paths) >= COPY_PATHS:
+                self._learned.add(key)
+                taught = taught or f"{name}={value}"
+                logger.info("learned: %s=%s makes copies on %s (copies on %d paths)", name,
+                            value, host, len(paths))
         return taught
 
     def original(self, url: str) -> tuple[str, str] | None:
-        """``url`` without its learned pairs, and the first pair dropped (``name=value``); None
-        when it carries no learned pair."""
+        """``url`` without the pairs learned on its host, and the first pair dropped
+        (``name=value``); None when it carries no learned pair."""
         if not self._learned:
             return None
         parts = urlsplit(url)
         if not parts.query:
             return None
+        host = parts.netloc.lower()
         kept: list[str] = []
         dropped = ""
         for pair, raw in query_pairs(parts.query):
-            if pair in self._learned:
+            if (host, pair) in self._learned:
                 dropped = dropped or f"{pair[0]}={pair[1]}"
             else:
                 kept.append(raw)

@@ -73,6 +73,18 @@ def test_pairs_are_learned_only_between_urls_of_one_path_and_host() -> None:
     assert copies.learned() == {}
 
 
+def test_a_pair_is_learned_for_its_host_only() -> None:
+    copies = CopyParameters()
+    copies.fetched(f"{SITE}/a?print=1", f"{SITE}/a")
+    copies.fetched(f"{SITE}/b?print=1", f"{SITE}/b")
+    assert copies.original(f"{SITE}/c?print=1") == (f"{SITE}/c", "print=1")
+    # another site's ?print=1 may be a page of its own: its habit is its own
+    assert copies.original("http://journals.example/c?print=1") is None
+    # and a page of its own there does not unlearn the first site's pair
+    copies.fetched("http://journals.example/d?print=1", "")
+    assert copies.learned() == {"print=1": 2}
+
+
 def test_candidates_are_bounded() -> None:
     copies = CopyParameters()
     for n in range(MAX_CANDIDATES + 50):
