@@ -19,6 +19,13 @@ copy may be one page ignoring an unknown parameter, two on different paths are t
 habit. A learned pair is dropped from a link's URL before the link is queued, so the link
 stands for the page it copies (docs/DESIGN.md §10, "copy parameters"). Pairs are learned per
 host, as the papers learn rules per site: one site's ``?print=1`` says nothing of another's.
+
+A name is learned whatever its value (``sort=*``) once copies carried ``COPY_VALUES``
+different values of it, on ``COPY_PATHS`` paths, and no page of its own carries it with any
+value: its value does not matter to the page (a listing's ``?sort=newest`` and
+``?sort=popular``; a cache-buster ``?v=`` whose value is new on every link, which no pair
+rule ever learns). One value's copies (``?page=1`` naming the list canonical) say nothing of
+the other values (``?page=2`` is another page), so they teach the pair alone.
 """
 
 from __future__ import annotations
@@ -26,18 +33,24 @@ from __future__ import annotations
 import logging
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-__all__ = ["COPY_PATHS", "CopyParameters", "query_pairs"]
+__all__ = ["ANY_VALUE", "COPY_PATHS", "COPY_VALUES", "CopyParameters", "query_pairs"]
 
 logger = logging.getLogger(__name__)
 
 #: Different paths whose copies must carry a pair before it is learned (module docstring).
 COPY_PATHS = 2
+#: Different values of one name its copies must carry before the name is learned whatever
+#: its value (module docstring).
+COPY_VALUES = 2
 #: Candidate pairs kept at most: a hostile site may put a fresh pair on every copy, and only
 #: a pair seen on more than one path is ever learned.
 MAX_CANDIDATES = 4_096
 
 Pair = tuple[str, str]
 _Key = tuple[str, Pair]  # (host, pair): a pair is learned per host
+#: The value of a name's rule, learned whatever the value (``name=*``); no decoded query
+#: value holds a NUL and a star.
+ANY_VALUE = "\x00*"
 
 
 def query_pairs(query: str) -> list[tuple[Pair, str]]:
@@ -80,11 +93,14 @@ class CopyParameters:
     habit is its own (DUST rules are learned per site).
     """
 
-    __slots__ = ("_copies", "_distinct", "_learned")
+    __slots__ = ("_copies", "_distinct", "_learned", "_values")
 
     def __init__(self) -> None:
-        self._copies: dict[_Key, set[str]] = {}  # (host, pair) → paths of copies carrying it
-        self._distinct: dict[_Key, set[str]] = {}  # (host, pair) → paths of pages of their own
+        # (host, pair) → the paths of copies carrying it, or of pages of their own; a name's
+        # rule is the pair (name, ANY_VALUE), which every value of the name counts for
+        self._copies: dict[_Key, set[str]] = {}
+        self._distinct: dict[_Key, set[str]] = {}
+        self._values: dict[_Key, set[str]] = {}  # (host, (name, ANY_VALUE)) → copies' values
         self._learned: set[_Key] = set()
 
     def learned(self) -> dict[str, int]:
@@ -92,7 +108,7 @@ class CopyParameters:
         of any host that learned it)."""
         out: dict[str, int] = {}
         for key in sorted(self._learned, key=lambda key: (key[1], key[0])):
-            text = f"{key[1][0]}={key[1][1]}"
+            text = _text(key[1])
             out[text] = max(out.get(text, 0), len(self._copies[key]))
         return out
 
@@ -102,21 +118,25 @@ class CopyParameters:
         parts = urlsplit(url)
         host = parts.netloc.lower()
         if not copy_of:
-            touched = [(host, pair) for pair, _ in query_pairs(parts.query)]
+            touched = _keys(host, [pair for pair, _ in query_pairs(parts.query)])
             for key in touched:
                 self._note(self._distinct, key, parts.path)
             return self._settle(touched)
-        touched = [(host, pair) for pair in sorted(_extra_pairs(url, copy_of))]
-        for key in touched:
-            self._note(self._copies, key, parts.path)
+        touched = _keys(host, sorted(_extra_pairs(url, copy_of)))
         # the page it repeats was the copy (the copy was fetched first and named no
         # canonical page): that page was not a page of its own after all
-        for pair in sorted(_extra_pairs(copy_of, url)):
-            key = (host, pair)
+        repeated = _keys(host, sorted(_extra_pairs(copy_of, url)))
+        for key in repeated:
             self._distinct.get(key, set()).discard(parts.path)
+        for key in touched + repeated:
             self._note(self._copies, key, parts.path)
-            touched.append(key)
-        return self._settle(touched)
+        for pair in sorted(_extra_pairs(url, copy_of) | _extra_pairs(copy_of, url)):
+            values = self._values.get((host, (pair[0], ANY_VALUE)))
+            if values is not None:
+                values.add(pair[1])
+            elif len(self._values) < MAX_CANDIDATES:
+                self._values[(host, (pair[0], ANY_VALUE))] = {pair[1]}
+        return self._settle(touched + repeated)
 
     def _note(self, paths_of: dict[_Key, set[str]], key: _Key, path: str) -> None:
         paths = paths_of.get(key)
@@ -134,15 +154,17 @@ class CopyParameters:
             host, (name, value) = key
             paths = self._copies.get(key, set())
             own = bool(self._distinct.get(key))
+            if value == ANY_VALUE and len(self._values.get(key, ())) < COPY_VALUES:
+                paths = set()  # one value's copies say nothing of the others'
             if key in self._learned and own:
                 self._learned.discard(key)
-                logger.info("%s=%s no longer makes copies on %s: a page carrying it is a "
-                            "page of its own", name, value, host)
+                logger.info("%s no longer makes copies on %s: a page carrying it is a "
+                            "page of its own", _text((name, value)), host)
             elif key not in self._learned and not own and len(paths) >= COPY_PATHS:
                 self._learned.add(key)
-                taught = taught or f"{name}={value}"
-                logger.info("learned: %s=%s makes copies on %s (copies on %d paths)", name,
-                            value, host, len(paths))
+                taught = taught or _text((name, value))
+                logger.info("learned: %s makes copies on %s (copies on %d paths)",
+                            _text((name, value)), host, len(paths))
         return taught
 
     def original(self, url: str) -> tuple[str, str] | None:
@@ -158,9 +180,25 @@ class CopyParameters:
         dropped = ""
         for pair, raw in query_pairs(parts.query):
             if (host, pair) in self._learned:
-                dropped = dropped or f"{pair[0]}={pair[1]}"
+                dropped = dropped or _text(pair)
+            elif (host, (pair[0], ANY_VALUE)) in self._learned:
+                dropped = dropped or _text((pair[0], ANY_VALUE))
             else:
                 kept.append(raw)
         if not dropped:
             return None
         return urlunsplit(parts._replace(query="&".join(kept))), dropped
+
+
+def _keys(host: str, pairs: list[Pair]) -> list[_Key]:
+    """Each pair's rule and its name's, on ``host``, in order (a name once)."""
+    keys: dict[_Key, None] = {}
+    for name, value in pairs:
+        keys[(host, (name, value))] = None
+        keys[(host, (name, ANY_VALUE))] = None
+    return list(keys)
+
+
+def _text(pair: Pair) -> str:
+    """``name=value``, or ``name=*`` for a name's rule."""
+    return f"{pair[0]}={'*' if pair[1] == ANY_VALUE else pair[1]}"

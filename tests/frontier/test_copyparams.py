@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pagesift_ui.frontier.copyparams import COPY_PATHS, MAX_CANDIDATES, CopyParameters, query_pairs
+from pagesift_ui.frontier.copyparams import (
+    COPY_PATHS,
+    COPY_VALUES,
+    MAX_CANDIDATES,
+    CopyParameters,
+    query_pairs,
+)
 
 SITE = "http://uni.example"
 
@@ -85,6 +91,33 @@ def test_a_pair_is_learned_for_its_host_only() -> None:
     assert copies.learned() == {"print=1": 2}
 
 
+def test_a_name_is_learned_whatever_its_value_from_two_values_on_two_paths() -> None:
+    copies = CopyParameters()
+    assert COPY_VALUES == 2
+    copies.fetched(f"{SITE}/shop?sort=newest", f"{SITE}/shop")
+    assert copies.fetched(f"{SITE}/kits?sort=popular", f"{SITE}/kits") == "sort=*"
+    assert copies.learned() == {"sort=*": 2}
+    assert copies.original(f"{SITE}/bags?sort=price-asc&page=2") == (f"{SITE}/bags?page=2",
+                                                                   "sort=*")
+    # a cache-buster, new on every link: no pair repeats, the name does
+    copies.fetched(f"{SITE}/a?v=8812", f"{SITE}/a")
+    copies.fetched(f"{SITE}/b?v=1907", f"{SITE}/b")
+    assert copies.original(f"{SITE}/c?v=5550") == (f"{SITE}/c", "v=*")
+
+
+def test_one_values_copies_teach_that_pair_not_the_name() -> None:
+    # ?page=1 names the list canonical on every listing: page 2 is another page
+    copies = CopyParameters()
+    copies.fetched(f"{SITE}/news?page=1", f"{SITE}/news")
+    copies.fetched(f"{SITE}/events?page=1", f"{SITE}/events")
+    assert copies.learned() == {"page=1": 2}
+    assert copies.original(f"{SITE}/jobs?page=2") is None
+    # and a page of its own with any value of the name keeps the name from being learned
+    copies.fetched(f"{SITE}/news?page=2", "")
+    copies.fetched(f"{SITE}/blog?page=3", f"{SITE}/blog")
+    assert "page=*" not in copies.learned()
+
+
 def test_candidates_are_bounded() -> None:
     copies = CopyParameters()
     for n in range(MAX_CANDIDATES + 50):
@@ -109,14 +142,18 @@ def test_original_never_adds_and_is_idempotent(
     for name, value in learned:
         for path in ("/a", "/b"):
             copies.fetched(f"{SITE}{path}?{name}={value}", f"{SITE}{path}")
+    # a name whose copies carried two values on two paths is learned whatever its value
+    any_value = {name for name, _ in learned
+                 if len({v for n, v in learned if n == name}) >= COPY_VALUES}
+    gone = set(learned) | {pair for pair in query if pair[0] in any_value}
     raw = "&".join(f"{n}={v}" for n, v in query)
     url = f"{SITE}/c?{raw}" if raw else f"{SITE}/c"
     result = copies.original(url)
     if result is None:
-        assert not set(query) & set(learned)
+        assert not set(query) & gone
         return
     stripped, dropped = result
-    assert dropped in {f"{n}={v}" for n, v in learned}
-    kept = [pair for pair in query if pair not in set(learned)]
+    assert dropped in {f"{n}={v}" for n, v in learned} | {f"{n}=*" for n in any_value}
+    kept = [pair for pair in query if pair not in gone]
     assert [p for p, _ in query_pairs(stripped.partition("?")[2])] == kept
     assert copies.original(stripped) is None
