@@ -336,36 +336,35 @@ def test_user_agent_option_picks_the_robots_group_and_is_recorded_in_the_warc(
     assert refunds not in fetched["labbot"]
 
 
+class _Crawled:
+    """What ``summary_lines`` reads of a session: its config and its summary."""
+
+    config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")
+
+    def __init__(self, **summary: object) -> None:
+        self._summary = {"stop_reason": "limit_reached", "first_verdict": "saturated",
+                         "stop_step": 4, "steps": 60, "pages_fetched": 60,
+                         "relevant_pages": 3, "harvest_rate": 0.05, "coverage": 0.5,
+                         "covered": False, "evidence": {"refund": 3, "polici": 0},
+                         "verdicts": [], **summary}
+
+    def summary(self) -> dict[str, object]:
+        return self._summary
+
+
 def test_the_summary_names_the_pairs_learned_to_make_copies() -> None:
-    class Crawled:  # what summary_lines reads of a session
-        config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")
-
-        def summary(self) -> dict[str, object]:
-            return {"stop_reason": "coverage_reached", "first_verdict": "coverage_reached",
-                    "stop_step": 40, "steps": 40, "pages_fetched": 38, "relevant_pages": 9,
-                    "harvest_rate": 0.2, "coverage": 1.0, "covered": True,
-                    "evidence": {"refund": 3, "polici": 3}, "verdicts": [],
-                    "copy_parameters": {"print=1": 2, "sort=newest": 3},
-                    "copies_not_fetched": 17}
-
-    lines = summary_lines(Crawled())  # type: ignore[arg-type]
-    assert ("copies not fetched: 17 links carrying ?print=1, ?sort=newest, learned to make "
+    crawled = _Crawled(copy_parameters={"print=1": 2, "sort=*": 3}, copies_not_fetched=17)
+    lines = summary_lines(crawled)  # type: ignore[arg-type]
+    assert ("copies not fetched: 17 links carrying ?print=1, ?sort=*, learned to make "
             "copies") in lines
+    assert not any(line.startswith("copies") for line in summary_lines(
+        _Crawled()))  # type: ignore[arg-type]
 
 
 def test_the_summary_lists_ten_verdicts_and_counts_the_rest() -> None:
-    class Crawled:  # what summary_lines reads of a session
-        config = CrawlConfig(seed_url="http://127.0.0.1:9/", query="refund policy")
-
-        def summary(self) -> dict[str, object]:
-            return {"stop_reason": "limit_reached", "first_verdict": "saturated",
-                    "stop_step": 4, "steps": 60, "pages_fetched": 60, "relevant_pages": 3,
-                    "harvest_rate": 0.05, "coverage": 0.5, "covered": False,
-                    "evidence": {"refund": 3, "polici": 0},
-                    "verdicts": [[step, "saturated", "recorded (no-stop)"]
-                                 for step in range(4, 60, 4)]}
-
-    lines = summary_lines(Crawled())  # type: ignore[arg-type]
+    crawled = _Crawled(verdicts=[[step, "saturated", "recorded (no-stop)"]
+                                 for step in range(4, 60, 4)])
+    lines = summary_lines(crawled)  # type: ignore[arg-type]
     listed = [line for line in lines if line.startswith("  verdict at step")]
     assert SUMMARY_VERDICTS == 10 and len(listed) == 10
     assert listed[0] == "  verdict at step 4: saturated, recorded (no-stop)"
