@@ -28,10 +28,10 @@ from pagesift_ui.session import (
     CrawlConfig,
     Override,
     OverrideKind,
-    SkipReason,
     StepOutcome,
     StepRecord,
     VerdictFate,
+    copy_skips,
 )
 
 __all__ = [
@@ -260,10 +260,7 @@ def _head_text(record: StepRecord, config: CrawlConfig) -> str:
 def _copies_text(links: Mapping[str, Any]) -> str:
     """The links left because they are a fetched page plus a query pair learned to make
     copies (``frontier/copyparams.py``), by pair."""
-    prefix = f"{SkipReason.COPY_PARAMETER.value}: "
-    counts = {reason.removeprefix(prefix): count
-              for reason, count in links.get("skipped_by_reason", {}).items()
-              if reason.startswith(prefix)}
+    counts = copy_skips(links)
     if not counts:
         return ""
     pairs = ", ".join(f"?{pair} ({count})" for pair, count in sorted(counts.items()))

@@ -122,21 +122,23 @@ class CopyParameters:
             for key in touched:
                 self._note(self._distinct, key, parts.path)
             return self._settle(touched)
-        touched = _keys(host, sorted(_extra_pairs(url, copy_of)))
+        added = _extra_pairs(url, copy_of)
         # the page it repeats was the copy (the copy was fetched first and named no
         # canonical page): that page was not a page of its own after all
         repeated = _keys(host, sorted(_extra_pairs(copy_of, url)))
         for key in repeated:
             self._distinct.get(key, set()).discard(parts.path)
-        for key in touched + repeated:
+        touched = _keys(host, sorted(added)) + repeated
+        for key in touched:
             self._note(self._copies, key, parts.path)
-        for pair in sorted(_extra_pairs(url, copy_of) | _extra_pairs(copy_of, url)):
-            values = self._values.get((host, (pair[0], ANY_VALUE)))
-            if values is not None:
-                values.add(pair[1])
-            elif len(self._values) < MAX_CANDIDATES:
-                self._values[(host, (pair[0], ANY_VALUE))] = {pair[1]}
-        return self._settle(touched + repeated)
+            _, (name, value) = key
+            if value != ANY_VALUE:  # the name's rule counts the values its copies carried
+                values = self._values.get((host, (name, ANY_VALUE)))
+                if values is not None:
+                    values.add(value)
+                elif len(self._values) < MAX_CANDIDATES:
+                    self._values[(host, (name, ANY_VALUE))] = {value}
+        return self._settle(touched)
 
     def _note(self, paths_of: dict[_Key, set[str]], key: _Key, path: str) -> None:
         paths = paths_of.get(key)
@@ -152,19 +154,21 @@ class CopyParameters:
         taught = ""
         for key in touched:
             host, (name, value) = key
-            paths = self._copies.get(key, set())
+            paths = len(self._copies.get(key, ()))
             own = bool(self._distinct.get(key))
-            if value == ANY_VALUE and len(self._values.get(key, ())) < COPY_VALUES:
-                paths = set()  # one value's copies say nothing of the others'
+            # a name's rule also needs two values: one value's copies say nothing of the
+            # others'
+            enough = (paths >= COPY_PATHS and (
+                value != ANY_VALUE or len(self._values.get(key, ())) >= COPY_VALUES))
             if key in self._learned and own:
                 self._learned.discard(key)
                 logger.info("%s no longer makes copies on %s: a page carrying it is a "
                             "page of its own", _text((name, value)), host)
-            elif key not in self._learned and not own and len(paths) >= COPY_PATHS:
+            elif key not in self._learned and not own and enough:
                 self._learned.add(key)
                 taught = taught or _text((name, value))
                 logger.info("learned: %s makes copies on %s (copies on %d paths)",
-                            _text((name, value)), host, len(paths))
+                            _text((name, value)), host, paths)
         return taught
 
     def original(self, url: str) -> tuple[str, str] | None:

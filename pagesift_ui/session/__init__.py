@@ -6,7 +6,7 @@ from __future__ import annotations
 from pagesift_ui.errors import SessionBroken, SessionDone
 from pagesift_ui.session.config import CrawlConfig, Scope
 from pagesift_ui.session.crawl import FORGIVABLE, CrawlSession, PageSource
-from pagesift_ui.session.enqueue import Skip, SkipReason
+from pagesift_ui.session.enqueue import Skip, SkipReason, copy_skips
 from pagesift_ui.session.protocol import LiveSession, ReadableSession
 from pagesift_ui.session.record import (
     FrontierRow,
@@ -48,4 +48,5 @@ __all__ = [
     "Verdict",
     "VerdictFate",
     "WilsonRow",
+    "copy_skips",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -49,6 +49,19 @@ class SkipReason(enum.StrEnum):
     COPY = "another language's copy of a fetched page"  # an hreflang alternate
     #: a fetched page's URL plus a query pair learned to make copies (frontier/copyparams.py)
     COPY_PARAMETER = "a copy of a fetched page by a learned parameter"
+
+
+#: How a step record's ``links.skipped_by_reason`` names a link a learned copy pair left:
+#: this, then the pair (``Skip.text``).
+COPY_PARAMETER_SKIP = f"{SkipReason.COPY_PARAMETER.value}: "
+
+
+def copy_skips(links: Mapping[str, Any]) -> dict[str, int]:
+    """Of a step record's ``links``: the links learned copy pairs left, by pair
+    (``name=value``)."""
+    return {reason.removeprefix(COPY_PARAMETER_SKIP): count
+            for reason, count in links.get("skipped_by_reason", {}).items()
+            if reason.startswith(COPY_PARAMETER_SKIP)}
 
 
 #: The words of a rejection by a full queue, in a record's ``rejected`` examples.
@@ -199,6 +212,7 @@ def enqueue_links(
         if copy is not None:  # the link stands for the page it copies (copyparams.py)
             if dedupe_key(copy[0]) in state.fetched_keys:
                 tally.skip(url, Skip(SkipReason.COPY_PARAMETER, copy[1]))
+                state.copies_left += 1
                 continue
             url = copy[0]
         key = dedupe_key(url)
@@ -310,6 +324,7 @@ def learn_copies(state: FrontierState, url: str, copy_of: str) -> list[tuple[str
         if original in state.fetched_keys or original in state.queue:
             state.queue.drop(entry.key)
             dropped.append((entry.url, Skip(SkipReason.COPY_PARAMETER, copy[1])))
+    state.copies_left += len(dropped)
     logger.info("learned a pair that makes copies: %d queued copies dropped", len(dropped))
     return dropped
 

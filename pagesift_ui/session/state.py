@@ -120,6 +120,7 @@ class FrontierState:
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
     # query pairs learned to make copies (?print=1): dropped from links (frontier/copyparams.py)
     copy_params: CopyParameters = field(default_factory=CopyParameters)
+    copies_left: int = 0  # links those pairs left unfetched (a summary's copies_not_fetched)
     # the thompson strategy's posterior sampler, and the weights of its latest draw
     sampler: PosteriorSampler | None = None
     ranking_weights: tuple[float, ...] | None = None

@@ -14,7 +14,6 @@ from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
 from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.queue import cluster_key
 from pagesift_ui.frontier.stats import z_two_sided
-from pagesift_ui.session.enqueue import SkipReason
 from pagesift_ui.session.protocol import LiveSession, ReadableSession
 from pagesift_ui.session.record import (
     FrontierRow,
@@ -156,10 +155,6 @@ def frontier_rows(session: LiveSession, n: int = 20) -> list[FrontierRow]:
     return rows
 
 
-#: How a step record's ``links.skipped_by_reason`` names a link a learned pair left.
-COPY_PARAMETER_SKIP = f"{SkipReason.COPY_PARAMETER.value}: "
-
-
 def live_summary(session: LiveSession) -> dict[str, Any]:
     """The headline numbers as plain JSON values (a bundle's ``final.summary``)."""
     adaptive, query = session.state.adaptive, session.state.query
@@ -182,8 +177,5 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         # the query pairs learned to make copies (name=value → paths of copies that taught
         # it) and the links left unfetched for them (frontier/copyparams.py)
         "copy_parameters": session.state.copy_params.learned(),
-        "copies_not_fetched": sum(
-            count for r in session.steps if r.links
-            for reason, count in r.links.get("skipped_by_reason", {}).items()
-            if reason.startswith(COPY_PARAMETER_SKIP)),
+        "copies_not_fetched": session.state.copies_left,
     }

@@ -19,7 +19,13 @@ from components import live
 from components.decision_log import md_escape
 from components.export import export_json
 from pagesift_ui.demo import LESSONS, Lesson, lesson_step, shared_demo
-from pagesift_ui.session import CrawlSession, OverrideKind, SessionDone, StepOutcome
+from pagesift_ui.session import (
+    CrawlSession,
+    OverrideKind,
+    SessionDone,
+    StepOutcome,
+    copy_skips,
+)
 from pagesift_ui.session.view import SessionView
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
@@ -487,6 +493,9 @@ def test_copy_learning_is_on_by_default_and_the_decision_log_names_the_pair(
     assert session.state.copy_params.learned() == {"print=1": 2}
     summary = session.summary()  # what a bundle's final summary and the CLI read
     assert summary["copy_parameters"] == {"print=1": 2} and summary["copies_not_fetched"] > 0
+    # the count kept as the crawl goes is the one its records hold
+    assert summary["copies_not_fetched"] == sum(
+        sum(copy_skips(r.links).values()) for r in session.steps if r.links)
     at.run()
     open_view(at, "Decision log")
     assert not at.exception
