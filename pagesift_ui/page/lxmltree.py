@@ -6,6 +6,8 @@ builder), at ~30 µs an element; tests/test_extract_paths.py holds both readers 
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -26,7 +28,9 @@ from pagesift_ui.page.markup import (
     robots_directives,
 )
 
-__all__ = ["read_tree"]
+__all__ = ["COMPILED_WALK", "read_tree"]
+
+logger = logging.getLogger(__name__)
 
 #: The head's elements, wherever they are (as bs4's ``find``/``find_all`` did), found by
 #: ``iter`` in C: one XPath union of them and the main candidates cost more than the parse
@@ -49,6 +53,28 @@ _PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
 #: The elements ``Collector.start``/``end`` act on; for any other (span, code, em, …: most
 #: of a documentation page) both do nothing, so the tree walk does not call them.
 _COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
+
+
+def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
+    """The tree walk compiled (``_cwalk.pyx``), or None when the install did not build it
+    (no Cython or no C compiler: ``setup.py``) or it was built against another lxml."""
+    try:
+        from pagesift_ui.page._cwalk import walk_tree
+    except (ImportError, ValueError) as error:  # ValueError: lxml's types changed size
+        logger.debug("the compiled tree walk is not available (%s): walking in Python", error)
+        return None
+
+    def walk(body: Any, main_roots: set[Any] | None, collector: Collector) -> int:
+        return int(walk_tree(body, main_roots, collector, _is_boilerplate_element))
+
+    return walk
+
+
+#: The compiled walk when it was built, else None. It gives the Collector the same events in
+#: the same order as ``_walk_tree`` (tests/test_compiled_walk.py), at about a fifth of its
+#: cost: the walk was the largest part of a step left in Python (docs/DECISIONS.md, "the
+#: step, ninth pass"; issue 15). Tests set it to None to walk in Python.
+COMPILED_WALK = _compiled_walk()
 
 
 def read_tree(markup: str) -> Document | None:
@@ -107,7 +133,8 @@ def read_tree(markup: str) -> Document | None:
         base_href=base_href,
         robots=robots_directives(robots),
         head_links=tuple(head_links),
-        walk=lambda collector: _walk_tree(body, set(roots) if roots else None, collector),
+        walk=lambda collector: (COMPILED_WALK or _walk_tree)(
+            body, set(roots) if roots else None, collector),
     )
 
 

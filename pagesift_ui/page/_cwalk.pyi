@@ -1,0 +1,10 @@
+# The compiled tree walk (_cwalk.pyx): its one entry point, for mypy.
+from collections.abc import Callable
+from typing import Any
+
+def walk_tree(
+    body: Any,
+    main_roots: set[Any] | None,
+    collector: Any,
+    python_check: Callable[[str, Any, bool], bool],
+) -> int: ...

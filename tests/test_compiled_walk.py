@@ -1,0 +1,164 @@
+"""The compiled tree walk gives the very same ``Page`` as the Python walk (issue 15).
+
+``pagesift_ui/page/_cwalk.pyx`` is built by ``pip install`` when Cython and a C compiler are
+there (setup.py) and walks libxml2's nodes in C; ``lxmltree._walk_tree`` is the reference.
+Here both read every demo page, a sample of the Python docs at several text caps, the corner
+cases of tests/test_extract_paths.py and generated documents, and the Pages are compared.
+CI builds the walk and asks for it (``PAGESIFT_REQUIRE_COMPILED_WALK=1`` in ``.ci/run``), so
+a build that silently fell back to Python does not pass there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pagesift_ui.page import lxmltree
+from pagesift_ui.page.extract import Page, extract
+from tests.test_extract_paths import CORNERS, URL, _demo_pages, _differences
+
+PYDOCS = Path("/usr/share/doc/python3.11/html")
+COMPILED = lxmltree.COMPILED_WALK
+
+needs_compiled = pytest.mark.skipif(COMPILED is None, reason="the compiled walk is not built")
+
+
+def _read_in_python(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
+    def python_extract(*args: object, **kwargs: object) -> Page:
+        with monkeypatch.context() as patch:
+            patch.setattr(lxmltree, "COMPILED_WALK", None)
+            return extract(*args, **kwargs)  # type: ignore[arg-type]
+
+    return python_extract
+
+
+@pytest.mark.skipif(os.environ.get("PAGESIFT_REQUIRE_COMPILED_WALK") != "1",
+                    reason="only where the install is known to have a C compiler (CI)")
+def test_the_install_built_the_compiled_walk() -> None:
+    assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
+
+
+def test_extract_walks_in_python_when_the_compiled_walk_is_absent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[object] = []
+    original = lxmltree._walk_tree
+
+    def spy(*args: object) -> int:
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(lxmltree, "COMPILED_WALK", None)
+    monkeypatch.setattr(lxmltree, "_walk_tree", spy)
+    page = extract("<main><p>text <a href='/x'>x</a></p></main>", URL)
+    assert len(calls) == 1
+    assert page.text == "text x"
+
+
+@needs_compiled
+def test_extract_walks_in_c_when_the_compiled_walk_is_built(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_python_walk(*args: object) -> int:
+        raise AssertionError("walked in Python")
+
+    monkeypatch.setattr(lxmltree, "_walk_tree", no_python_walk)
+    assert extract("<main><p>text <a href='/x'>x</a></p></main>", URL).text == "text x"
+
+
+@needs_compiled
+def test_both_walks_read_every_demo_page_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    python_extract = _read_in_python(monkeypatch)
+    pages, report = 0, []
+    for scenario, url, body in _demo_pages():
+        pages += 1
+        for cap in (None, 300):
+            kwargs = {} if cap is None else {"max_text_chars": cap}
+            diff = _differences(extract(body, url, **kwargs), python_extract(body, url, **kwargs))
+            if diff:
+                report.append(f"{scenario} {url} (cap {cap}): {diff[:3]}")
+    assert pages > 200
+    assert not report, "\n".join(report[:10])
+
+
+@needs_compiled
+@pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
+def test_both_walks_read_the_python_docs_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    python_extract = _read_in_python(monkeypatch)
+    files = sorted(PYDOCS.rglob("*.html"))
+    largest = sorted(files, key=lambda path: path.stat().st_size)[-3:]
+    sample = sorted(set(files[::8]) | set(largest))
+    report = []
+    for index, path in enumerate(sample):
+        body = path.read_bytes()
+        url = "http://127.0.0.1:8000/" + path.relative_to(PYDOCS).as_posix()
+        # a text cap cuts a page in a different place each time: in a merged run of text,
+        # between two pieces, inside a link
+        for cap in (None, (5000, 300, 20)[index % 3]):
+            kwargs = {} if cap is None else {"max_text_chars": cap}
+            diff = _differences(extract(body, url, encoding="utf-8", **kwargs),
+                                python_extract(body, url, encoding="utf-8", **kwargs))
+            if diff:
+                report.append(f"{url} (cap {cap}): {diff[:3]}")
+    assert len(sample) > 60
+    assert not report, "\n".join(report[:10])
+
+
+@needs_compiled
+@pytest.mark.parametrize("markup", CORNERS.values(), ids=CORNERS.keys())
+@pytest.mark.parametrize("cap", [None, 1, 7, 40])
+def test_both_walks_read_corner_cases_alike(markup: str, cap: int | None,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    kwargs = {} if cap is None else {"max_text_chars": cap}
+    python_extract = _read_in_python(monkeypatch)
+    assert _differences(extract(markup, URL, **kwargs), python_extract(markup, URL, **kwargs)) == []
+
+
+# Generated documents: the elements the walk treats apart (collected, skipped, boilerplate,
+# preformatted, namespaced), attributes that make an element boilerplate or main, with values
+# outside ASCII that only Python's str.lower/str.split read right (the Kelvin sign lowercases
+# to "k", a no-break space splits a class), and text the walk merges or keeps apart.
+_TAGS = ["div", "p", "span", "a", "img", "br", "td", "th", "tr", "table", "pre", "code",
+         "textarea", "nav", "aside", "footer", "header", "main", "article", "section", "h1",
+         "h2", "li", "ol", "ul", "dl", "dt", "dd", "script", "noscript", "em", "form", "menu",
+         "svg", "b", "blockquote", "x-foo", "svg:rect", "figure", "figcaption", "details"]
+_ATTRIBUTES = ["class='nav'", "class='NavBar  x'", "class='\u212aip s\u212aip-link'",
+               "class='a\xa0menu'", "class='\x1cmenu'", "id='Sidebar'", "id='sidebar '",
+               "id='m\xe9nu'", "role=' Navigation '", "role='main'", "role='banner'",
+               "role='\u2003menu'", "role='search\x0b'", "hidden", "aria-hidden='true'",
+               "aria-hidden='TRUE'", "href='/x'", "href='#top'", "href=' https://e.org/(a'",
+               "rel='NoFollow'", "hreflang=' EN '", "alt='pic'", "title='t'",
+               "class='sidebar&amp;'", "class='&#110;av'", "data-x='1'"]
+_TEXTS = ["hello", "  ", "\n  \n", "\t", "w\u00e9lt ", " \u00a0 ", "x\r\ny", "<!-- c -->",
+          "<?pi x?>", "<![CDATA[cd]]>", "&amp;", "&nbsp;", "\u4e2d\u6587", "\U0001f600 e",
+          "[br]ack]", "\x0c", "a longer run of words that fills a small cap"]
+
+
+@st.composite
+def _fragments(draw: st.DrawFn, depth: int = 0) -> str:
+    parts = []
+    for _ in range(draw(st.integers(0, 4 if depth < 5 else 0))):
+        if draw(st.booleans()):
+            parts.append(draw(st.sampled_from(_TEXTS)))
+        else:
+            tag = draw(st.sampled_from(_TAGS))
+            attributes = " ".join(draw(st.lists(st.sampled_from(_ATTRIBUTES), max_size=2)))
+            closed = draw(st.integers(0, 9)) > 0
+            parts.append(f"<{tag} {attributes}>{draw(_fragments(depth + 1))}"
+                         + (f"</{tag}>" if closed else ""))
+    return "".join(parts)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                    HealthCheck.function_scoped_fixture])
+@given(body=_fragments(), cap=st.sampled_from([None, 1, 5, 17, 40]))
+def test_both_walks_read_generated_documents_alike(body: str, cap: int | None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    markup = f"<html><head><title>t</title></head><body>{body}</body></html>"
+    kwargs = {} if cap is None else {"max_text_chars": cap}
+    python_extract = _read_in_python(monkeypatch)
+    assert _differences(extract(markup, URL, **kwargs), python_extract(markup, URL, **kwargs)) == []
