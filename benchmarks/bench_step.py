@@ -50,6 +50,7 @@ from bs4 import BeautifulSoup  # noqa: E402
 from benchmarks.docsites import SITES  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
+from pagesift_ui.page import lxmltree  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
 from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
 
@@ -243,7 +244,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one query, 40 pages, 2 repeats")
     parser.add_argument("--profile", action="store_true", help="cProfile the steps instead")
     parser.add_argument("--label", default="", help="a name for this run in step.json")
+    parser.add_argument("--python-walk", action="store_true",
+                        help="walk the tree in Python even where the compiled walk is built")
     args = parser.parse_args()
+    if args.python_walk:
+        lxmltree.COMPILED_WALK = None
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logger.setLevel(logging.INFO)
     queries, limit, repeats = ((QUERIES[:1], 40, 2) if args.quick else (QUERIES, LIMIT, REPEATS))
@@ -252,8 +257,9 @@ def main() -> None:
         return
     pages = measure(queries, limit, repeats)
     rows = report(pages)
+    walk = "compiled" if lxmltree.COMPILED_WALK is not None else "in Python"
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
-              f"CPU time, medians of the repeats")
+              f"CPU time, medians of the repeats; tree walk {walk}")
     _print(rows, header)
     if not args.quick:
         results = json.loads(RESULT.read_text()) if RESULT.exists() else {}
