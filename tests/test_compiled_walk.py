@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,9 +19,15 @@ from hypothesis import strategies as st
 
 from pagesift_ui.page import lxmltree
 from pagesift_ui.page.extract import Page, extract
-from tests.test_extract_paths import CORNERS, URL, _demo_pages, _differences
+from tests.test_extract_paths import (
+    CORNERS,
+    PYDOCS,
+    URL,
+    _demo_pages,
+    _differences,
+    pydocs_sample,
+)
 
-PYDOCS = Path("/usr/share/doc/python3.11/html")
 COMPILED = lxmltree.COMPILED_WALK
 
 needs_compiled = pytest.mark.skipif(COMPILED is None, reason="the compiled walk is not built")
@@ -88,9 +93,7 @@ def test_both_walks_read_every_demo_page_alike(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
 def test_both_walks_read_the_python_docs_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     python_extract = _read_in_python(monkeypatch)
-    files = sorted(PYDOCS.rglob("*.html"))
-    largest = sorted(files, key=lambda path: path.stat().st_size)[-3:]
-    sample = sorted(set(files[::8]) | set(largest))
+    sample = pydocs_sample(every=8)
     report = []
     for index, path in enumerate(sample):
         body = path.read_bytes()

@@ -76,12 +76,17 @@ def test_both_paths_read_every_demo_page_alike(monkeypatch: pytest.MonkeyPatch) 
     assert not report, f"{differ} of {pages} pages differ:\n" + "\n".join(report[:10])
 
 
+def pydocs_sample(every: int) -> list[Path]:
+    """Every ``every``-th page of the Python docs and the three largest."""
+    files = sorted(PYDOCS.rglob("*.html"))
+    largest = sorted(files, key=lambda path: path.stat().st_size)[-3:]
+    return sorted(set(files[::every]) | set(largest))
+
+
 @pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
 def test_both_paths_read_the_python_docs_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     bs4_extract = _read_with_bs4(monkeypatch)
-    files = sorted(PYDOCS.rglob("*.html"))
-    largest = sorted(files, key=lambda path: path.stat().st_size)[-3:]
-    sample = sorted(set(files[::12]) | set(largest))
+    sample = pydocs_sample(every=12)
     report = []
     for path in sample:
         body = path.read_bytes()
