@@ -226,6 +226,21 @@ def test_every_crawl_option_defaults_to_the_config_default() -> None:
     assert config_from_args(args) == CrawlConfig(seed_url=SEED, query="fees")
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_version_says_which_tree_walk_the_install_runs(
+    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pagesift_ui.page import lxmltree
+
+    monkeypatch.setattr(lxmltree, "COMPILED_WALK", (lambda *args: -1) if compiled else None)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"pagesift-ui {pagesift_ui.__version__} (")
+    assert ("tree walk compiled" in out) is compiled
+    assert ("the compiled walk was not built" in out) is not compiled
+
+
 def test_crawl_help_shows_the_configs_defaults_and_ranges(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

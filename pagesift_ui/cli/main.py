@@ -20,6 +20,7 @@ from pagesift_ui.cli import crawl, demo, sessions, snapshot, sweep
 from pagesift_ui.cli.options import Handler
 from pagesift_ui.cli.outputs import WRITE_FAILED
 from pagesift_ui.errors import PagesiftError
+from pagesift_ui.page import lxmltree
 
 __all__ = ["EXIT_CODES", "INTERNAL_ERROR", "build_parser", "main"]
 
@@ -56,12 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pagesift-ui", description="A focused-crawl explorer.",
                                      epilog=_epilog(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"pagesift-ui {__version__}")
+    parser.add_argument("--version", action="version", version=_version())
     parser.add_argument("--verbose", "-v", action="store_true", help="log debug details")
     commands = parser.add_subparsers(dest="command", required=True)
     for group in _GROUPS:
         group.register(commands)
     return parser
+
+
+def _version() -> str:
+    """The version, and which tree walk this install runs: speed measured on one install
+    means little without it (docs/DECISIONS.md, "the step, ninth pass")."""
+    walk = ("tree walk compiled" if lxmltree.COMPILED_WALK is not None
+            else "tree walk in Python: the compiled walk was not built")
+    return f"pagesift-ui {__version__} ({walk})"
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
