@@ -11,6 +11,7 @@ a build that silently fell back to Python does not pass there.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -46,6 +47,20 @@ def _read_in_python(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
                     reason="only where the install is known to have a C compiler (CI)")
 def test_the_install_built_the_compiled_walk() -> None:
     assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
+
+
+@pytest.mark.parametrize("failure", [ImportError, ValueError, AttributeError])
+def test_a_compiled_walk_that_cannot_be_imported_leaves_the_python_walk(
+        failure: type[Exception], monkeypatch: pytest.MonkeyPatch) -> None:
+    # not built, built against another lxml (its types changed size), another C API
+    class Refusing:
+        def find_spec(self, name: str, *args: object) -> None:
+            if name == "pagesift_ui.page._cwalk":
+                raise failure("refused")
+
+    monkeypatch.delitem(sys.modules, "pagesift_ui.page._cwalk", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    assert lxmltree._compiled_walk() is None
 
 
 def test_extract_walks_in_python_when_the_compiled_walk_is_absent(

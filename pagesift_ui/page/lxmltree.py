@@ -60,7 +60,9 @@ def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
     (no Cython or no C compiler: ``setup.py``) or it was built against another lxml."""
     try:
         from pagesift_ui.page._cwalk import walk_tree
-    except (ImportError, ValueError) as error:  # ValueError: lxml's types changed size
+    # ValueError: lxml's types changed size since the build; AttributeError: its C API is
+    # not the one the module was built against. Either way the Python walk is as good.
+    except (ImportError, ValueError, AttributeError) as error:
         logger.debug("the compiled tree walk is not available (%s): walking in Python", error)
         return None
 
@@ -71,9 +73,10 @@ def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
 
 
 #: The compiled walk when it was built, else None. It gives the Collector the same events in
-#: the same order as ``_walk_tree`` (tests/test_compiled_walk.py), at about a fifth of its
-#: cost: the walk was the largest part of a step left in Python (docs/DECISIONS.md, "the
-#: step, ninth pass"; issue 15). Tests set it to None to walk in Python.
+#: the same order as ``_walk_tree`` (tests/test_compiled_walk.py); the walk itself, the
+#: Collector's calls aside, costs about a ninth of the Python walk's, and a step ~13% less:
+#: the walk was the largest part of a step left in Python (docs/DECISIONS.md, "the step,
+#: ninth pass"; issue 15). Tests set it to None to walk in Python.
 COMPILED_WALK = _compiled_walk()
 
 
