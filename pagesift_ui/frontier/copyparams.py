@@ -174,7 +174,9 @@ class CopyParameters:
     def original(self, url: str) -> tuple[str, str] | None:
         """``url`` without the pairs learned on its host, and the first pair dropped
         (``name=value``); None when it carries no learned pair."""
-        if not self._learned:
+        # most links carry no query at all: no split for them (every link of a page is
+        # asked once a pair is learned; issue 15)
+        if not self._learned or "?" not in url:
             return None
         parts = urlsplit(url)
         if not parts.query:

@@ -762,6 +762,20 @@ class BestFirst:
         """Every entry in pop order (as ``top``), e.g. to save a session and restore it."""
         return [self._entry(slot) for slot in self._pop_order(None, demoted_templates)]
 
+    def entries_where(self, url_test: Callable[[str], bool]) -> list[Entry]:
+        """The entries whose URL passes ``url_test``, in ``entries()``'s order: every URL is
+        tested, but only the entries that pass are built and ranked (an ``Entry`` for each
+        of 100k queued links took ~0.4 s; issue 15)."""
+        passed = np.zeros(self._size, dtype=bool)
+        for slot, url in enumerate(self._urls[: self._size]):
+            if url is not None and url_test(url):
+                passed[slot] = True
+        pinned = [self._slot_of[key] for key in self._pins]
+        slots = [slot for slot in pinned if passed[slot]]
+        passed[pinned] = False
+        slots.extend(self._ranked(passed, None))
+        return [self._entry(slot) for slot in slots]
+
 
 class _LowEnd:
     """The lowest entries of the eviction order (score asc, seq desc), sorted; every

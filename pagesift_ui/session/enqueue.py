@@ -316,9 +316,10 @@ def learn_copies(state: FrontierState, url: str, copy_of: str) -> list[tuple[str
     if not state.copy_params.fetched(url, copy_of):
         return []
     dropped = []
-    for entry in state.queue.entries():
-        copy = state.copy_params.original(entry.url)
-        if copy is None:
+    copies = state.copy_params
+    for entry in state.queue.entries_where(lambda queued: copies.original(queued) is not None):
+        copy = copies.original(entry.url)
+        if copy is None:  # (entries_where asked the same: never)
             continue
         original = dedupe_key(copy[0])
         if original in state.fetched_keys or original in state.queue:

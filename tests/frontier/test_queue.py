@@ -506,6 +506,15 @@ class QueueMachine(RuleBasedStateMachine):
         assert (None if head is None else head.key) == expected
         assert len(asked) == len(set(asked))  # once per part met
 
+    @rule(ends=st.sets(st.sampled_from("0123456789")))
+    def entries_where(self, ends: set[str]) -> None:
+        unpinned = sorted((k for k in self.model if k not in self.pins),
+                          key=lambda k: (-self.model[k][0], self.model[k][1]))
+        expected = [k for k in self.pins + unpinned if k[-1] in ends]
+        got = self.queue.entries_where(lambda url: url[-1] in ends)
+        assert [e.key for e in got] == expected
+        assert got == [e for e in self.queue.entries() if e.url[-1] in ends]
+
     @invariant()
     def matches_the_model(self) -> None:
         assert len(self.queue) == len(self.model) <= ROOM
