@@ -7,6 +7,8 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from w3lib.url import safe_url_string
 
 from pagesift_ui.frontier import harvest, linkrules, links, urls
@@ -70,6 +72,32 @@ HREFS = ("", "#", "#top", "a.html", "a.html#", "a.html#x", "a.html#x#y", "?q#f",
 
 @pytest.mark.parametrize(("base", "href"), list(itertools.product(BASES, HREFS)))
 def test_link_resolution_answers_as_before_its_caches(base: str, href: str) -> None:
+    assert resolve.resolve(base, href) == _resolve_uncached(base, href)
+
+
+# the pieces a base and an href are made of, the ones urljoin treats apart among them: dot
+# and empty segments, ";" parameters, queries, fragments, schemes, percent-escapes, case
+_SEGMENTS = st.sampled_from(["a", "b.html", ".", "..", "", "x;p", "%2e", "A~b", "c+d", "é", "e f"])
+_BASES = st.builds(
+    lambda scheme, host, segments, tail: f"{scheme}://{host}/{'/'.join(segments)}{tail}",
+    st.sampled_from(["http", "https", "HTTP", "ftp"]),
+    st.sampled_from(["h.example", "H.Example:8080", "u@h.example"]),
+    st.lists(_SEGMENTS, max_size=4),
+    st.sampled_from(["", "?q=1", "#top", "?#", "/"]),
+) | st.sampled_from(["http://h.example", "http://h.example?q", "mailto:a@b.example"])
+_HREFS = st.builds(
+    lambda lead, segments, tail: lead + "/".join(segments) + tail,
+    st.sampled_from(["", "/", "//o.example/", "./", "../", "x:"]),
+    st.lists(_SEGMENTS, min_size=1, max_size=4),
+    st.sampled_from(["", "?", "?q", "#f", "/", ";p"]),
+) | st.lists(st.sampled_from(["a", "b.html", "%2e", "A~b", "c+d", "x.y.z"]), min_size=1,
+             max_size=3).map("/".join)  # the plain relative paths the shortcut takes
+
+
+@settings(max_examples=1500, deadline=None)
+@given(base=_BASES, href=_HREFS)
+def test_a_plain_relative_href_resolves_as_urljoin_resolves_it(base: str, href: str) -> None:
+    # resolve's shortcut (the base's directory + the href) against urljoin's whole algorithm
     assert resolve.resolve(base, href) == _resolve_uncached(base, href)
 
 

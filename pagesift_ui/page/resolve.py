@@ -6,6 +6,7 @@ page after page; ``extract`` and the ``Document`` readers share these (docs/DESI
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -48,7 +49,41 @@ def resolve(base: str, href: str) -> str | None:
     path, hash_sign, fragment = href.partition("#")
     if hash_sign:
         href = f"{path}#{'f' if fragment else ''}"
+    elif _PLAIN_RELATIVE.fullmatch(href) and _DOT_SEGMENT.search(href) is None:
+        directory = _base_directory(base)
+        if directory is not None:
+            return http_url(directory + href)
     return resolve_href(base, href)
+
+
+#: An href that is a relative path of plain segments: no scheme, query, fragment, ";"
+#: parameters or empty segment. Every link of a page is new to ``resolve_href``'s cache
+#: (it is keyed by the page), and most of a documentation page's are such paths
+#: ("zlib.html", "../c-api/intro.html" is not); for them ``urljoin`` is the base's directory
+#: followed by the href (RFC 3986 §5.2.2-5.2.3 with nothing to remove), ``_base_directory``
+#: says when. tests/test_url_caches.py holds the two to the same URL (issue 15).
+_PLAIN_RELATIVE = re.compile(r"[A-Za-z0-9_.~%+-]+(?:/[A-Za-z0-9_.~%+-]+)*")
+#: A "." or ".." segment, which ``urljoin`` would resolve.
+_DOT_SEGMENT = re.compile(r"(?:^|/)\.\.?(?:/|$)")
+
+
+@lru_cache(maxsize=PAGE_HREF_CACHE_SIZE)
+def _base_directory(base: str) -> str | None:
+    """``base`` up to the last "/" of its path, as ``urljoin`` joins a plain relative path
+    to it, or None when ``urljoin`` would do more: a base with no path, with an empty or a
+    dot segment (which it would drop or resolve), or not http(s)."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        return None
+    path = parts.path
+    if (parts.scheme not in ("http", "https") or not parts.netloc or not path.startswith("/")
+            or "//" in path):
+        return None
+    directory = path[: path.rfind("/") + 1]
+    if _DOT_SEGMENT.search(directory) is not None:
+        return None
+    return f"{parts.scheme}://{parts.netloc}{directory}"
 
 
 @lru_cache(maxsize=RESOLVE_CACHE_SIZE)
