@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import importlib
 import json
 import logging
 import pstats
@@ -49,12 +50,15 @@ from bs4 import BeautifulSoup  # noqa: E402
 
 from benchmarks.docsites import SITES  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
+from pagesift_ui.frontier import harvest, language, linkrules, links, neardup, urls  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
 from pagesift_ui.page import lxmltree  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
-from pagesift_ui.session import CrawlConfig, CrawlSession  # noqa: E402
+from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 
 logger = logging.getLogger(__name__)
+#: the module, not the function ``pagesift_ui.page`` exports under the same name
+resolve_module = importlib.import_module("pagesift_ui.page.resolve")
 
 QUERIES = ("asyncio", "text")  # benchmarks/pydocs/*.truth
 LIMIT = 60  # pages per crawl
@@ -154,7 +158,33 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
     return order
 
 
-def measure(queries: tuple[str, ...], limit: int, repeats: int) -> list[PageTimes]:
+#: The process-wide caches a crawl fills as it reads pages: per URL, per href, per word, per
+#: class attribute. ``--cold-caches`` empties them before each repeat.
+WARM_CACHES = (
+    resolve_module.resolve, resolve_module.resolve_href, resolve_module.http_url,
+    resolve_module._base_directory, lxmltree._boilerplate_classes, urls._clean,
+    urls._dedupe_key, harvest.subtree, links._locator_mask, enqueue._url_refusal,
+    linkrules._is_ip, linkrules._locator_text, linkrules._furniture_path, linkrules._is_dated,
+    linkrules._section_shape, linkrules._english_root, linkrules._other_language,
+    language.stem_function,
+)
+#: The caches that hold what is loaded or built once per process or per query (start-up,
+#: not per page): kept.
+LOADED_ONCE = ("word_vectors", "stop_words", "_coverage_table", "_shape_tables",
+               "_wanted_furniture")
+
+
+def clear_warm_caches() -> None:
+    """Empty ``WARM_CACHES`` (and the near-duplicate word hashes), so a repeat pays what a
+    first crawl pays for each new page: it would otherwise find every URL and word of the
+    crawl before it already resolved, cleaned and stemmed."""
+    for cache in WARM_CACHES:
+        cache.cache_clear()
+    neardup._word_hashes.clear()
+
+
+def measure(queries: tuple[str, ...], limit: int, repeats: int,
+            cold: bool = False) -> list[PageTimes]:
     site = SITES["pydocs"]
     if not site.installed():
         raise SystemExit(site.missing)
@@ -165,6 +195,8 @@ def measure(queries: tuple[str, ...], limit: int, repeats: int) -> list[PageTime
         times: dict[str, PageTimes] = {}
         orders = []
         for repeat in range(repeats):
+            if cold:
+                clear_warm_caches()
             orders.append(_crawl(source, truth.query, truth.seed, limit, times))
             logger.info("%s: repeat %d, %d pages", query_name, repeat + 1, len(orders[-1]))
         if any(order != orders[0] for order in orders):
@@ -246,6 +278,9 @@ def main() -> None:
     parser.add_argument("--label", default="", help="a name for this run in step.json")
     parser.add_argument("--python-walk", action="store_true",
                         help="walk the tree in Python even where the compiled walk is built")
+    parser.add_argument("--cold-caches", action="store_true",
+                        help="empty the per-URL and per-word caches before each repeat, so "
+                             "every repeat pays what a first crawl pays")
     args = parser.parse_args()
     if args.python_walk:
         lxmltree.COMPILED_WALK = None
@@ -255,11 +290,13 @@ def main() -> None:
     if args.profile:
         profile(queries, limit)
         return
-    pages = measure(queries, limit, repeats)
+    pages = measure(queries, limit, repeats, cold=args.cold_caches)
     rows = report(pages)
     walk = "compiled" if lxmltree.COMPILED_WALK is not None else "in Python"
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
-              f"CPU time, medians of the repeats; tree walk {walk}")
+              f"CPU time, medians of the repeats; tree walk {walk}; "
+              + ("caches emptied before each repeat" if args.cold_caches
+                 else "caches kept between repeats"))
     _print(rows, header)
     if not args.quick:
         results = json.loads(RESULT.read_text()) if RESULT.exists() else {}
