@@ -23,12 +23,6 @@ class OptionalBuildExt(build_ext):
         except Exception as error:  # any failure of the toolchain: the walk stays Python
             _skipped(error)
 
-    def build_extension(self, ext: Extension) -> None:
-        try:
-            super().build_extension(ext)
-        except Exception as error:
-            _skipped(error)
-
 
 def _skipped(error: Exception) -> None:
     print(f"pagesift-ui: the compiled tree walk was not built ({error}); the tree is walked "

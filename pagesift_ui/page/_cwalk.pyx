@@ -30,14 +30,14 @@ from lxml.includes.etreepublic cimport import_lxml__etree, elementFactory, _Elem
 import_lxml__etree()
 
 from pagesift_ui.page.markup import (
-    BLOCKS, BOILERPLATE_ROLES, BOILERPLATE_TAGS, BOILERPLATE_TOKENS, SKIPPED,
+    BOILERPLATE_ROLES, BOILERPLATE_TAGS, BOILERPLATE_TOKENS, COLLECTED, PRESERVE_WHITESPACE,
+    SKIPPED,
 )
 
 cdef extern from "etree_defs.h":
     bint _isElement(xmlNode* c_node) nogil
 
 cdef enum:
-    F_KNOWN = 1
     F_COLLECTED = 2
     F_SKIPPED = 4
     F_BOILER_TAG = 8
@@ -48,8 +48,6 @@ cdef enum:
     NAME_MAX = 700
     MAX_WORDS = 64
 
-_COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
-_PRESERVE = frozenset({"pre", "textarea"})
 
 # the token and role sets as C strings (kept alive by these lists)
 cdef list _tok_bytes = [t.encode("ascii") for t in sorted(BOILERPLATE_TOKENS)]
@@ -275,7 +273,7 @@ cdef class _Walker:
         cdef int flags
         if c_node.ns is not NULL and c_node.ns.href is not NULL:
             name_out[0] = NULL  # "{ns}name": in none of the sets
-            return F_KNOWN
+            return 0
         slot = ((<uintptr_t>key) >> 4) & (NAME_SLOTS - 1)
         while self.name_keys[slot] is not NULL:
             if self.name_keys[slot] == key:
@@ -283,8 +281,8 @@ cdef class _Walker:
                 return self.name_flags[slot]
             slot = (slot + 1) & (NAME_SLOTS - 1)
         name = PyUnicode_DecodeUTF8(<const char*>key, strlen(<const char*>key), NULL)
-        flags = F_KNOWN
-        if name in _COLLECTED:
+        flags = 0
+        if name in COLLECTED:
             flags |= F_COLLECTED
         if name in SKIPPED:
             flags |= F_SKIPPED
@@ -292,7 +290,7 @@ cdef class _Walker:
             flags |= F_BOILER_TAG
         if name == "header":
             flags |= F_HEADER
-        if name in _PRESERVE:
+        if name in PRESERVE_WHITESPACE:
             flags |= F_PRESERVE
         if name == "a" or name == "img":
             flags |= F_PROXY

@@ -16,10 +16,11 @@ from lxml import etree
 from pagesift_ui.page.collect import Collector
 from pagesift_ui.page.document import Document
 from pagesift_ui.page.markup import (
-    BLOCKS,
     BOILERPLATE_ROLES,
     BOILERPLATE_TAGS,
     BOILERPLATE_TOKENS,
+    COLLECTED,
+    PRESERVE_WHITESPACE,
     SKIPPED,
     is_main,
     is_robots,
@@ -49,10 +50,6 @@ _ROLES = etree.XPath("descendant::*/@role")
 #: last element is this deep goes to bs4 (a little below 256 in case of an off-by-one).
 _LXML_DEPTH_GUARD = 250
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
-_PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
-#: The elements ``Collector.start``/``end`` act on; for any other (span, code, em, …: most
-#: of a documentation page) both do nothing, so the tree walk does not call them.
-_COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
 
 
 def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
@@ -67,7 +64,7 @@ def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
         return None
 
     def walk(body: Any, main_roots: set[Any] | None, collector: Collector) -> int:
-        return int(walk_tree(body, main_roots, collector, _is_boilerplate_element))
+        return walk_tree(body, main_roots, collector, _is_boilerplate_element)
 
     return walk
 
@@ -185,10 +182,10 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
         elif not boiler:
             boiler = _is_boilerplate_element(name, element, whole_body)
         content = in_root and not boiler
-        collected = name in _COLLECTED
+        collected = name in COLLECTED
         if collected:
             start(name, element, content)
-        preserve = preserve or name in _PRESERVE_WHITESPACE
+        preserve = preserve or name in PRESERVE_WHITESPACE
         value = element.text
         if value:
             emit(value, content, preserve)
@@ -200,7 +197,7 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
                 if isinstance(tag, str):
                     not_walked += sum(1 for _ in child.iter("a"))
             elif isinstance(tag, str) and tag not in SKIPPED:  # an element, not a comment or PI
-                if len(child) or tag in _COLLECTED or child in roots:
+                if len(child) or tag in COLLECTED or child in roots:
                     walk(child, tag, in_root, boiler, preserve)
                 else:
                     # a leaf the collector does not act on (a <span>, <code> or <em>: 44% of
@@ -211,7 +208,7 @@ def _walk_tree(body: Any, main_roots: set[Any] | None, collector: Collector) -> 
                     if value:
                         leaf_boiler = boiler or _is_boilerplate_element(tag, child, whole_body)
                         emit(value, in_root and not leaf_boiler,
-                             preserve or tag in _PRESERVE_WHITESPACE)
+                             preserve or tag in PRESERVE_WHITESPACE)
             value = child.tail
             if value:
                 emit(value, content, preserve)

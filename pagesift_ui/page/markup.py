@@ -11,7 +11,9 @@ __all__ = [
     "BOILERPLATE_ROLES",
     "BOILERPLATE_TAGS",
     "BOILERPLATE_TOKENS",
+    "COLLECTED",
     "HEADINGS",
+    "PRESERVE_WHITESPACE",
     "SKIPPED",
     "Attrs",
     "attr_list",
@@ -33,6 +35,12 @@ BLOCKS = frozenset(
     "main menu nav ol p pre section summary table tbody tfoot thead tr ul".split()
 )
 HEADINGS = {f"h{level}": "#" * level + " " for level in range(1, 7)}
+#: The elements ``Collector.start``/``end`` act on; for any other (span, code, em, …: most
+#: of a documentation page) both do nothing, so the tree walks (``lxmltree``, ``_cwalk``)
+#: do not call them.
+COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
+#: The elements inside which a tree walk keeps whitespace as it is (bs4's tree does).
+PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu", "form"})
 BOILERPLATE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "menu"})
 BOILERPLATE_TOKENS = frozenset(

@@ -315,12 +315,18 @@ def learn_copies(state: FrontierState, url: str, copy_of: str) -> list[tuple[str
         copy_of = ""  # a page that names itself canonical is a page of its own
     if not state.copy_params.fetched(url, copy_of):
         return []
+    # each queued URL is asked once; the copies' originals are kept for the few that are
+    originals: dict[str, tuple[str, str]] = {}
+
+    def carries_a_pair(queued: str) -> bool:
+        copy = state.copy_params.original(queued)
+        if copy is not None:
+            originals[queued] = copy
+        return copy is not None
+
     dropped = []
-    copies = state.copy_params
-    for entry in state.queue.entries_where(lambda queued: copies.original(queued) is not None):
-        copy = copies.original(entry.url)
-        if copy is None:  # (entries_where asked the same: never)
-            continue
+    for entry in state.queue.entries_where(carries_a_pair):
+        copy = originals[entry.url]
         original = dedupe_key(copy[0])
         if original in state.fetched_keys or original in state.queue:
             state.queue.drop(entry.key)
