@@ -135,6 +135,30 @@ def test_both_walks_read_corner_cases_alike(markup: str, cap: int | None,
     assert _differences(extract(markup, URL, **kwargs), python_extract(markup, URL, **kwargs)) == []
 
 
+#: ``<a>`` the compiled walk gives no events (no href; a fragment, after ASCII spaces) beside
+#: ones it must give: an empty or valueless href is the page itself, an entity or a start
+#: outside ASCII is left to the Collector (``_cwalk._may_link``).
+_ANCHORS = ["<a>no href</a>", "<a href='#top'>top</a>", "<a href=' \t\n#x'>spaced</a>",
+            "<a href=''>empty</a>", "<a href>valueless</a>", "<a href='&#35;e'>entity</a>",
+            "<a href='\xa0#nbsp'>nbsp</a>", "<a href='\u2003/em'>em space</a>",
+            "<a name='n' href='/named'>named</a>", "<a xlink:href='#ns'>ns</a>"]
+
+
+@needs_compiled
+@pytest.mark.parametrize("anchor", _ANCHORS)
+@pytest.mark.parametrize("cap", [None, 3, 12])
+def test_both_walks_give_the_same_links_for_every_kind_of_href(
+        anchor: str, cap: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # text on both sides of the <a>: where the compiled walk gives it no events, the text
+    # around it reaches the Collector as one piece, which must read the same
+    markup = f"<html><body><p>before {anchor} after <a href='/z'>z</a></p></body></html>"
+    kwargs = {} if cap is None else {"max_text_chars": cap}
+    python_extract = _read_in_python(monkeypatch)
+    compiled = extract(markup, URL, **kwargs)
+    assert _differences(compiled, python_extract(markup, URL, **kwargs)) == []
+    assert cap is not None or compiled.links[-1].url == "http://shop.example/z"
+
+
 # Generated documents: the elements the walk treats apart (collected, skipped, boilerplate,
 # preformatted, namespaced), attributes that make an element boilerplate or main, with values
 # outside ASCII that only Python's str.lower/str.split read right (the Kelvin sign lowercases
@@ -149,7 +173,11 @@ _ATTRIBUTES = ["class='nav'", "class='NavBar  x'", "class='\u212aip s\u212aip-li
                "role='\u2003menu'", "role='search\x0b'", "hidden", "aria-hidden='true'",
                "aria-hidden='TRUE'", "href='/x'", "href='#top'", "href=' https://e.org/(a'",
                "rel='NoFollow'", "hreflang=' EN '", "alt='pic'", "title='t'",
-               "class='sidebar&amp;'", "class='&#110;av'", "data-x='1'"]
+               "class='sidebar&amp;'", "class='&#110;av'", "data-x='1'",
+               # an <a> the compiled walk gives no events (no href, a fragment) and ones it
+               # must give (an empty href is the page itself; a start it cannot read plainly)
+               "href=' \t#frag'", "href=''", "href", "href='&#35;x'", "href='\xa0#x'",
+               "href='\u2003/y'"]
 _TEXTS = ["hello", "  ", "\n  \n", "\t", "w\u00e9lt ", " \u00a0 ", "x\r\ny", "<!-- c -->",
           "<?pi x?>", "<![CDATA[cd]]>", "&amp;", "&nbsp;", "\u4e2d\u6587", "\U0001f600 e",
           "[br]ack]", "\x0c", "a longer run of words that fills a small cap"]

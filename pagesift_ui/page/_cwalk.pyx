@@ -7,9 +7,11 @@ The walk was the largest phase of a step left in Python (1.8 raw lxml parses of 
 Cython and lxml's public C API, nothing linked against libxml2) and walks in Python when it
 was not; tests/test_compiled_walk.py holds the two to the same ``Page``.
 
-The same events in the same order as the Python walk, with two differences the
+The same events in the same order as the Python walk, with three differences the
 ``Collector`` cannot see: elements other than ``<a>``/``<img>`` are passed as None (the
-Collector reads attributes of those two only, and compares ``<a>`` by identity), and
+Collector reads attributes of those two only, and compares ``<a>`` by identity); an ``<a>``
+with no ``href`` or a fragment-only one gets no events, since both of its events are no-ops
+for the Collector (``_may_link``); and
 adjacent text pieces with the same ``content`` flag and no event between them are given
 to ``Collector.text`` as one string when they fit in its ``text_room`` (``text`` is
 additive until the cap; near the cap the pieces go one by one, as in the Python walk).
@@ -44,6 +46,7 @@ cdef enum:
     F_HEADER = 16
     F_PRESERVE = 32
     F_PROXY = 64   # <a>, <img>: the Collector reads the element
+    F_ANCHOR = 128  # <a>: given to the Collector only when it may be a link (_may_link)
     NAME_SLOTS = 1024
     NAME_MAX = 700
     MAX_WORDS = 64
@@ -141,6 +144,32 @@ cdef Py_ssize_t _count_a(xmlNode* c_node) noexcept nogil:
             count += _count_a(child)
         child = child.next
     return count
+
+
+cdef bint _may_link(xmlNode* c_node) noexcept nogil:
+    """False when ``Collector._open_link`` would open no link for this ``<a>``: it has no
+    ``href``, or one that is a fragment (``href.strip().startswith("#")``, for an ASCII
+    start). Such an ``<a>``'s start and end are no-ops for the Collector, so the walk does
+    not give them (55% of the Python docs' ``<a>`` are headings' "¶" and in-page anchors;
+    issue 15). Anything it cannot read plainly (an entity in the value, a start outside
+    ASCII) is a possible link: the Collector decides."""
+    cdef xmlAttr* attr = c_node.properties
+    cdef const unsigned char* s
+    while attr is not NULL:
+        if (attr.type == tree.XML_ATTRIBUTE_NODE and attr.ns is NULL
+                and _streq(attr.name, "href")):
+            if attr.children is NULL:
+                return True  # href="": the page itself, a link
+            if (attr.children.next is not NULL or attr.children.content is NULL
+                    or not (attr.children.type == tree.XML_TEXT_NODE
+                            or attr.children.type == tree.XML_CDATA_SECTION_NODE)):
+                return True
+            s = <const unsigned char*>attr.children.content
+            while s[0] and _pyspace(s[0]):
+                s += 1
+            return s[0] != 35  # '#'
+        attr = attr.next
+    return False  # no href: never a link
 
 
 cdef class _Walker:
@@ -294,6 +323,8 @@ cdef class _Walker:
             flags |= F_PRESERVE
         if name == "a" or name == "img":
             flags |= F_PROXY
+        if name == "a":
+            flags |= F_ANCHOR
         self.keep.append(name)
         name_out[0] = <PyObject*>name
         if self.name_count < NAME_MAX:
@@ -400,6 +431,8 @@ cdef class _Walker:
             boiler = self.is_boiler(c_node, flags)
         content = in_root and not boiler
         collected = (flags & F_COLLECTED) != 0
+        if collected and flags & F_ANCHOR and not _may_link(c_node):
+            collected = False
         if collected:
             if flags & F_PROXY:
                 element = elementFactory(self.doc, c_node)
