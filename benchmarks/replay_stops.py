@@ -14,10 +14,12 @@ best link outside dry subtrees, the same numbers the crawler has.
 
 The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
 least the lowest score at fetch of the links that found on-topic pages before the first verdict
-or relevant pages since; and the first ``saturated`` verdict on a single source is forgiven
-once), the lead bar alone, the rule before it (on-topic pages throughout), an oracle that stands
-at the first verdict with 90% recall (the bound any rule can reach on these crawls), and the
-alternatives measured so far (docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
+or relevant pages since, or for a ``coverage_reached`` verdict of the links that found pages
+with new evidence; and the first ``saturated`` verdict on a single source is forgiven once),
+the crawler's before a covered query had its own bar, the lead bar alone, the rule before it
+(on-topic pages throughout), an oracle that stands at the first verdict with 90% recall (the
+bound any rule can reach on these crawls), and the alternatives measured so far
+(docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
 mean recall at its stop and median (pages at stop ÷ pages to 90%), issue 11's two stopping
 targets (≥ 0.90 and ≤ 1.5). Nothing touches the network but 127.0.0.1.
 """
@@ -51,6 +53,7 @@ from pagesift_ui.frontier.leads import THIN_EVIDENCE_SHARE, thin_evidence  # noq
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
+from pagesift_ui.session.crawl import FORGIVABLE  # noqa: E402
 from pagesift_ui.session.record import StepOutcome  # noqa: E402
 from pagesift_ui.session.state import signal_of  # noqa: E402
 
@@ -78,7 +81,8 @@ class QueueAtJudgement:
         self.evidence: list[int] = []
         self._pending_lead = getattr(crawl_module, "pending_lead")  # noqa: B009
 
-    def __call__(self, state: Any, seed_host: str, ahead: Sequence[Any] = ()) -> Any:
+    def __call__(self, state: Any, seed_host: str, ahead: Sequence[Any] = (),
+                 reason: Any = None) -> Any:
         if ahead:
             raise ValueError("the replay assumes one fetch at a time (concurrency 1)")
         head = state.queue.first_outside(state.is_dry)
@@ -87,7 +91,7 @@ class QueueAtJudgement:
         self.head_mask = _named_terms(head)
         self.top_masks = [_named_terms(e) for e in state.queue.top(HORIZON)]
         self.evidence = list(state.adaptive.evidence)  # per query term, at the verdict
-        return self._pending_lead(state, seed_host, ahead)
+        return self._pending_lead(state, seed_host, ahead, reason)
 
 
 def _named_terms(entry: Any) -> int:
@@ -275,13 +279,25 @@ def oracle(rows: Sequence[Row], index: int) -> bool:
     return bool(rows[index]["recall"] < 0.9)
 
 
-#: The pending-lead check the crawler records at each step (``lead_pending``).
-LEAD_RULE = tail_bar(on_topic, relevant)
+#: The verdicts the pending-lead check judges (the crawl's end by budget or an empty queue is
+#: never forgiven).
+FORGIVABLE_VERDICTS = frozenset(reason.value for reason in FORGIVABLE)
+#: The pending-lead check before a covered query had its own bar: every verdict judged
+#: against the links that found on-topic pages before the first verdict, relevant ones since.
+ON_TOPIC_RULE = tail_bar(on_topic, relevant)
+#: The pending-lead check the crawler records at each step (``lead_pending``): a
+#: ``coverage_reached`` verdict is judged against the links that found fresh pages (pages that
+#: brought new evidence), every other verdict as before (``LeadBar.judge``).
+LEAD_RULE = by_verdict(lead_bar(fresh), ON_TOPIC_RULE)
 
 RULES: dict[str, Rule] = {
-    "crawler (lowest on-topic score, relevant after the first verdict; a saturated verdict "
-    "on one source forgiven once, and one on under 3/4 of the terms)":
+    "crawler (a covered query: lowest fresh-page score; else lowest on-topic score, relevant "
+    "after the first verdict; a saturated verdict on one source forgiven once, and one on "
+    "under 3/4 of the terms)":
         thin_terms(one_source_once(LEAD_RULE)),
+    "the crawler's before a covered query had its own bar (lowest on-topic score, relevant "
+    "after the first verdict, for every verdict)":
+        thin_terms(one_source_once(ON_TOPIC_RULE)),
     "the crawler's before thin evidence (saturated on under 3/4 of the terms) was forgiven":
         one_source_once(LEAD_RULE),
     "the crawler's, thin evidence at under 1/2 of the terms":
@@ -315,11 +331,8 @@ RULES: dict[str, Rule] = {
     "the crawler's, but any verdict is forgiven only for a head that names a query term":
         covered_names_a_term(one_source_once(LEAD_RULE), every_verdict=True),
     "the crawler's, but a covered query forgives only a head as strong as a link that found "
-    "a fresh page":
-        thin_terms(one_source_once(by_verdict(lead_bar(fresh), LEAD_RULE))),
-    "the crawler's, but a covered query forgives only a head as strong as a link that found "
     "a fresh page since the first verdict":
-        thin_terms(one_source_once(by_verdict(tail_bar(on_topic, fresh), LEAD_RULE))),
+        thin_terms(one_source_once(by_verdict(tail_bar(on_topic, fresh), ON_TOPIC_RULE))),
 }
 
 
@@ -340,9 +353,12 @@ def pages_to_90(rows: Sequence[Row]) -> int | None:
 
 def check_exact(crawls: Sequence[dict[str, Any]]) -> int:
     """Verdicts where the replayed pending-lead check and the crawler's recorded answer
-    differ (0: the replay reads the same numbers the crawler did)."""
+    differ (0: the replay reads the same numbers the crawler did). The budget's end is left
+    out: the row then says ``limit_reached``, while the check at that step judged the stop
+    verdict it overrode, whose bar may be a covered query's."""
     return sum(1 for crawl in crawls for index, row in enumerate(crawl["rows"])
-               if row["verdict"] and LEAD_RULE(crawl["rows"], index) != row["recorded"])
+               if row["verdict"] in FORGIVABLE_VERDICTS
+               and LEAD_RULE(crawl["rows"], index) != row["recorded"])
 
 
 def replay(crawls: Sequence[dict[str, Any]]) -> dict[str, Any]:

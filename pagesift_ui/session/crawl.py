@@ -406,9 +406,10 @@ class CrawlSession:
         if link_signal is not None:
             # the bar of §11.10 learns from the links that found on-topic pages (the link
             # model's own positive label, §11.9), relevant ones once a verdict has fired
-            self.state.leads.found(facts.entry.score, relevance)
+            self.state.leads.found(facts.entry.score, relevance,
+                                   self.state.adaptive.last_fresh)
         ahead = [link.entry for link in self._ahead]
-        lead = pending_lead(self.state, self.config.seed_host, ahead)
+        lead = pending_lead(self.state, self.config.seed_host, ahead, reason)
         if lead.pending and not self.config.forgive_leads:
             lead = Lead(False, f"{lead.why}; lead forgiveness is off, so a verdict stands",
                         lead.head)

@@ -166,17 +166,22 @@ def ending(
     return None
 
 
-def pending_lead(state: FrontierState, seed_host: str, ahead: Sequence[Entry] = ()) -> Lead:
+def pending_lead(
+    state: FrontierState, seed_host: str, ahead: Sequence[Entry] = (),
+    reason: StopReason | None = None,
+) -> Lead:
     """§11.10: is the best link outside dry subtrees a lead (``frontier/leads.py``)? The
     answer says why, with numbers, whichever way it goes. ``ahead`` are the links popped and
     in flight (§11.14), oldest first: the crawl takes them before the queue's, whose best is
-    read off its columns (``first_outside``, §9)."""
+    read off its columns (``first_outside``, §9). ``reason``: this step's verdict, if any (a
+    covered query's verdict is judged against the bar of links that brought new
+    evidence)."""
     head = next((e for e in ahead if not state.is_dry(subtree(seed_host, e.url))), None)
     if head is None:
         head = state.queue.first_outside(state.is_dry)
     if head is None:
         return state.leads.judge(None, "")
-    return state.leads.judge(head.score, head.url)
+    return state.leads.judge(head.score, head.url, reason)
 
 
 def has_fetchable(state: FrontierState) -> bool:

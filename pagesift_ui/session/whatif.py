@@ -236,9 +236,9 @@ class Replay:
             if self.same_until is None and adaptive.last_fresh != record.fresh:
                 self.same_until = record.step
             if record.link is not None:  # the seed was reached by no link
-                self._leads.found(record.score, record.relevance or 0.0)
+                self._leads.found(record.score, record.relevance or 0.0, adaptive.last_fresh)
             if reason is not None:
-                stood = not self._forgiven(record)
+                stood = not self._forgiven(record, reason)
                 if stood and self._forgive_leads and self._leads.grace(
                         reason, adaptive.sources, adaptive.evidence, thin=self._forgive_thin):
                     stood = False  # as the crawl forgives it (LeadBar.grace)
@@ -259,13 +259,13 @@ class Replay:
             adaptive.reset_cold()
         self._count(record)
 
-    def _forgiven(self, record: StepRecord) -> bool:
+    def _forgiven(self, record: StepRecord, reason: StopReason) -> bool:
         """§11.10 at a verdict: the recorded head judged against this replay's bar; records
         made before the head was kept give their own answer (exact until a replay fires its
         first verdict elsewhere than the crawl did)."""
         if record.lead_head is None or not self.lead_recorded:
             return _recorded_lead(record, self.lead_recorded)
-        return self._forgive_leads and self._leads.judge(record.lead_head, "").pending
+        return self._forgive_leads and self._leads.judge(record.lead_head, "", reason).pending
 
     def _count(self, record: StepRecord) -> None:
         pages, relevant, hits = self._found[-1]

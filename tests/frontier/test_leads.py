@@ -80,3 +80,29 @@ def test_a_saturated_verdict_on_one_source_is_graced_once() -> None:
                    "nothing new, as it waits for a first find, so this verdict is forgiven "
                    "once")
     assert bar.one_source_grace(StopReason.SATURATED, 1) == ""  # once a crawl
+
+
+def test_a_covered_querys_verdict_is_judged_against_the_links_that_found_new_evidence() -> None:
+    # every term has its evidence: a link as weak as one that found an on-topic page proves
+    # nothing more; only a link as strong as one that brought new evidence is a lead
+    bar = LeadBar()
+    bar.found(0.5, 0.4, fresh=True)
+    bar.found(0.3, 0.2, fresh=True)
+    bar.found(0.1, 0.06)  # on topic, nothing new
+    assert bar.bar() == 0.1 and bar.covered_bar() == 0.3
+    saturated = bar.judge(0.2, "http://e.edu/h", StopReason.SATURATED)
+    covered = bar.judge(0.2, "http://e.edu/h", StopReason.COVERAGE_REACHED)
+    assert saturated.pending and not covered.pending
+    assert covered.why == ("the query is covered; the best queued link scores 0.2 "
+                           "(http://e.edu/h), below 0.3, the lowest score of the 2 links that "
+                           "led to pages with new evidence")
+    assert bar.judge(0.3, "http://e.edu/h", StopReason.COVERAGE_REACHED).pending
+    assert bar.judge(0.2, "http://e.edu/h").pending  # no verdict: the on-topic bar
+
+
+def test_a_covered_query_with_no_fresh_find_by_a_link_has_no_lead() -> None:
+    bar = LeadBar()
+    bar.found(0.5, 0.4)  # on topic, but no new evidence
+    lead = bar.judge(0.9, "http://e.edu/h", StopReason.COVERAGE_REACHED)
+    assert bar.covered_bar() is None and not lead.pending and lead.head == 0.9
+    assert "no link has led to a page with new evidence yet" in lead.why

@@ -62,7 +62,11 @@ def test_a_finished_crawl_stands_when_its_tail_finds_only_barely_on_topic_pages(
     assert forgiven, "the first verdict comes while the chapter's entries are still queued"
     stood = session.steps[session.stop_step - 1]
     assert stood.lead_pending is False and stood.lead_head is not None
-    assert "before the first verdict or to relevant pages since" in stood.lead_why
+    # a covered query's verdict is judged against the links that found new evidence
+    # (frontier/leads.py, docs/DESIGN.md §11.10)
+    assert stood.lead_why.startswith("the query is covered; the best queued link scores")
+    assert "the lowest score of the" in stood.lead_why
+    assert "links that led to pages with new evidence" in stood.lead_why
 
 
 def test_what_if_another_patience_gives_the_verdicts_a_crawl_with_it_gives(

@@ -29,7 +29,8 @@ def test_verdicts_are_typed_and_summarised_in_the_documented_words() -> None:
         assert all(r.verdict is None or isinstance(r.verdict, StopReason) for r in session.steps)
         assert session.verdicts[-1] == Verdict(last.step, StopReason.COVERAGE_REACHED,
                                                VerdictFate.STOPPED, last.lead_why)
-        assert last.lead_why.startswith("the best queued link scores ")
+        # a covered query's verdict: judged against the links that found new evidence
+        assert last.lead_why.startswith("the query is covered; the best queued link scores ")
         session.forgive()
         assert session.verdicts[-1].fate is VerdictFate.USER_FORGIVEN
         assert session.summary()["verdicts"][-1] == [last.step, "coverage_reached",
