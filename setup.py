@@ -1,9 +1,11 @@
-"""The optional compiled tree walk (``pagesift_ui/page/_cwalk.pyx``; docs/DECISIONS.md, "the
-step, ninth pass: the walk compiled"). Everything else about the package is in pyproject.toml.
+"""The optional compiled parts of page extraction: the tree walk (``pagesift_ui/page/
+_cwalk.pyx``; docs/DECISIONS.md, "the step, ninth pass: the walk compiled") and the collector
+(``collect.py`` as it is, its fields typed by ``collect.pxd``; "the step, tenth pass").
+Everything else about the package is in pyproject.toml.
 
-The extension is optional twice over: without Cython it is not attempted, and a failed
+The extensions are optional twice over: without Cython they are not attempted, and a failed
 compile (no C compiler, no Python headers) is reported and skipped instead of failing the
-install. Either way ``pagesift_ui.page.lxmltree`` walks in Python, with the same output.
+install. Either way the page is read in Python, with the same output.
 (setuptools' own ``Extension(optional=True)`` does not hold in an editable install: a failed
 compile failed ``pip install -e .``; hence the command below, MarkupSafe's approach.)
 """
@@ -25,8 +27,8 @@ class OptionalBuildExt(build_ext):
 
 
 def _skipped(error: Exception) -> None:
-    print(f"pagesift-ui: the compiled tree walk was not built ({error}); the tree is walked "
-          "in Python, with the same results", file=sys.stderr)
+    print(f"pagesift-ui: the compiled tree walk and collector were not built ({error}); "
+          "pages are read in Python, with the same results", file=sys.stderr)
 
 
 def _extensions() -> list[Extension]:
@@ -42,7 +44,10 @@ def _extensions() -> list[Extension]:
         # against libxml2: the walk reads the fields of lxml's own nodes
         include_dirs=lxml.get_include(),
     )
-    return cythonize([walk], compiler_directives={"language_level": 3}, quiet=True)
+    # collect.py compiled as it is, its fields typed by collect.pxd (Cython's pure Python
+    # mode): without the build the same module runs as Python
+    collect = Extension("pagesift_ui.page.collect", ["pagesift_ui/page/collect.py"])
+    return cythonize([walk, collect], compiler_directives={"language_level": 3}, quiet=True)
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -48,11 +48,12 @@ if str(ROOT) not in sys.path:
 import lxml.html  # noqa: E402
 from bs4 import BeautifulSoup  # noqa: E402
 
+import pagesift_ui.page.extract as extract_module  # noqa: E402
 from benchmarks.docsites import SITES  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
 from pagesift_ui.frontier import harvest, language, linkrules, links, neardup, urls  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
-from pagesift_ui.page import lxmltree  # noqa: E402
+from pagesift_ui.page import collect, lxmltree  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
 from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 
@@ -278,12 +279,17 @@ def main() -> None:
     parser.add_argument("--label", default="", help="a name for this run in step.json")
     parser.add_argument("--python-walk", action="store_true",
                         help="walk the tree in Python even where the compiled walk is built")
+    parser.add_argument("--python-collector", action="store_true",
+                        help="read pages with collect.py as Python even where the compiled "
+                             "collector is built")
     parser.add_argument("--cold-caches", action="store_true",
                         help="empty the per-URL and per-word caches before each repeat, so "
                              "every repeat pays what a first crawl pays")
     args = parser.parse_args()
     if args.python_walk:
         lxmltree.COMPILED_WALK = None
+    if args.python_collector:
+        extract_module.Collector = collect.python_source().Collector
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logger.setLevel(logging.INFO)
     queries, limit, repeats = ((QUERIES[:1], 40, 2) if args.quick else (QUERIES, LIMIT, REPEATS))
@@ -293,8 +299,11 @@ def main() -> None:
     pages = measure(queries, limit, repeats, cold=args.cold_caches)
     rows = report(pages)
     walk = "compiled" if lxmltree.COMPILED_WALK is not None else "in Python"
+    compiled_collector = (collect.is_compiled()
+                          and extract_module.Collector is collect.Collector)
+    collector = "compiled" if compiled_collector else "in Python"
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
-              f"CPU time, medians of the repeats; tree walk {walk}; "
+              f"CPU time, medians of the repeats; tree walk {walk}, collector {collector}; "
               + ("caches emptied before each repeat" if args.cold_caches
                  else "caches kept between repeats"))
     _print(rows, header)

@@ -241,6 +241,20 @@ def test_version_says_which_tree_walk_the_install_runs(
     assert ("the compiled walk was not built" in out) is not compiled
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_version_says_whether_the_collector_is_compiled(
+    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pagesift_ui.page import collect
+
+    monkeypatch.setattr(collect, "is_compiled", lambda: compiled)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    out = capsys.readouterr().out
+    assert ("collector compiled" in out) is compiled
+    assert ("collector in Python" in out) is not compiled
+
+
 def test_crawl_help_shows_the_configs_defaults_and_ranges(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

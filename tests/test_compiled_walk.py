@@ -1,11 +1,14 @@
-"""The compiled tree walk gives the very same ``Page`` as the Python walk (issue 15).
+"""The compiled tree walk and the compiled collector give the very same ``Page`` as the
+Python ones (issue 15).
 
-``pagesift_ui/page/_cwalk.pyx`` is built by ``pip install`` when Cython and a C compiler are
-there (setup.py) and walks libxml2's nodes in C; ``lxmltree._walk_tree`` is the reference.
-Here both read every demo page, a sample of the Python docs at several text caps, the corner
-cases of tests/test_extract_paths.py and generated documents, and the Pages are compared.
-CI builds the walk and asks for it (``PAGESIFT_REQUIRE_COMPILED_WALK=1`` in ``.ci/run``), so
-a build that silently fell back to Python does not pass there.
+``pagesift_ui/page/_cwalk.pyx`` (the walk over libxml2's nodes) and ``collect.py`` itself,
+typed by ``collect.pxd``, are built by ``pip install`` when Cython and a C compiler are there
+(setup.py); ``lxmltree._walk_tree`` and ``collect.py`` read as Python are the references.
+Here each compiled part and its reference read every demo page, a sample of the Python docs
+at several text caps, the corner cases of tests/test_extract_paths.py and generated
+documents, and the Pages are compared. CI builds both and asks for them
+(``PAGESIFT_REQUIRE_COMPILED_WALK=1`` in ``.ci/run``), so a build that silently fell back to
+Python does not pass there.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pagesift_ui.page import lxmltree
+import pagesift_ui.page.extract as extract_module
+from pagesift_ui.page import collect, lxmltree
 from pagesift_ui.page.extract import Page, extract
 from tests.test_extract_paths import (
     CORNERS,
@@ -34,19 +39,46 @@ COMPILED = lxmltree.COMPILED_WALK
 needs_compiled = pytest.mark.skipif(COMPILED is None, reason="the compiled walk is not built")
 
 
-def _read_in_python(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
-    def python_extract(*args: object, **kwargs: object) -> Page:
+PYTHON_COLLECT = collect.python_source()
+
+
+@pytest.fixture(params=["python walk", "python collector"])
+def reference(request: pytest.FixtureRequest,
+              monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
+    """``extract`` with one compiled part swapped for its Python reference (skipped where
+    that part is not compiled): each comparison below runs once per compiled part."""
+    target: ModuleType
+    if request.param == "python walk":
+        if COMPILED is None:
+            pytest.skip("the compiled walk is not built")
+        target, name, value = lxmltree, "COMPILED_WALK", None
+    else:
+        if not collect.is_compiled():
+            pytest.skip("the compiled collector is not built")
+        target, name, value = extract_module, "Collector", PYTHON_COLLECT.Collector
+
+    def reference_extract(*args: object, **kwargs: object) -> Page:
         with monkeypatch.context() as patch:
-            patch.setattr(lxmltree, "COMPILED_WALK", None)
+            patch.setattr(target, name, value)
             return extract(*args, **kwargs)  # type: ignore[arg-type]
 
-    return python_extract
+    return reference_extract
 
 
 @pytest.mark.skipif(os.environ.get("PAGESIFT_REQUIRE_COMPILED_WALK") != "1",
                     reason="only where the install is known to have a C compiler (CI)")
-def test_the_install_built_the_compiled_walk() -> None:
+def test_the_install_built_the_compiled_walk_and_collector() -> None:
     assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
+    assert collect.is_compiled(), "pip install did not build pagesift_ui/page/collect.py"
+
+
+def test_the_collector_source_reads_as_python() -> None:
+    # the reference the compiled collector is held to is Python, and reads a page
+    assert not PYTHON_COLLECT.is_compiled()
+    collector = PYTHON_COLLECT.Collector(URL, False, 100)
+    collector.text("words", True)
+    collector.flush(end=True)
+    assert collector.plain_blocks == ["words"]
 
 
 @pytest.mark.parametrize("failure", [ImportError, ValueError, AttributeError])
@@ -89,9 +121,9 @@ def test_extract_walks_in_c_when_the_compiled_walk_is_built(
     assert extract("<main><p>text <a href='/x'>x</a></p></main>", URL).text == "text x"
 
 
-@needs_compiled
-def test_both_walks_read_every_demo_page_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    python_extract = _read_in_python(monkeypatch)
+def test_the_compiled_parts_read_every_demo_page_alike(
+        reference: Callable[..., Page]) -> None:
+    python_extract = reference
     pages, report = 0, []
     for scenario, url, body in _demo_pages():
         pages += 1
@@ -104,10 +136,9 @@ def test_both_walks_read_every_demo_page_alike(monkeypatch: pytest.MonkeyPatch) 
     assert not report, "\n".join(report[:10])
 
 
-@needs_compiled
 @pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
-def test_both_walks_read_the_python_docs_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    python_extract = _read_in_python(monkeypatch)
+def test_the_compiled_parts_read_the_python_docs_alike(reference: Callable[..., Page]) -> None:
+    python_extract = reference
     sample = pydocs_sample(every=8)
     report = []
     for index, path in enumerate(sample):
@@ -125,13 +156,12 @@ def test_both_walks_read_the_python_docs_alike(monkeypatch: pytest.MonkeyPatch) 
     assert not report, "\n".join(report[:10])
 
 
-@needs_compiled
 @pytest.mark.parametrize("markup", CORNERS.values(), ids=CORNERS.keys())
 @pytest.mark.parametrize("cap", [None, 1, 7, 40])
-def test_both_walks_read_corner_cases_alike(markup: str, cap: int | None,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compiled_parts_read_corner_cases_alike(markup: str, cap: int | None,
+                                                    reference: Callable[..., Page]) -> None:
     kwargs = {} if cap is None else {"max_text_chars": cap}
-    python_extract = _read_in_python(monkeypatch)
+    python_extract = reference
     assert _differences(extract(markup, URL, **kwargs), python_extract(markup, URL, **kwargs)) == []
 
 
@@ -144,16 +174,15 @@ _ANCHORS = ["<a>no href</a>", "<a href='#top'>top</a>", "<a href=' \t\n#x'>space
             "<a name='n' href='/named'>named</a>", "<a xlink:href='#ns'>ns</a>"]
 
 
-@needs_compiled
 @pytest.mark.parametrize("anchor", _ANCHORS)
 @pytest.mark.parametrize("cap", [None, 3, 12])
-def test_both_walks_give_the_same_links_for_every_kind_of_href(
-        anchor: str, cap: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compiled_parts_give_the_same_links_for_every_kind_of_href(
+        anchor: str, cap: int | None, reference: Callable[..., Page]) -> None:
     # text on both sides of the <a>: where the compiled walk gives it no events, the text
     # around it reaches the Collector as one piece, which must read the same
     markup = f"<html><body><p>before {anchor} after <a href='/z'>z</a></p></body></html>"
     kwargs = {} if cap is None else {"max_text_chars": cap}
-    python_extract = _read_in_python(monkeypatch)
+    python_extract = reference
     compiled = extract(markup, URL, **kwargs)
     assert _differences(compiled, python_extract(markup, URL, **kwargs)) == []
     assert cap is not None or compiled.links[-1].url == "http://shop.example/z"
@@ -198,13 +227,12 @@ def _fragments(draw: st.DrawFn, depth: int = 0) -> str:
     return "".join(parts)
 
 
-@needs_compiled
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                     HealthCheck.function_scoped_fixture])
 @given(body=_fragments(), cap=st.sampled_from([None, 1, 5, 17, 40]))
-def test_both_walks_read_generated_documents_alike(body: str, cap: int | None,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compiled_parts_read_generated_documents_alike(
+        body: str, cap: int | None, reference: Callable[..., Page]) -> None:
     markup = f"<html><head><title>t</title></head><body>{body}</body></html>"
     kwargs = {} if cap is None else {"max_text_chars": cap}
-    python_extract = _read_in_python(monkeypatch)
+    python_extract = reference
     assert _differences(extract(markup, URL, **kwargs), python_extract(markup, URL, **kwargs)) == []

@@ -20,7 +20,7 @@ from pagesift_ui.cli import crawl, demo, sessions, snapshot, sweep
 from pagesift_ui.cli.options import Handler
 from pagesift_ui.cli.outputs import WRITE_FAILED
 from pagesift_ui.errors import PagesiftError
-from pagesift_ui.page import lxmltree
+from pagesift_ui.page import collect, lxmltree
 
 __all__ = ["EXIT_CODES", "INTERNAL_ERROR", "build_parser", "main"]
 
@@ -66,11 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    """The version, and which tree walk this install runs: speed measured on one install
-    means little without it (docs/DECISIONS.md, "the step, ninth pass")."""
+    """The version, and which tree walk and collector this install runs: speed measured on
+    one install means little without it (docs/DECISIONS.md, "the step, ninth pass" and
+    "tenth pass")."""
     walk = ("tree walk compiled" if lxmltree.COMPILED_WALK is not None
             else "tree walk in Python: the compiled walk was not built")
-    return f"pagesift-ui {__version__} ({walk})"
+    collector = "collector compiled" if collect.is_compiled() else "collector in Python"
+    return f"pagesift-ui {__version__} ({walk}, {collector})"
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,

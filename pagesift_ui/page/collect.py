@@ -1,18 +1,29 @@
 """Walk events to Markdown blocks, plain-text blocks, headings and links: the one
 ``Collector`` both tree walks feed, so the two parsers give the same ``Page``
-(docs/DESIGN.md §2)."""
+(docs/DESIGN.md §2).
+
+Where the install built it, this module runs compiled (``setup.py``; Cython's pure Python
+mode, the C types of the two classes' fields in ``collect.pxd``): the same source, ~0.3 of a
+raw parse less a page on the Python docs (issue 15). Keep it plain Python that Cython compiles
+as it reads: no dataclasses for the two classes, whose fields the .pxd declares (a field added
+here goes there too: the compiled class has no slot for an undeclared one, and the first
+page read raises AttributeError).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from pathlib import Path
+from types import FunctionType, ModuleType
 
 from pagesift_ui.page.markup import BLOCKS, HEADINGS, Attrs, attr_list, normalise
 from pagesift_ui.page.model import Link
 from pagesift_ui.page.resolve import resolve
 
-__all__ = ["Collector"]
+__all__ = ["Collector", "is_compiled", "python_source"]
 
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 # one Markdown link as _close_link writes it, and nothing else: a definition list's term
@@ -22,50 +33,65 @@ _ONE_LINK = re.compile(r"\[(?:[^\]\\]|\\.)*\]\([^\s]*\)")
 DEFINITION_SEPARATOR = " — "
 
 
-@dataclass(slots=True)
 class _OpenLink:
-    node: object  # the <a> element, to close the right link
-    url: str
-    in_main: bool
-    nofollow: bool
-    hreflang: str | None
-    # the title and aria-label attributes, read only when the link has no text of its own
-    fallback: tuple[object, object]
-    parts: list[str] = field(default_factory=list)
-    image_alts: list[str] = field(default_factory=list)
+    """An ``<a>`` being read: where it points and the text it has so far."""
+
+    __slots__ = ("fallback", "hreflang", "image_alts", "in_main", "node", "nofollow", "parts",
+                 "url")
+
+    def __init__(self, node: object, url: str, in_main: bool, nofollow: bool,
+                 hreflang: str | None, fallback: tuple[object, object]) -> None:
+        self.node = node  # the <a> element, to close the right link
+        self.url = url
+        self.in_main = in_main
+        self.nofollow = nofollow
+        self.hreflang = hreflang
+        # the title and aria-label attributes, read only when the link has no text of its own
+        self.fallback = fallback
+        self.parts: list[str] = []
+        self.image_alts: list[str] = []
 
 
-@dataclass(slots=True)
 class Collector:
-    """Turns walk events into Markdown blocks, plain-text blocks, headings and links."""
+    """Turns walk events into Markdown blocks, plain-text blocks, headings and links.
 
-    base: str
-    page_nofollow: bool
-    text_room: int  # characters of text still to take; ``full`` once a text did not fit
-    full: bool = False
-    markdown_blocks: list[str] = field(default_factory=list)
-    plain_blocks: list[str] = field(default_factory=list)
-    headings: list[str] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    _markdown: list[str] = field(default_factory=list)
-    # ``"".join(_markdown).strip() != ""``, kept as pieces come: joining at every table cell
-    # made a long row quadratic
-    _markdown_shows: bool = False
-    _plain: list[str] = field(default_factory=list)
-    _prefix: str = ""
-    _pre_depth: int = 0
-    _heading: list[str] | None = None
-    _open_links: list[_OpenLink] = field(default_factory=list)
-    # the open lists, innermost last: [ordinal so far (-1 for <ul>), width of the marker of
-    # its current item]; an item is indented by its outer lists' markers, as CommonMark
-    # nests lists, so the Markdown keeps the nesting (siblings.list_blocks_titled reads it)
-    _lists: list[list[int]] = field(default_factory=list)
-    # a <dt> is being read: written as a list item when it is one link and nothing else
-    _term: bool = False
-    # the index of the last block if it is a term that is one link, else -1
-    _one_link_term: int = -1
-    # a <dd> right after a one-link term is read: its first paragraph goes on the term's line
-    _definition: bool = False
+    Compiled where the install built it (``collect.pxd`` declares its fields' C types), a
+    plain Python class otherwise, the same code either way (docs/DESIGN.md §2).
+    """
+
+    __slots__ = ("_definition", "_heading", "_lists", "_markdown", "_markdown_shows",
+                 "_one_link_term", "_open_links", "_plain", "_pre_depth", "_prefix", "_term",
+                 "base", "full", "headings", "links", "markdown_blocks", "page_nofollow",
+                 "plain_blocks", "text_room")
+
+    def __init__(self, base: str, page_nofollow: bool, text_room: int) -> None:
+        self.base = base
+        self.page_nofollow = page_nofollow
+        self.text_room = text_room  # characters of text still to take
+        self.full = False  # a text did not fit in text_room
+        self.markdown_blocks: list[str] = []
+        self.plain_blocks: list[str] = []
+        self.headings: list[str] = []
+        self.links: list[Link] = []
+        self._markdown: list[str] = []
+        # ``"".join(_markdown).strip() != ""``, kept as pieces come: joining at every table
+        # cell made a long row quadratic
+        self._markdown_shows = False
+        self._plain: list[str] = []
+        self._prefix = ""
+        self._pre_depth = 0
+        self._heading: list[str] | None = None
+        self._open_links: list[_OpenLink] = []
+        # the open lists, innermost last: [ordinal so far (-1 for <ul>), width of the marker
+        # of its current item]; an item is indented by its outer lists' markers, as CommonMark
+        # nests lists, so the Markdown keeps the nesting (siblings.list_blocks_titled reads it)
+        self._lists: list[list[int]] = []
+        # a <dt> is being read: written as a list item when it is one link and nothing else
+        self._term = False
+        # the index of the last block if it is a term that is one link, else -1
+        self._one_link_term = -1
+        # a <dd> right after a one-link term is read: its first paragraph goes on the term's line
+        self._definition = False
 
     def text(self, value: str, content: bool) -> None:
         if len(value) > self.text_room:
@@ -118,7 +144,7 @@ class Collector:
             if name in ("dd", "dl"):
                 self._definition = False
 
-    def flush(self, *, end: bool) -> None:
+    def flush(self, end: bool) -> None:
         """Emit the pending block; an empty one keeps its prefix unless the element ended."""
         # (_plain only ever grows with _markdown: nothing pending, nothing to emit)
         markdown = normalise("".join(self._markdown)) if self._markdown else ""
@@ -240,6 +266,30 @@ class Collector:
             self._markdown.append(markdown)
             self._markdown_shows = True  # "[label](url)": never blank
             self._plain.append(f"{before}{anchor}{after}")
+
+
+def python_source() -> ModuleType:
+    """This module read from its source as Python, under a name of its own, even where the
+    install compiled it (an extension module wins over the source on import): the reference
+    the compiled collector is held to (tests/test_compiled_walk.py), and what
+    ``bench_step.py --python-collector`` measures."""
+    name = "pagesift_ui.page._collect_source"
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("collect.py"))
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot read {__name__}'s source next to {__file__}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before it runs, as an import does
+    spec.loader.exec_module(module)
+    return module
+
+
+def is_compiled() -> bool:
+    """True when this module runs compiled (``setup.py``, ``collect.pxd``): its functions
+    are then not Python functions. The CLI's ``--version`` says so."""
+    return not isinstance(is_compiled, FunctionType)
 
 
 def _blank(text: str) -> bool:
