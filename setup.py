@@ -47,7 +47,12 @@ def _extensions() -> list[Extension]:
     # collect.py compiled as it is, its fields typed by collect.pxd (Cython's pure Python
     # mode): without the build the same module runs as Python
     collect = Extension("pagesift_ui.page.collect", ["pagesift_ui/page/collect.py"])
-    return cythonize([walk, collect], compiler_directives={"language_level": 3}, quiet=True)
+    # annotation_typing off: the types are the .pxd's alone, and every annotation keeps its
+    # Python meaning (with it on, a parameter annotated ``int`` took True as 1 in a compiled
+    # frontier module, and a check that refuses bools passed it; docs/DECISIONS.md, "the
+    # step, tenth pass")
+    return cythonize([walk, collect], quiet=True,
+                     compiler_directives={"language_level": 3, "annotation_typing": False})
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
