@@ -14,8 +14,10 @@ Python does not pass there.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -70,6 +72,22 @@ def reference(request: pytest.FixtureRequest,
 def test_the_install_built_the_compiled_walk_and_collector() -> None:
     assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
     assert collect.is_compiled(), "pip install did not build pagesift_ui/page/collect.py"
+
+
+def test_collect_pxd_declares_exactly_the_fields_of_the_python_classes() -> None:
+    # a field added to collect.py and not to collect.pxd has no slot in the compiled class
+    # (AttributeError on the first page read where it was built, nothing where it was not)
+    declared: dict[str, set[str]] = {}
+    current = ""
+    pxd = Path(PYTHON_COLLECT.__file__).with_name("collect.pxd")
+    for line in pxd.read_text().splitlines():
+        if match := re.match(r"cdef class (\w+):", line):
+            current = match.group(1)
+            declared[current] = set()
+        elif current and (match := re.match(r"    cdef (?:public )?\w+ (\w+)$", line)):
+            declared[current].add(match.group(1))
+    assert declared == {name: set(getattr(PYTHON_COLLECT, name).__slots__)
+                        for name in ("_OpenLink", "Collector")}
 
 
 def test_the_collector_source_reads_as_python() -> None:

@@ -7,7 +7,7 @@ mode, the C types of the two classes' fields in ``collect.pxd``): the same sourc
 raw parse less a page on the Python docs (issue 15). Keep it plain Python that Cython compiles
 as it reads: no dataclasses for the two classes, whose fields the .pxd declares (a field added
 here goes there too: the compiled class has no slot for an undeclared one, and the first
-page read raises AttributeError).
+page read raises AttributeError; tests/test_compiled_walk.py holds the two lists equal).
 """
 
 from __future__ import annotations
