@@ -179,40 +179,31 @@ class LeadBar:
         worth going on for (docs/DESIGN.md §11.10)."""
         if head_score is None:
             return Lead(False, "no link is queued outside dry subtrees")
-        if reason is StopReason.COVERAGE_REACHED:
-            return self._judge_covered(head_score, head_url)
-        bar = self.bar()
+        covered = reason is StopReason.COVERAGE_REACHED
+        bar = self.covered_bar() if covered else self.bar()
         if bar is None:
+            if covered:
+                return Lead(False, "the query is covered and no link has led to a page with "
+                                   "new evidence yet, so no queued link is a proven lead to "
+                                   "more", head_score)
             return Lead(False, "no link has led to an on-topic page yet, so no queued link "
                                "is a proven kind of lead", head_score)
-        found = self._what_found()
+        found = self._what_found(covered)
+        head = (f"{'the query is covered; ' if covered else ''}the best queued link scores "
+                f"{head_score:.3g} ({head_url})")
         if head_score > 0.0 and head_score >= bar:
-            return Lead(True, f"the best queued link scores {head_score:.3g} ({head_url}), at "
-                              f"least {bar:.3g}, the lowest score of {found}", head_score)
-        return Lead(False, f"the best queued link scores {head_score:.3g} ({head_url}), below "
-                           f"{bar:.3g}, the lowest score of {found}", head_score)
+            return Lead(True, f"{head}, at least {bar:.3g}, the lowest score of {found}",
+                        head_score)
+        return Lead(False, f"{head}, below {bar:.3g}, the lowest score of {found}", head_score)
 
     def covered_bar(self) -> float | None:
         """The lowest fetch-time score of the links whose pages brought new evidence (None
         before the first)."""
         return self._lowest_fresh
 
-    def _judge_covered(self, head_score: float, head_url: str) -> Lead:
-        bar = self._lowest_fresh
-        if bar is None:
-            return Lead(False, "the query is covered and no link has led to a page with new "
-                               "evidence yet, so no queued link is a proven lead to more",
-                        head_score)
-        found = f"the {self._fresh_count} links that led to pages with new evidence"
-        if head_score > 0.0 and head_score >= bar:
-            return Lead(True, f"the query is covered; the best queued link scores "
-                              f"{head_score:.3g} ({head_url}), at least {bar:.3g}, the lowest "
-                              f"score of {found}", head_score)
-        return Lead(False, f"the query is covered; the best queued link scores "
-                           f"{head_score:.3g} ({head_url}), below {bar:.3g}, the lowest score "
-                           f"of {found}", head_score)
-
-    def _what_found(self) -> str:
+    def _what_found(self, covered: bool) -> str:
+        if covered:
+            return f"the {self._fresh_count} links that led to pages with new evidence"
         n = self._count
         if not self._judged:
             return f"the {n} links that led to on-topic pages"

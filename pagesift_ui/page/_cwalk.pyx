@@ -146,6 +146,19 @@ cdef Py_ssize_t _count_a(xmlNode* c_node) noexcept nogil:
     return count
 
 
+cdef inline const unsigned char* _plain_value(xmlAttr* attr) noexcept nogil:
+    """The attribute's value as lxml's ``get`` gives it (xmlGetNsProp): "" without children,
+    one text child as it is; NULL when it is anything else (an entity node among texts),
+    which the caller leaves to Python."""
+    if attr.children is NULL:
+        return <const unsigned char*>b""
+    if (attr.children.next is NULL and attr.children.content is not NULL
+            and (attr.children.type == tree.XML_TEXT_NODE
+                 or attr.children.type == tree.XML_CDATA_SECTION_NODE)):
+        return <const unsigned char*>attr.children.content
+    return NULL
+
+
 cdef bint _may_link(xmlNode* c_node) noexcept nogil:
     """False when ``Collector._open_link`` would open no link for this ``<a>``: it has no
     ``href``, or one that is a fragment (``href.strip().startswith("#")``, for an ASCII
@@ -158,16 +171,12 @@ cdef bint _may_link(xmlNode* c_node) noexcept nogil:
     while attr is not NULL:
         if (attr.type == tree.XML_ATTRIBUTE_NODE and attr.ns is NULL
                 and _streq(attr.name, "href")):
-            if attr.children is NULL:
-                return True  # href="": the page itself, a link
-            if (attr.children.next is not NULL or attr.children.content is NULL
-                    or not (attr.children.type == tree.XML_TEXT_NODE
-                            or attr.children.type == tree.XML_CDATA_SECTION_NODE)):
+            s = _plain_value(attr)
+            if s is NULL:
                 return True
-            s = <const unsigned char*>attr.children.content
             while s[0] and _pyspace(s[0]):
                 s += 1
-            return s[0] != 35  # '#'
+            return s[0] != 35  # '#' ("" is the page itself: a link)
         attr = attr.next
     return False  # no href: never a link
 
@@ -363,14 +372,8 @@ cdef class _Walker:
             else:
                 attr = attr.next
                 continue
-            # the value as xmlGetNsProp gives it: "" without children, one text child as is
-            if attr.children is NULL:
-                value = <const unsigned char*>b""
-            elif (attr.children.next is NULL and attr.children.content is not NULL
-                    and (attr.children.type == tree.XML_TEXT_NODE
-                         or attr.children.type == tree.XML_CDATA_SECTION_NODE)):
-                value = <const unsigned char*>attr.children.content
-            else:
+            value = _plain_value(attr)
+            if value is NULL:
                 return self.python_boiler(c_node)
             if which == 3:
                 if _streq(<const_xmlChar*>value, "true"):
