@@ -22,7 +22,6 @@ the same site, whose pages all share its vocabulary. English only: the words are
 from __future__ import annotations
 
 import heapq
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,8 +41,12 @@ MEANING_TEXT_CHARS = 6_000
 #: between CPUs (SIMD), and a crawl must repeat on any machine (docs/DESIGN.md §11.12).
 _COSINE_DECIMALS = 6
 #: The table's own words: it holds lowercase ASCII words only, so a text is split as it was
-#: when the table was measured, not by ``tokens.words`` (which keeps digits and other letters).
-_WORD = re.compile(r"[a-z]+")
+#: when the table was measured (the runs of ``a-z`` in the lower-cased text, the regex
+#: ``[a-z]+``), not by ``tokens.words`` (which keeps digits and other letters). They are found
+#: by a byte table over the UTF-8 bytes: every byte but ``a-z`` becomes a space. A character
+#: outside ASCII is encoded in bytes ≥ 0x80 only, so it separates words as the regex's class
+#: does, and ``split()`` gives exactly the regex's runs, faster (issue 15).
+_LETTER_BYTES = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(256))
 _TABLE = "word_vectors.npz"
 
 
@@ -147,13 +150,19 @@ class WordVectors:
     def vector(self, text: str) -> npt.NDArray[np.float64] | None:
         """The unit vector of ``text``'s known words, None when it has none."""
         index = self._index
-        rows = [index[word] for word in _WORD.findall(text.lower()) if word in index]
+        rows = [index[word] for word in _words(text) if word in index]
         if not rows:
             return None
         ids = np.array(rows)
         summed = (self._codes[ids].astype(np.float64) * self._scales[ids, None]).sum(axis=0)
         norm = float(np.sqrt(summed @ summed))
         return summed / norm if norm else None
+
+
+def _words(text: str) -> list[str]:
+    """The runs of ``a-z`` in ``text.lower()``, in order (``_LETTER_BYTES``)."""
+    lowered = text.lower().encode("utf-8", "surrogatepass")
+    return lowered.translate(_LETTER_BYTES).decode("ascii").split()
 
 
 @lru_cache(maxsize=1)

@@ -3,9 +3,14 @@ text vectors, the lift over the site's median page and its fusion into page rele
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pagesift_ui.frontier import meaning as meaning_module
 from pagesift_ui.frontier.focus import Focus
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.meaning import Meaning, MeaningLift, WordVectors, word_vectors
@@ -36,6 +41,19 @@ def test_a_text_vector_is_the_unit_sum_of_its_known_words() -> None:
     assert np.allclose(vector, expected / np.linalg.norm(expected))
     assert table.vector("no known word here") is None
     assert table.vector("") is None
+
+
+# ASCII, the characters whose lower case is ASCII ("K" Kelvin, "İ" dotted I), letters of other
+# scripts, a lone surrogate, and anything
+_TEXTS = st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=127), st.sampled_from("\u212aİéßΣ\ud800—\xa0"),
+    st.characters()), max_size=80)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXTS)
+def test_the_table_reads_a_text_as_the_runs_of_a_to_z_of_its_lower_case(text: str) -> None:
+    assert meaning_module._words(text) == re.findall(r"[a-z]+", text.lower())
 
 
 def test_a_table_needs_one_row_and_one_scale_per_word() -> None:
