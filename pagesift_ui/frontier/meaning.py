@@ -154,7 +154,10 @@ class WordVectors:
         if not rows:
             return None
         ids = np.array(rows)
-        summed = (self._codes[ids].astype(np.float64) * self._scales[ids, None]).sum(axis=0)
+        # the int8 codes widened inside the product, not copied to floats first: the same
+        # float products summed in the same order (issue 15)
+        summed = np.multiply(self._codes.take(ids, axis=0), self._scales.take(ids)[:, None])
+        summed = summed.sum(axis=0)
         norm = float(np.sqrt(summed @ summed))
         return summed / norm if norm else None
 

@@ -73,6 +73,10 @@ _DIGITS = re.compile(r"\d+")
 #: A decimal digit (``\d``: Unicode's Nd) that is not ASCII.
 _NON_ASCII_DIGIT = re.compile(r"[^\x00-\x7f\D]")
 _ASCII_DIGITS = b"0123456789"
+#: Every ASCII byte: deleted from a text's UTF-8, it leaves the text's other characters whole
+#: (their bytes are all ≥ 0x80), where a digit outside ASCII is looked for in a few
+#: characters instead of the whole text (issue 15).
+_ASCII_BYTES = bytes(range(0x80))
 
 # We only parse HTML (docs/DESIGN.md §10): documents, media and assets are never worth a fetch.
 _BINARY_EXTENSIONS = frozenset(
@@ -314,6 +318,11 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # surrogatepass: any str can be hashed
 
 
+def _non_ascii(data: bytes) -> str:
+    """The characters outside ASCII of the text whose UTF-8 is ``data``, in order."""
+    return data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+
+
 def text_fingerprints(text: str) -> TextFingerprints:
     """The exact and digits-removed fingerprints that call a page a duplicate (docs/DESIGN.md §10).
 
@@ -325,7 +334,7 @@ def text_fingerprints(text: str) -> TextFingerprints:
     # speed: the text of a docs page is ~100 KB, every step (issue 15)
     normalised = " ".join(text.split())
     data = _utf8(normalised)
-    if _NON_ASCII_DIGIT.search(normalised) is None:
+    if normalised.isascii() or _NON_ASCII_DIGIT.search(_non_ascii(data)) is None:
         # the digits are ASCII: removed from the UTF-8 bytes, where a multi-byte character
         # has no ASCII byte and the only white space left is single spaces, so the words
         # re-joined are the text's below, encoded (the regex and the str split were a
