@@ -87,7 +87,7 @@ _BASES = st.builds(
 ) | st.sampled_from(["http://h.example", "http://h.example?q", "mailto:a@b.example"])
 _HREFS = st.builds(
     lambda lead, segments, tail: lead + "/".join(segments) + tail,
-    st.sampled_from(["", "/", "//o.example/", "./", "../", "x:"]),
+    st.sampled_from(["", "/", "//o.example/", "./", "../", "x:", ";", "\\", "a?b:", "?"]),
     st.lists(_SEGMENTS, min_size=1, max_size=4),
     st.sampled_from(["", "?", "?q", "#f", "/", ";p"]),
 ) | st.lists(st.sampled_from(["a", "b.html", "%2e", "A~b", "c+d", "x.y.z"]), min_size=1,
@@ -99,6 +99,20 @@ _HREFS = st.builds(
 def test_a_plain_relative_href_resolves_as_urljoin_resolves_it(base: str, href: str) -> None:
     # resolve's shortcut (the base's directory + the href) against urljoin's whole algorithm
     assert resolve.resolve(base, href) == _resolve_uncached(base, href)
+
+
+def test_a_relative_path_is_joined_once_for_every_page_of_a_directory() -> None:
+    # the join of a relative path is keyed by the base's directory: the pages of one
+    # directory share it, a page elsewhere joins it again
+    resolve.resolve.cache_clear()
+    resolve.resolve_href.cache_clear()
+    pages = [f"http://h.example/lib/{name}.html?v=1" for name in ("a", "b", "c")]
+    assert {resolve.resolve(page, "../api/x.html#s") for page in pages} == {
+        "http://h.example/api/x.html"}
+    assert resolve.resolve_href.cache_info().misses == 1
+    assert resolve.resolve("http://h.example/other/d.html", "../api/x.html#s") == (
+        "http://h.example/api/x.html")
+    assert resolve.resolve_href.cache_info().misses == 2
 
 
 def test_cached_url_rules_answer_for_the_anchor_each_time() -> None:

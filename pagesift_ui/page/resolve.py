@@ -53,6 +53,15 @@ def resolve(base: str, href: str) -> str | None:
         directory = _base_directory(base)
         if directory is not None:
             return http_url(directory + href)
+    if _RELATIVE_PATH.match(href):
+        # urljoin reads no more of the base than its directory for a relative path
+        # (RFC 3986 §5.2.2-5.2.3: the base's query, parameters and last segment are
+        # dropped): keyed by the directory, "../c-api/intro.html" and "x.html#f" are joined
+        # once for every page of a directory, not once a page, as a first crawl has them
+        # (issue 15)
+        directory = _base_directory(base)
+        if directory is not None:
+            base = directory
     return resolve_href(base, href)
 
 
@@ -63,6 +72,9 @@ def resolve(base: str, href: str) -> str | None:
 #: followed by the href (RFC 3986 §5.2.2-5.2.3 with nothing to remove), ``_base_directory``
 #: says when. tests/test_url_caches.py holds the two to the same URL (issue 15).
 _PLAIN_RELATIVE = re.compile(r"[A-Za-z0-9_.~%+-]+(?:/[A-Za-z0-9_.~%+-]+)*")
+#: A relative-path reference (RFC 3986 §4.2): a first segment that is not empty and has no
+#: ":" (which would make it a scheme), whatever follows.
+_RELATIVE_PATH = re.compile(r"[^/?#:][^/?#:]*(?:[/?#]|$)")
 #: A "." or ".." segment, which ``urljoin`` would resolve.
 _DOT_SEGMENT = re.compile(r"(?:^|/)\.\.?(?:/|$)")
 
