@@ -20,7 +20,8 @@
 8. breadth-first, the baseline, fetches in discovery order whatever the query proves;
 9. a site map is read like a contents page, not demoted as furniture;
 10. a definition list of pages (git(1)'s commands) is read as a list whose entries' contexts
-    are their definitions.
+    are their definitions;
+11. a contents entry that says what its page holds is not furniture by its URL's words.
 """
 
 from __future__ import annotations
@@ -633,3 +634,36 @@ def test_a_definition_list_entry_is_ranked_by_its_definition() -> None:
     records = crawl(pages, QUERY, 5)
     assert fetched(records)[:2] == ["/", "/tool-tick.html"]
     assert records[1].link is not None and not records[1].blind
+
+
+def _described_contents(describe: bool) -> dict[str, str]:
+    # SQLite's docs.html: "About SQLite → A high-level overview of what SQLite is …" files
+    # about.html as a page of the manual. The other entry names the topic less well
+    entries = [("/guide.html", "Guide", "an introduction to scheduling"),
+               ("/about.html", "About this manual",
+                "how the event loop schedules tasks and callbacks")]
+    items = "".join(f'<li><a href="{href}">{anchor}</a>{": " + what if describe else ""}</li>'
+                    for href, anchor, what in entries)
+    seed = ("<html><head><title>Manual</title></head><body><main><h1>Manual</h1>"
+            f"<p>{FILLER}</p><h2>Documents</h2><ul>{items}</ul></main></body></html>")
+    return {"/": seed, "/about.html": page("About", [TOPIC]),
+            "/guide.html": page("Guide", [FILLER])}
+
+
+def test_a_described_contents_entry_is_not_furniture_by_its_url_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    records = crawl(_described_contents(describe=True), QUERY, 3)
+    assert fetched(records) == ["/", "/about.html", "/guide.html"]
+    assert records[1].link is not None
+    assert "furniture" not in [step["rule"] for step in records[1].link["steps"]]
+    # an entry that is its anchor alone (a navigation list's) is furniture by its URL word
+    bare = crawl(_described_contents(describe=False), QUERY, 3)
+    about = next(r for r in bare if r.url.endswith("/about.html"))
+    assert about.link is not None
+    assert "furniture" in [step["rule"] for step in about.link["steps"]]
+    # and were no entry read as described, the furniture factor would put the topic's own
+    # page behind the entry that names it less well
+    monkeypatch.setattr("pagesift_ui.frontier.linkrules.DESCRIPTION_WORDS", 10**6)
+    assert fetched(crawl(_described_contents(describe=True), QUERY, 3)) == [
+        "/", "/guide.html", "/about.html"]
