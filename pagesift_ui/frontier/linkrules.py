@@ -243,19 +243,22 @@ def is_furniture(
     "release history" or "campus events" wants those pages [ours].
 
     ``described``: the link is a list entry that says what its page holds
-    (``is_described_entry``). Its URL's words then mark nothing, its anchor's still do: a
-    contents list that defines "About SQLite" as "a high-level overview of what SQLite is"
-    files a page of the manual, whatever its file is called [ours; docs/DECISIONS.md,
-    issue 11: "a described entry is not furniture by its URL"].
+    (``is_described_entry``). It is then no furniture at all: a contents list that defines
+    "About SQLite" as "a high-level overview of what SQLite is", or Apache's MPM "event" as
+    "a variant of the worker MPM", files a document, whatever its file or its one-word
+    anchor is called [ours; docs/DECISIONS.md, issue 11: "a described entry is not
+    furniture"].
 
     >>> is_furniture("http://x/changes.html", "Release History")
     True
     >>> is_furniture("http://x/changes.html", "Release History", frozenset({"history"}))
     False
-    >>> is_furniture("http://x/about.html", "About SQLite", described=True)
+    >>> is_furniture("http://x/mod/event.html", "event", described=True)
     False
     """
-    if not described and _furniture_path(url, wanted):
+    if described:
+        return False
+    if _furniture_path(url, wanted):
         return True
     anchor_words = words(anchor)
     if not anchor_words:
