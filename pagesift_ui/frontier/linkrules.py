@@ -227,9 +227,7 @@ def _normal_segment(segment: str) -> str:
     return _strip_extension(segment).lower().replace("_", "-")
 
 
-def is_furniture(
-    url: str, anchor: str, wanted: frozenset[str] = frozenset(), described: bool = False
-) -> bool:
+def is_furniture(url: str, anchor: str, wanted: frozenset[str] = frozenset()) -> bool:
     """The link leads to site furniture (docs/DESIGN.md §8).
 
     True when a whole path segment is in ``FURNITURE_WORDS`` (extension dropped, ``_`` read as
@@ -242,22 +240,14 @@ def is_furniture(
     marks nothing: the list says what a reader seldom wants, and a reader who asks for
     "release history" or "campus events" wants those pages [ours].
 
-    ``described``: the link is a list entry that says what its page holds
-    (``is_described_entry``). It is then no furniture at all: a contents list that defines
-    "About SQLite" as "a high-level overview of what SQLite is", or Apache's MPM "event" as
-    "a variant of the worker MPM", files a document, whatever its file or its one-word
-    anchor is called [ours; docs/DECISIONS.md, issue 11: "a described entry is not
-    furniture"].
+    A list entry that says what its page holds is no furniture at all, whatever this says
+    (``is_described_entry``; the link's scorer asks it of a furniture link only).
 
     >>> is_furniture("http://x/changes.html", "Release History")
     True
     >>> is_furniture("http://x/changes.html", "Release History", frozenset({"history"}))
     False
-    >>> is_furniture("http://x/mod/event.html", "event", described=True)
-    False
     """
-    if described:
-        return False
     if _furniture_path(url, wanted):
         return True
     anchor_words = words(anchor)
@@ -282,6 +272,12 @@ def is_described_entry(context: str, anchor: str) -> bool:
     """True when a list entry's ``context`` (``link_contexts``: its line, and its list's
     title after ``TITLE_MARK``) holds at least ``DESCRIPTION_WORDS`` words besides its
     ``anchor`` (its first occurrence).
+
+    Such an entry is no furniture (``is_furniture`` notwithstanding): a contents list that
+    defines "About SQLite" as "a high-level overview of what SQLite is", or Apache's MPM
+    "event" as "a variant of the worker MPM", files a document, whatever its file or its
+    one-word anchor is called [ours; docs/DECISIONS.md, issue 11: "a described entry is not
+    furniture"].
 
     >>> is_described_entry("About SQLite → A high-level overview § Overview", "About SQLite")
     True

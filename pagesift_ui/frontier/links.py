@@ -385,13 +385,19 @@ def link_signal(
         url, anchor, context, depth, relevance, bool(parent_is_hub), bool(cited),
         (query.hit_mask(anchor, language), _locator_mask(query, url, language),
          query.hit_mask(_around(context, anchor), language)),
-        (is_furniture(url, anchor, _wanted_furniture(query),
-                      group != NO_GROUP and is_described_entry(context, anchor)),
-         is_dated(url),
+        (_is_furniture(query, url, anchor, context, group), is_dated(url),
          is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
          other_language(url)),
         group, target, parent, lift,
     )
+
+
+def _is_furniture(query: Query, url: str, anchor: str, context: str, group: int) -> bool:
+    """Furniture by the URL's or the anchor's words, unless the link is a list entry that
+    says what its page holds (``linkrules.is_described_entry``, asked only of furniture: it
+    reads the context's words)."""
+    return (is_furniture(url, anchor, _wanted_furniture(query))
+            and not (group != NO_GROUP and is_described_entry(context, anchor)))
 
 
 def _around(context: str, anchor: str) -> str:
