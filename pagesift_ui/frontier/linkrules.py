@@ -33,6 +33,7 @@ __all__ = [
     "TITLE_MARK",
     "URL_RULES_CACHE_SIZE",
     "anchor_and_title",
+    "around",
     "is_dated",
     "is_described_entry",
     "is_english_section",
@@ -285,12 +286,22 @@ def is_described_entry(context: str, anchor: str) -> bool:
     False
     """
     line, mark, _ = context.rpartition(TITLE_MARK)
-    if not mark:
-        line = context
-    at = line.find(anchor) if anchor else -1
-    if at >= 0:
-        line = line[:at] + " " + line[at + len(anchor):]
-    return len(words(line)) >= DESCRIPTION_WORDS
+    return len(words(around(line if mark else context, anchor))) >= DESCRIPTION_WORDS
+
+
+def around(context: str, anchor: str) -> str:
+    """The context without the link's own anchor (its first occurrence): the words *around*
+    the link.
+
+    >>> around("Pay the fees online", "fees")
+    'Pay the   online'
+    """
+    if not anchor:
+        return context
+    at = context.find(anchor)
+    if at < 0:
+        return context
+    return context[:at] + " " + context[at + len(anchor):]
 
 
 @lru_cache(maxsize=URL_RULES_CACHE_SIZE)

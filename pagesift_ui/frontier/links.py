@@ -42,6 +42,7 @@ from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import (
     CONTEXT_BYTES,
     FURNITURE_WORDS,
+    around,
     is_dated,
     is_described_entry,
     is_furniture,
@@ -384,7 +385,10 @@ def link_signal(
     return LinkSignal._of_page_link(
         url, anchor, context, depth, relevance, bool(parent_is_hub), bool(cited),
         (query.hit_mask(anchor, language), _locator_mask(query, url, language),
-         query.hit_mask(_around(context, anchor), language)),
+         # the anchor's hits are the anchor feature's (and the phrase's); counted again in
+         # the context they weighed anchor + context = 3.0 instead of the prior's 2.0
+         # (issue 11)
+         query.hit_mask(around(context, anchor), language)),
         (_is_furniture(query, url, anchor, context, group), is_dated(url),
          is_section_entry(url, anchor, seed_host), is_language_portal(url, anchor),
          other_language(url)),
@@ -398,18 +402,6 @@ def _is_furniture(query: Query, url: str, anchor: str, context: str, group: int)
     reads the context's words)."""
     return (is_furniture(url, anchor, _wanted_furniture(query))
             and not (group != NO_GROUP and is_described_entry(context, anchor)))
-
-
-def _around(context: str, anchor: str) -> str:
-    """The context without the link's own anchor (its first occurrence): the words *around*
-    the link. The anchor's hits are the anchor feature's (and the phrase's); counted again in
-    the context they weighed anchor + context = 3.0 instead of the prior's 2.0 (issue 11)."""
-    if not anchor:
-        return context
-    at = context.find(anchor)
-    if at < 0:
-        return context
-    return context[:at] + " " + context[at + len(anchor):]
 
 
 @lru_cache(maxsize=64)
