@@ -49,20 +49,16 @@ def resolve(base: str, href: str) -> str | None:
     path, hash_sign, fragment = href.partition("#")
     if hash_sign:
         href = f"{path}#{'f' if fragment else ''}"
-    elif _PLAIN_RELATIVE.fullmatch(href) and _DOT_SEGMENT.search(href) is None:
-        directory = _base_directory(base)
-        if directory is not None:
-            return http_url(directory + href)
-    if _RELATIVE_PATH.match(href):
-        # urljoin reads no more of the base than its directory for a relative path
-        # (RFC 3986 §5.2.2-5.2.3: the base's query, parameters and last segment are
-        # dropped): keyed by the directory, "../c-api/intro.html" and "x.html#f" are joined
-        # once for every page of a directory, not once a page, as a first crawl has them
-        # (issue 15)
-        directory = _base_directory(base)
-        if directory is not None:
-            base = directory
-    return resolve_href(base, href)
+    # urljoin reads no more of the base than its directory for a relative path (RFC 3986
+    # §5.2.2-5.2.3: the base's query, parameters and last segment are dropped): keyed by the
+    # directory, "../c-api/intro.html" and "x.html#f" are joined once for every page of a
+    # directory, not once a page, as a first crawl has them (issue 15)
+    directory = _base_directory(base) if _RELATIVE_PATH.match(href) else None
+    if directory is None:
+        return resolve_href(base, href)
+    if not hash_sign and _PLAIN_RELATIVE.fullmatch(href) and _DOT_SEGMENT.search(href) is None:
+        return http_url(directory + href)  # a plain path: the join is the concatenation
+    return resolve_href(directory, href)
 
 
 #: An href that is a relative path of plain segments: no scheme, query, fragment, ";"
