@@ -200,14 +200,17 @@ def tail_bar(before: Callable[[Row], bool], since: Callable[[Row], bool]) -> Rul
     return rule
 
 
-def paid_off(rule: Rule, hit: Callable[[Row], bool]) -> Rule:
-    """``rule``, but a verdict after a forgiven one is forgiven only if a ``hit`` page came
-    between the two: a forgiveness that found nothing is a sign the leads are spent."""
+def paid_off(rule: Rule, hit: Callable[[Row], bool], verdicts: int = 1) -> Rule:
+    """``rule``, but a verdict after ``verdicts`` forgiven ones is forgiven only if a ``hit``
+    page came since the earliest of them: forgivenesses that found nothing are a sign the
+    leads are spent (``verdicts`` 1: since the last one)."""
     def forgive(rows: Sequence[Row], index: int) -> bool:
         if not rule(rows, index):
             return False
-        previous = next((j for j in range(index - 1, 0, -1) if rows[j]["verdict"]), None)
-        return previous is None or any(hit(r) for r in rows[previous + 1:index + 1])
+        earlier = [j for j in range(index - 1, 0, -1) if rows[j]["verdict"]][:verdicts]
+        if len(earlier) < verdicts:
+            return True
+        return any(hit(r) for r in rows[earlier[-1] + 1:index + 1])
     return forgive
 
 
@@ -290,11 +293,14 @@ ON_TOPIC_RULE = tail_bar(on_topic, relevant)
 #: brought new evidence), every other verdict as before (``LeadBar.judge``).
 LEAD_RULE = by_verdict(lead_bar(fresh), ON_TOPIC_RULE)
 
+#: Everything the crawler forgives with: the lead bar, the one-source grace, thin evidence.
+CRAWLER_RULE = thin_terms(one_source_once(LEAD_RULE))
+
 RULES: dict[str, Rule] = {
     "crawler (a covered query: lowest fresh-page score; else lowest on-topic score, relevant "
     "after the first verdict; a saturated verdict on one source forgiven once, and one on "
     "under 3/4 of the terms)":
-        thin_terms(one_source_once(LEAD_RULE)),
+        CRAWLER_RULE,
     "the crawler's before a covered query had its own bar (lowest on-topic score, relevant "
     "after the first verdict, for every verdict)":
         thin_terms(one_source_once(ON_TOPIC_RULE)),
@@ -333,6 +339,14 @@ RULES: dict[str, Rule] = {
     "the crawler's, but a covered query forgives only a head as strong as a link that found "
     "a fresh page since the first verdict":
         thin_terms(one_source_once(by_verdict(tail_bar(on_topic, fresh), ON_TOPIC_RULE))),
+    "the crawler's, after a forgiveness only if an on-topic page came since":
+        paid_off(CRAWLER_RULE, on_topic),
+    "the crawler's, after two forgivenesses only if an on-topic page came since the first":
+        paid_off(CRAWLER_RULE, on_topic, verdicts=2),
+    "the crawler's, after a forgiveness only if a relevant page came since":
+        paid_off(CRAWLER_RULE, relevant),
+    "the crawler's, after a forgiveness only if a fresh page came since":
+        paid_off(CRAWLER_RULE, fresh),
 }
 
 
