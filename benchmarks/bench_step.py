@@ -21,6 +21,11 @@ Printed per page-size bucket (body bytes) and overall: pages, median ms of step,
 and lxml parse, and the ratios step ÷ bs4 and step ÷ lxml as a **ratio of sums** (total step
 time over total parse time: the cost of a crawl) and as the median of the per-page ratios.
 Written to ``benchmarks/results/step.json``. Nothing touches the network.
+
+``--phases`` also times the four phases ``CrawlSession`` calls for a page (``PHASES``:
+extraction, the duplicate check, offering the links, observing the page) and prints each as
+a share of the step per bucket; the rest is popping, rescoring, the lead check and the
+record. Four clock reads a step: run it apart from the runs whose ratios are compared.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -60,6 +65,8 @@ from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 logger = logging.getLogger(__name__)
 #: the module, not the function ``pagesift_ui.page`` exports under the same name
 resolve_module = importlib.import_module("pagesift_ui.page.resolve")
+#: the module whose names ``CrawlSession`` calls the phases by (``PhaseClock``)
+crawl_module = importlib.import_module("pagesift_ui.session.crawl")
 
 QUERIES = ("asyncio", "text")  # benchmarks/pydocs/*.truth
 LIMIT = 60  # pages per crawl
@@ -104,13 +111,58 @@ class MemorySource:
 
 @dataclass(slots=True)
 class PageTimes:
-    """One step's page: its size and, per repeat, the step and the two parses (s)."""
+    """One step's page: its size and, per repeat, the step and the two parses (s), and the
+    step's phases when they are timed (``--phases``)."""
 
     url: str
     size: int
     step: list[float]
     bs4: list[float]
     lxml: list[float]
+    phases: dict[str, list[float]] = field(default_factory=dict)
+
+
+#: (label, the name ``pagesift_ui.session.crawl`` calls it by): the phases of a step that
+#: ``--phases`` times, in the order a step runs them.
+PHASES = (("extract", "extract"), ("duplicates", "record_text"),
+          ("observing", "observe_page"), ("links", "enqueue_links"))
+
+
+class PhaseClock:
+    """While entered, each of ``PHASES`` in ``module`` is wrapped to add its CPU time to
+    ``spent`` (seconds by label); ``reset`` starts a step's count. Leaving puts the
+    functions back."""
+
+    def __init__(self, module: Any = crawl_module) -> None:
+        self._module = module
+        self._saved: dict[str, Any] = {}
+        self.spent: dict[str, float] = dict.fromkeys((label for label, _ in PHASES), 0.0)
+
+    def __enter__(self) -> PhaseClock:
+        for label, name in PHASES:
+            self._saved[name] = original = getattr(self._module, name)
+            setattr(self._module, name, self._timed(label, original))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for name, original in self._saved.items():
+            setattr(self._module, name, original)
+        self._saved.clear()
+
+    def _timed(self, label: str, function: Any) -> Any:
+        spent = self.spent
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - started
+        return timed
+
+    def reset(self) -> None:
+        for label in self.spent:
+            self.spent[label] = 0.0
 
 
 def _cpu(action: Any, *args: Any) -> float:
@@ -122,13 +174,16 @@ def _cpu(action: Any, *args: Any) -> float:
 
 
 def _crawl(source: MemorySource, query: str, seed: str, limit: int,
-           times: dict[str, PageTimes]) -> list[str]:
-    """One crawl; each step's page parsed twice right after it. The fetch order."""
+           times: dict[str, PageTimes], clock: PhaseClock | None = None) -> list[str]:
+    """One crawl; each step's page parsed twice right after it. The fetch order. With a
+    ``clock`` (entered), each step's phases too."""
     config = CrawlConfig.from_mapping({"seed_url": seed, "query": query, "delay_s": 0.0,
                                        "limit": limit, "stop_on_verdict": False})
     order: list[str] = []
     with CrawlSession(config, source) as session:
         while not session.done:
+            if clock is not None:
+                clock.reset()
             started = time.process_time()
             try:
                 session.step()
@@ -147,6 +202,9 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
             if len(order) % 2:
                 parses.reverse()
             entry.step.append(step)
+            if clock is not None:
+                for label, spent in clock.spent.items():
+                    entry.phases.setdefault(label, []).append(spent)
             for name, parse in parses:
                 getattr(entry, name).append(_cpu(parse))
             # A soup is a web of parent/child cycles: only the cyclic GC frees it, and its
@@ -185,7 +243,7 @@ def clear_warm_caches() -> None:
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
-            cold: bool = False) -> list[PageTimes]:
+            cold: bool = False, clock: PhaseClock | None = None) -> list[PageTimes]:
     site = SITES["pydocs"]
     if not site.installed():
         raise SystemExit(site.missing)
@@ -198,7 +256,7 @@ def measure(queries: tuple[str, ...], limit: int, repeats: int,
         for repeat in range(repeats):
             if cold:
                 clear_warm_caches()
-            orders.append(_crawl(source, truth.query, truth.seed, limit, times))
+            orders.append(_crawl(source, truth.query, truth.seed, limit, times, clock))
             logger.info("%s: repeat %d, %d pages", query_name, repeat + 1, len(orders[-1]))
         if any(order != orders[0] for order in orders):
             raise SystemExit(f"{query_name}: the repeats fetched in different orders")
@@ -213,7 +271,8 @@ def _summary(pages: list[PageTimes]) -> dict[str, Any]:
     lx = [statistics.median(p.lxml) for p in pages]
     if not pages:
         return {"pages": 0}
-    return {
+    shares = phase_shares(pages)
+    return ({"phase_shares": shares} if shares else {}) | {
         "pages": len(pages),
         "median_step_ms": statistics.median(step) * 1e3,
         "median_bs4_ms": statistics.median(bs4) * 1e3,
@@ -226,6 +285,18 @@ def _summary(pages: list[PageTimes]) -> dict[str, Any]:
         "median_step_over_lxml": statistics.median(s / x for s, x in zip(step, lx, strict=True)
                                                    if x > 0),
     }
+
+
+def phase_shares(pages: list[PageTimes]) -> dict[str, float]:
+    """Each phase's share of the pages' step time (medians of the repeats, summed), and the
+    rest's; {} when the phases were not timed."""
+    if not pages or not all(p.phases for p in pages):
+        return {}
+    total = sum(statistics.median(p.step) for p in pages)
+    shares = {label: sum(statistics.median(p.phases[label]) for p in pages) / total
+              for label, _ in PHASES}
+    shares["rest"] = 1.0 - sum(shares.values())
+    return shares
 
 
 def report(pages: list[PageTimes]) -> dict[str, Any]:
@@ -254,6 +325,16 @@ def _print(rows: dict[str, Any], header: str) -> None:
     print(f"step/bs4, step/lxml: ratio of sums (total CPU of the steps over total CPU of the "
           f"parses); med/…: median of per-page ratios. Target step/lxml ≤ {TARGET:g}: "
           f"{'met' if overall <= TARGET else 'not met'} ({overall:.2f}).")
+    if "phase_shares" not in rows["overall"]:
+        return
+    labels = [label for label, _ in PHASES] + ["rest"]
+    print("\nshare of the step's time, by phase (--phases; rest: popping, rescoring, the lead "
+          "check, the record)")
+    print(f"{'bucket':<11}" + "".join(f"{label:>12}" for label in labels))
+    for label, row in rows.items():
+        if row.get("phase_shares"):
+            print(f"{label:<11}" + "".join(f"{row['phase_shares'][name]:>12.1%}"
+                                           for name in labels))
 
 
 def profile(queries: tuple[str, ...], limit: int) -> None:
@@ -282,6 +363,9 @@ def main() -> None:
     parser.add_argument("--python-collector", action="store_true",
                         help="read pages with collect.py as Python even where the compiled "
                              "collector is built")
+    parser.add_argument("--phases", action="store_true",
+                        help="also time the phases of each step (extraction, duplicates, "
+                             "observing, links) and print their shares")
     parser.add_argument("--cold-caches", action="store_true",
                         help="empty the per-URL and per-word caches before each repeat, so "
                              "every repeat pays what a first crawl pays")
@@ -296,7 +380,11 @@ def main() -> None:
     if args.profile:
         profile(queries, limit)
         return
-    pages = measure(queries, limit, repeats, cold=args.cold_caches)
+    if args.phases:
+        with PhaseClock() as clock:
+            pages = measure(queries, limit, repeats, cold=args.cold_caches, clock=clock)
+    else:
+        pages = measure(queries, limit, repeats, cold=args.cold_caches)
     rows = report(pages)
     walk = "compiled" if lxmltree.COMPILED_WALK is not None else "in Python"
     compiled_collector = (collect.is_compiled()
@@ -305,7 +393,8 @@ def main() -> None:
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
               f"CPU time, medians of the repeats; tree walk {walk}, collector {collector}; "
               + ("caches emptied before each repeat" if args.cold_caches
-                 else "caches kept between repeats"))
+                 else "caches kept between repeats")
+              + ("; phases timed" if args.phases else ""))
     _print(rows, header)
     if not args.quick:
         results = json.loads(RESULT.read_text()) if RESULT.exists() else {}
