@@ -14,14 +14,12 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.frontier import adaptive, focus  # noqa: E402
 from pagesift_ui.frontier.query import stem  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
@@ -34,7 +32,7 @@ SIZES = (1_500, 15_000, 150_000)
 LAYOUTS = ("lines", "one_line")
 SEED = "http://big.localhost/"
 #: (module or class, function name, column): what each phase column times.
-PHASES: tuple[tuple[Any, str, str], ...] = (
+PHASES: tuple[Phase, ...] = (
     (crawl_module, "extract", "extract"),
     (focus.Focus, "page_signal", "relevance"),
     (adaptive.Adaptive, "observe", "stop rules"),
@@ -72,30 +70,6 @@ class MemorySource:
         return None
 
 
-@contextmanager
-def timed_phases() -> Iterator[dict[str, float]]:
-    """CPU seconds spent in each of ``PHASES`` while the block runs."""
-    spent: dict[str, float] = defaultdict(float)
-    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in PHASES]
-
-    def timing(function: Callable[..., Any], column: str) -> Callable[..., Any]:
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.process_time()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                spent[column] += time.process_time() - started
-        return timed
-
-    for (owner, name, column), (_, _, function) in zip(PHASES, originals, strict=True):
-        setattr(owner, name, timing(function, column))
-    try:
-        yield spent
-    finally:
-        for owner, name, function in originals:
-            setattr(owner, name, function)
-
-
 def step_of_big_page(layout: str, links: int) -> tuple[float, float, dict[str, float]]:
     """(wall s, CPU s, CPU s by phase) of the big page's step."""
     config = CrawlConfig.from_mapping({
@@ -105,7 +79,7 @@ def step_of_big_page(layout: str, links: int) -> tuple[float, float, dict[str, f
     stem.cache_clear()  # a page's words are new to a crawl: time them stemmed cold
     with CrawlSession(config, MemorySource(big_page(layout, links))) as session:
         session.step()
-        with timed_phases() as phases:
+        with timed_phases(PHASES) as phases:
             wall, cpu = time.perf_counter(), time.process_time()
             record = session.step()
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

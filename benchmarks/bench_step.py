@@ -55,6 +55,7 @@ from bs4 import BeautifulSoup  # noqa: E402
 
 import pagesift_ui.page.extract as extract_module  # noqa: E402
 from benchmarks.docsites import SITES  # noqa: E402
+from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
 from pagesift_ui.frontier import harvest, language, linkrules, links, neardup, urls  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
@@ -65,7 +66,7 @@ from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 logger = logging.getLogger(__name__)
 #: the module, not the function ``pagesift_ui.page`` exports under the same name
 resolve_module = importlib.import_module("pagesift_ui.page.resolve")
-#: the module whose names ``CrawlSession`` calls the phases by (``PhaseClock``)
+#: the module whose names ``CrawlSession`` calls the phases by (``PHASES``)
 crawl_module = importlib.import_module("pagesift_ui.session.crawl")
 
 QUERIES = ("asyncio", "text")  # benchmarks/pydocs/*.truth
@@ -122,47 +123,15 @@ class PageTimes:
     phases: dict[str, list[float]] = field(default_factory=dict)
 
 
-#: (label, the name ``pagesift_ui.session.crawl`` calls it by): the phases of a step that
-#: ``--phases`` times, in the order a step runs them.
-PHASES = (("extract", "extract"), ("duplicates", "record_text"),
-          ("observing", "observe_page"), ("links", "enqueue_links"))
-
-
-class PhaseClock:
-    """While entered, each of ``PHASES`` in ``module`` is wrapped to add its CPU time to
-    ``spent`` (seconds by label); ``reset`` starts a step's count. Leaving puts the
-    functions back."""
-
-    def __init__(self, module: Any = crawl_module) -> None:
-        self._module = module
-        self._saved: dict[str, Any] = {}
-        self.spent: dict[str, float] = dict.fromkeys((label for label, _ in PHASES), 0.0)
-
-    def __enter__(self) -> PhaseClock:
-        for label, name in PHASES:
-            self._saved[name] = original = getattr(self._module, name)
-            setattr(self._module, name, self._timed(label, original))
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        for name, original in self._saved.items():
-            setattr(self._module, name, original)
-        self._saved.clear()
-
-    def _timed(self, label: str, function: Any) -> Any:
-        spent = self.spent
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.process_time()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                spent[label] += time.process_time() - started
-        return timed
-
-    def reset(self) -> None:
-        for label in self.spent:
-            self.spent[label] = 0.0
+#: (module, function name, label): the phases of a step that ``--phases`` times, in the
+#: order a step runs them; the names are those ``CrawlSession`` calls them by.
+PHASES: tuple[Phase, ...] = (
+    (crawl_module, "extract", "extract"),
+    (crawl_module, "record_text", "duplicates"),
+    (crawl_module, "observe_page", "observing"),
+    (crawl_module, "enqueue_links", "links"),
+)
+PHASE_LABELS = tuple(label for _, _, label in PHASES)
 
 
 def _cpu(action: Any, *args: Any) -> float:
@@ -174,16 +143,16 @@ def _cpu(action: Any, *args: Any) -> float:
 
 
 def _crawl(source: MemorySource, query: str, seed: str, limit: int,
-           times: dict[str, PageTimes], clock: PhaseClock | None = None) -> list[str]:
-    """One crawl; each step's page parsed twice right after it. The fetch order. With a
-    ``clock`` (entered), each step's phases too."""
+           times: dict[str, PageTimes], phases: dict[str, float] | None = None) -> list[str]:
+    """One crawl; each step's page parsed twice right after it. The fetch order. With
+    ``phases`` (``timed_phases``' counts, live), each step's phases too."""
     config = CrawlConfig.from_mapping({"seed_url": seed, "query": query, "delay_s": 0.0,
                                        "limit": limit, "stop_on_verdict": False})
     order: list[str] = []
     with CrawlSession(config, source) as session:
         while not session.done:
-            if clock is not None:
-                clock.reset()
+            if phases is not None:
+                phases.clear()
             started = time.process_time()
             try:
                 session.step()
@@ -202,9 +171,9 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
             if len(order) % 2:
                 parses.reverse()
             entry.step.append(step)
-            if clock is not None:
-                for label, spent in clock.spent.items():
-                    entry.phases.setdefault(label, []).append(spent)
+            if phases is not None:
+                for label in PHASE_LABELS:
+                    entry.phases.setdefault(label, []).append(phases.get(label, 0.0))
             for name, parse in parses:
                 getattr(entry, name).append(_cpu(parse))
             # A soup is a web of parent/child cycles: only the cyclic GC frees it, and its
@@ -243,7 +212,7 @@ def clear_warm_caches() -> None:
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
-            cold: bool = False, clock: PhaseClock | None = None) -> list[PageTimes]:
+            cold: bool = False, phases: dict[str, float] | None = None) -> list[PageTimes]:
     site = SITES["pydocs"]
     if not site.installed():
         raise SystemExit(site.missing)
@@ -256,7 +225,7 @@ def measure(queries: tuple[str, ...], limit: int, repeats: int,
         for repeat in range(repeats):
             if cold:
                 clear_warm_caches()
-            orders.append(_crawl(source, truth.query, truth.seed, limit, times, clock))
+            orders.append(_crawl(source, truth.query, truth.seed, limit, times, phases))
             logger.info("%s: repeat %d, %d pages", query_name, repeat + 1, len(orders[-1]))
         if any(order != orders[0] for order in orders):
             raise SystemExit(f"{query_name}: the repeats fetched in different orders")
@@ -294,7 +263,7 @@ def phase_shares(pages: list[PageTimes]) -> dict[str, float]:
         return {}
     total = sum(statistics.median(p.step) for p in pages)
     shares = {label: sum(statistics.median(p.phases[label]) for p in pages) / total
-              for label, _ in PHASES}
+              for label in PHASE_LABELS}
     shares["rest"] = 1.0 - sum(shares.values())
     return shares
 
@@ -327,7 +296,7 @@ def _print(rows: dict[str, Any], header: str) -> None:
           f"{'met' if overall <= TARGET else 'not met'} ({overall:.2f}).")
     if "phase_shares" not in rows["overall"]:
         return
-    labels = [label for label, _ in PHASES] + ["rest"]
+    labels = [*PHASE_LABELS, "rest"]
     print("\nshare of the step's time, by phase (--phases; rest: popping, rescoring, the lead "
           "check, the record)")
     print(f"{'bucket':<11}" + "".join(f"{label:>12}" for label in labels))
@@ -381,8 +350,8 @@ def main() -> None:
         profile(queries, limit)
         return
     if args.phases:
-        with PhaseClock() as clock:
-            pages = measure(queries, limit, repeats, cold=args.cold_caches, clock=clock)
+        with timed_phases(PHASES) as spent:
+            pages = measure(queries, limit, repeats, cold=args.cold_caches, phases=spent)
     else:
         pages = measure(queries, limit, repeats, cold=args.cold_caches)
     rows = report(pages)

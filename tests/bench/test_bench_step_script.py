@@ -41,29 +41,39 @@ def test_cold_caches_empty_every_per_page_cache_of_the_package() -> None:
     assert not neardup._word_hashes
 
 
-def test_the_phase_clock_times_each_phase_and_puts_the_functions_back() -> None:
-    bench = load_module("bench_step_under_test", ROOT / "benchmarks" / "bench_step.py")
+def test_timed_phases_count_each_phase_and_put_the_functions_back() -> None:
+    phases = load_module("phases_under_test", ROOT / "benchmarks" / "phases.py")
 
     class Module:  # stands for pagesift_ui.session.crawl: the names a step calls
         pass
 
     module = Module()
-    for _, name in bench.PHASES:
+    names = ("extract", "record_text", "enqueue_links")
+    for name in names:
         setattr(module, name, lambda n=name: sum(range(200_000)) and n)
-    originals = {name: getattr(module, name) for _, name in bench.PHASES}
-    with bench.PhaseClock(module) as clock:
+    originals = {name: getattr(module, name) for name in names}
+    timed = [(module, name, f"phase {name}") for name in names]
+    with phases.timed_phases(timed) as spent:
         assert module.extract() == "extract"  # the wrapper returns what the phase returns
         module.enqueue_links()
-        assert clock.spent["extract"] > 0 and clock.spent["links"] > 0
-        assert clock.spent["duplicates"] == clock.spent["observing"] == 0.0
-        clock.reset()
-        assert set(clock.spent.values()) == {0.0}
-    assert {name: getattr(module, name) for _, name in bench.PHASES} == originals
+        assert spent["phase extract"] > 0 and spent["phase enqueue_links"] > 0
+        assert spent["phase record_text"] == 0.0
+        spent.clear()  # a step's count starts again
+        assert not spent
+    assert {name: getattr(module, name) for name in names} == originals
+
+
+def test_bench_step_times_the_four_phases_a_session_calls() -> None:
+    bench = load_module("bench_step_under_test", ROOT / "benchmarks" / "bench_step.py")
+    crawl = importlib.import_module("pagesift_ui.session.crawl")
+    assert bench.PHASE_LABELS == ("extract", "duplicates", "observing", "links")
+    for owner, name, _ in bench.PHASES:  # each a name the session module calls
+        assert owner is crawl and callable(getattr(crawl, name))
 
 
 def test_phase_shares_are_of_the_step_time_summed_over_pages() -> None:
     bench = load_module("bench_step_under_test", ROOT / "benchmarks" / "bench_step.py")
-    labels = [label for label, _ in bench.PHASES]
+    labels = bench.PHASE_LABELS
 
     def page(step: float, *phases: float) -> object:
         spent = {label: [value] for label, value in zip(labels, phases, strict=True)}
