@@ -57,7 +57,7 @@ import pagesift_ui.page.extract as extract_module  # noqa: E402
 from benchmarks.docsites import SITES  # noqa: E402
 from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
-from pagesift_ui.frontier import harvest, language, linkrules, links, neardup, urls  # noqa: E402
+from pagesift_ui.frontier import harvest, language, linkrules, links, textpass, urls  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
 from pagesift_ui.page import collect, lxmltree  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
@@ -203,12 +203,12 @@ LOADED_ONCE = ("word_vectors", "stop_words", "_coverage_table", "_shape_tables",
 
 
 def clear_warm_caches() -> None:
-    """Empty ``WARM_CACHES`` (and the near-duplicate word hashes), so a repeat pays what a
-    first crawl pays for each new page: it would otherwise find every URL and word of the
-    crawl before it already resolved, cleaned and stemmed."""
+    """Empty ``WARM_CACHES`` (and the word hashes of the duplicate check's text pass), so a
+    repeat pays what a first crawl pays for each new page: it would otherwise find every URL
+    and word of the crawl before it already resolved, cleaned, stemmed and hashed."""
     for cache in WARM_CACHES:
         cache.cache_clear()
-    neardup._word_hashes.clear()
+    textpass.clear_word_caches()
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
@@ -322,6 +322,12 @@ def profile(queries: tuple[str, ...], limit: int) -> None:
     stats.sort_stats("cumulative").print_stats(45)
 
 
+def use_python_text_passes() -> None:
+    """The duplicate check's text passes as their Python references (``--python-text``)."""
+    urls.fingerprint_texts = textpass._fingerprint_texts_in_python
+    textpass.word_hashes = textpass._word_hashes_in_python
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one query, 40 pages, 2 repeats")
@@ -332,6 +338,9 @@ def main() -> None:
     parser.add_argument("--python-collector", action="store_true",
                         help="read pages with collect.py as Python even where the compiled "
                              "collector is built")
+    parser.add_argument("--python-text", action="store_true",
+                        help="run the duplicate check's text passes in Python even where the "
+                             "compiled ones are built")
     parser.add_argument("--phases", action="store_true",
                         help="also time the phases of each step (extraction, duplicates, "
                              "observing, links) and print their shares")
@@ -343,6 +352,8 @@ def main() -> None:
         lxmltree.COMPILED_WALK = None
     if args.python_collector:
         extract_module.Collector = collect.python_source().Collector
+    if args.python_text:
+        use_python_text_passes()
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     logger.setLevel(logging.INFO)
     queries, limit, repeats = ((QUERIES[:1], 40, 2) if args.quick else (QUERIES, LIMIT, REPEATS))
@@ -359,8 +370,11 @@ def main() -> None:
     compiled_collector = (collect.is_compiled()
                           and extract_module.Collector is collect.Collector)
     collector = "compiled" if compiled_collector else "in Python"
+    text = ("compiled" if textpass.COMPILED and urls.fingerprint_texts is textpass.fingerprint_texts
+            else "in Python")
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
-              f"CPU time, medians of the repeats; tree walk {walk}, collector {collector}; "
+              f"CPU time, medians of the repeats; tree walk {walk}, collector {collector}, "
+              f"text passes {text}; "
               + ("caches emptied before each repeat" if args.cold_caches
                  else "caches kept between repeats")
               + ("; phases timed" if args.phases else ""))

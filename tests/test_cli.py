@@ -255,6 +255,20 @@ def test_version_says_whether_the_collector_is_compiled(
     assert ("collector in Python" in out) is not compiled
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_version_says_whether_the_text_passes_are_compiled(
+    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pagesift_ui.frontier import textpass
+
+    monkeypatch.setattr(textpass, "COMPILED", compiled)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    out = capsys.readouterr().out
+    assert ("text passes compiled" in out) is compiled
+    assert ("text passes in Python" in out) is not compiled
+
+
 def test_crawl_help_shows_the_configs_defaults_and_ranges(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -8,16 +8,16 @@ before this by ``urls.text_fingerprints``; this catches the ones that differ in 
 
 Short texts are left out (``MIN_SHINGLES``): a page of a dozen words shares most of its
 shingles with any page of the same template, and an estimate over a handful of shingles is
-noise. A shingle's hash is built from blake2b hashes of its words, so signatures are the same
-in every process (no ``PYTHONHASHSEED``), and a replay finds the same duplicates.
+noise. A shingle's hash is built from its words' ``textpass.word_hash``, so signatures are the
+same in every process (no ``PYTHONHASHSEED``), and a replay finds the same duplicates.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import numpy.typing as npt
+
+from pagesift_ui.frontier import textpass
 
 __all__ = [
     "MIN_SHINGLES",
@@ -46,43 +46,17 @@ _B = _rng.integers(0, 1 << 63, size=SIGNATURE_SIZE, dtype=np.uint64)
 _P = np.uint64(0x9E3779B97F4A7C15)
 #: Values in minhash's scratch block: 1 MB of uint64, so the block stays in a core's cache.
 MINHASH_BLOCK_ITEMS = 131_072
-#: Distinct words whose hash is kept (a bound, like the URL caches: issue 15).
-WORD_HASH_CACHE_SIZE = 65_536
-
-
-#: word → its blake2b hash: a plain dict read by ``map`` in C (an ``lru_cache`` call a word
-#: was a third of the shingling); emptied when a page's new words would not fit, so it stays
-#: within ``WORD_HASH_CACHE_SIZE`` words and one page's.
-_word_hashes: dict[str, int] = {}
-
-
-def _word_hash(word: str) -> int:
-    return int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-
-
-def _hash_words(words: list[str]) -> npt.NDArray[np.uint64]:
-    """Each word's hash, in order."""
-    cache = _word_hashes
-    missing = set(words).difference(cache)
-    if missing:
-        if len(cache) + len(missing) > WORD_HASH_CACHE_SIZE:
-            cache.clear()
-            missing = set(words)  # the page's words that were cached went with the rest
-        for word in missing:
-            cache[word] = _word_hash(word)
-    return np.fromiter(map(cache.__getitem__, words), dtype=np.uint64, count=len(words))
 
 
 def _shingle_hashes(text: str) -> npt.NDArray[np.uint64]:
-    """The distinct shingles' hashes: each word hashed once (blake2b, cached: a site's pages
-    share most of their words), a shingle's hash the polynomial Σ wᵢ·P^(4−i) of its words'
-    over uint64 (wrapping), in numpy. Hashing every 5-word string took a blake2b call and a
-    join per shingle, 16% of a step on the Python docs (issue 15)."""
-    words = text.lower().split()
-    count = len(words) - SHINGLE_WORDS + 1
+    """The distinct shingles' hashes: each word hashed once (``textpass.word_hashes``, in C
+    where it was built), a shingle's hash the polynomial Σ wᵢ·P^(4−i) of its words' over
+    uint64 (wrapping), in numpy. Hashing every 5-word string took a blake2b call and a join
+    per shingle, 16% of a step on the Python docs (issue 15)."""
+    word_hashes = textpass.word_hashes(text)
+    count = len(word_hashes) - SHINGLE_WORDS + 1
     if count <= 0:
         return np.zeros(0, dtype=np.uint64)
-    word_hashes = _hash_words(words)
     hashes = word_hashes[:count].copy()
     for offset in range(1, SHINGLE_WORDS):
         hashes *= _P

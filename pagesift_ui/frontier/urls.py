@@ -21,6 +21,8 @@ from urllib.parse import SplitResult, unquote_plus, urlsplit
 
 from w3lib.url import canonicalize_url
 
+from pagesift_ui.frontier.textpass import fingerprint_texts
+
 __all__ = [
     "MAX_PATH_DEPTH",
     "MAX_URL_LENGTH",
@@ -69,14 +71,6 @@ _SESSION_NAMES = frozenset(
 _RANDOM_SID = re.compile(r"[A-Za-z0-9]{16,}")
 _REPEATED_SLASHES = re.compile(r"/{2,}")
 _DIGIT_RUN = re.compile(r"[0-9]+")
-_DIGITS = re.compile(r"\d+")
-#: A decimal digit (``\d``: Unicode's Nd) that is not ASCII.
-_NON_ASCII_DIGIT = re.compile(r"[^\x00-\x7f\D]")
-_ASCII_DIGITS = b"0123456789"
-#: Every ASCII byte: deleted from a text's UTF-8, it leaves the text's other characters whole
-#: (their bytes are all ≥ 0x80), where a digit outside ASCII is looked for in a few
-#: characters instead of the whole text (issue 15).
-_ASCII_BYTES = bytes(range(0x80))
 
 # We only parse HTML (docs/DESIGN.md §10): documents, media and assets are never worth a fetch.
 _BINARY_EXTENSIONS = frozenset(
@@ -314,35 +308,15 @@ def _blake2b_64(data: bytes) -> int:
     return int.from_bytes(digest, "big")
 
 
-def _utf8(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass")  # surrogatepass: any str can be hashed
-
-
-def _non_ascii(data: bytes) -> str:
-    """The characters outside ASCII of the text whose UTF-8 is ``data``, in order."""
-    return data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-
-
 def text_fingerprints(text: str) -> TextFingerprints:
     """The exact and digits-removed fingerprints that call a page a duplicate (docs/DESIGN.md §10).
 
     Whitespace runs count as one space and the ends are trimmed, so a re-wrapped page is
-    still identical. A page is a duplicate when either fingerprint was already seen.
+    still identical. A page is a duplicate when either fingerprint was already seen. The
+    text is read in one pass (``textpass.fingerprint_texts``, compiled where it was built).
     """
-    # str.split() splits on exactly the characters the regex ``\s`` matches (both use
-    # str.isspace), so the join is ``re.sub(r"\s+", " ", text).strip()`` at a few times the
-    # speed: the text of a docs page is ~100 KB, every step (issue 15)
-    normalised = " ".join(text.split())
-    data = _utf8(normalised)
-    if normalised.isascii() or _NON_ASCII_DIGIT.search(_non_ascii(data)) is None:
-        # the digits are ASCII: removed from the UTF-8 bytes, where a multi-byte character
-        # has no ASCII byte and the only white space left is single spaces, so the words
-        # re-joined are the text's below, encoded (the regex and the str split were a
-        # tenth of a step's work after extraction; issue 15)
-        digitless = b" ".join(data.translate(None, _ASCII_DIGITS).split())
-    else:
-        digitless = _utf8(" ".join(_DIGITS.sub("", normalised).split()))
-    return TextFingerprints(_blake2b_64(data), _blake2b_64(digitless))
+    exact, digitless = fingerprint_texts(text)
+    return TextFingerprints(_blake2b_64(exact), _blake2b_64(digitless))
 
 
 class TemplateStats:

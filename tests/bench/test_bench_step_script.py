@@ -8,7 +8,7 @@ import importlib
 import pkgutil
 
 import pagesift_ui
-from pagesift_ui.frontier import neardup
+from pagesift_ui.frontier import textpass
 from tests.bench.docsite_truth import ROOT, load_module
 
 
@@ -35,10 +35,16 @@ def test_cold_caches_empty_every_per_page_cache_of_the_package() -> None:
     assert not left_out, f"add these to WARM_CACHES or LOADED_ONCE: {sorted(left_out)}"
     resolve = importlib.import_module("pagesift_ui.page.resolve")
     resolve.resolve("http://h.example/a/b.html", "c.html")
-    neardup.minhash(" ".join(f"w{i}" for i in range(80)))
+    words = " ".join(f"w{i}" for i in range(80))
+    textpass._word_hashes_in_python(words)
+    textpass.word_hashes(words)
     bench.clear_warm_caches()
     assert resolve.resolve.cache_info().currsize == 0
-    assert not neardup._word_hashes
+    assert not textpass._word_hash_cache
+    if textpass.COMPILED:
+        from pagesift_ui.frontier import _ctext
+
+        assert _ctext.cached_words() == 0
 
 
 def test_timed_phases_count_each_phase_and_put_the_functions_back() -> None:

@@ -1,0 +1,223 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The duplicate check's passes over a page's text, compiled (docs/DECISIONS.md, "the
+step, twelfth pass: the duplicate check's text passes compiled"; issue 15).
+
+Both functions read the text once, character by character, in C, where the Python
+references (``textpass._fingerprint_texts_in_python`` and ``_word_hashes_in_python``) split
+it into one ``str`` per word and join, translate, lower or look up each: about half a raw
+lxml parse of a docs page between them. This module is optional: ``textpass`` imports it
+when the install built it (``setup.py``) and runs the references when it did not;
+tests/frontier/test_textpass.py holds the two to the same bytes and hashes.
+
+White space is ``str.split``'s (``Py_UNICODE_ISSPACE``), a digit is the regex ``\\d``'s
+(``Py_UNICODE_ISDECIMAL``: Unicode's Nd), and text is encoded as UTF-8 with
+``surrogatepass`` (a lone surrogate as its three bytes), as the references do.
+"""
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.unicode cimport (
+    PyUnicode_DATA, PyUnicode_DecodeASCII, PyUnicode_KIND, PyUnicode_READ,
+)
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    bint Py_UNICODE_ISDECIMAL(Py_UCS4 ch) nogil
+
+#: FNV-1a's 64-bit offset basis and prime (Fowler, Noll, Vo)
+cdef uint64_t _FNV_BASIS = 0xcbf29ce484222325ULL
+cdef uint64_t _FNV_PRIME = 0x100000001b3ULL
+
+
+cdef inline Py_ssize_t _put_utf8(char* out, Py_ssize_t at, uint32_t ch) noexcept nogil:
+    """``ch`` as UTF-8 at ``out[at]``; the position after it."""
+    if ch < 0x80:
+        out[at] = <char>ch
+        return at + 1
+    if ch < 0x800:
+        out[at] = <char>(0xC0 | (ch >> 6))
+        out[at + 1] = <char>(0x80 | (ch & 0x3F))
+        return at + 2
+    if ch < 0x10000:  # a surrogate too: what surrogatepass writes
+        out[at] = <char>(0xE0 | (ch >> 12))
+        out[at + 1] = <char>(0x80 | ((ch >> 6) & 0x3F))
+        out[at + 2] = <char>(0x80 | (ch & 0x3F))
+        return at + 3
+    out[at] = <char>(0xF0 | (ch >> 18))
+    out[at + 1] = <char>(0x80 | ((ch >> 12) & 0x3F))
+    out[at + 2] = <char>(0x80 | ((ch >> 6) & 0x3F))
+    out[at + 3] = <char>(0x80 | (ch & 0x3F))
+    return at + 4
+
+
+def fingerprint_texts(str text):
+    """The UTF-8 of ``" ".join(text.split())`` and of the same words with every decimal
+    digit removed and the words left empty dropped: what ``urls.text_fingerprints`` hashes."""
+    cdef Py_ssize_t length = len(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t room = 4 * length + 1, exact_end = 0, digitless_end = 0, at
+    cdef char* exact = <char*>malloc(room)
+    cdef char* digitless = <char*>malloc(room)
+    cdef bint in_word = False, in_digitless_word = False
+    cdef uint32_t ch
+    if exact == NULL or digitless == NULL:
+        free(exact)
+        free(digitless)
+        raise MemoryError()
+    try:
+        for at in range(length):
+            ch = PyUnicode_READ(kind, data, at)
+            if Py_UNICODE_ISSPACE(ch):
+                in_word = False
+                continue
+            if not in_word:
+                if exact_end:
+                    exact[exact_end] = 32
+                    exact_end += 1
+                in_word = True
+                in_digitless_word = False
+            exact_end = _put_utf8(exact, exact_end, ch)
+            if not Py_UNICODE_ISDECIMAL(ch):
+                if not in_digitless_word:
+                    if digitless_end:
+                        digitless[digitless_end] = 32
+                        digitless_end += 1
+                    in_digitless_word = True
+                digitless_end = _put_utf8(digitless, digitless_end, ch)
+        return (PyBytes_FromStringAndSize(exact, exact_end),
+                PyBytes_FromStringAndSize(digitless, digitless_end))
+    finally:
+        free(exact)
+        free(digitless)
+
+
+# The word hashes already computed, by word: an open-addressing table keyed by the word's
+# FNV-1a hash, each entry holding the word's bytes (in the arena: a hit compares them, so two
+# words never share an entry) and its ``textpass.word_hash``. Bounded like the Python
+# reference's dict: emptied when its words or their bytes would not fit.
+cdef enum:
+    _SLOTS = 1 << 17  # a power of two, twice the words: probes stay short
+    _MAX_WORDS = 1 << 16  # textpass.WORD_HASH_CACHE_SIZE
+    _ARENA_BYTES = 1 << 22
+    _LONGEST_CACHED = 1 << 12  # a longer "word" (a base64 blob) is hashed, not kept
+
+cdef uint32_t _slots[_SLOTS]  # 0: empty; else an entry's index + 1
+cdef uint64_t _entry_key[_MAX_WORDS]
+cdef uint64_t _entry_hash[_MAX_WORDS]
+cdef uint32_t _entry_start[_MAX_WORDS]
+cdef uint32_t _entry_size[_MAX_WORDS]
+cdef unsigned char _arena[_ARENA_BYTES]
+cdef Py_ssize_t _words = 0
+cdef Py_ssize_t _arena_used = 0
+
+
+cdef inline uint64_t _fnv1a(const unsigned char* word, Py_ssize_t size) noexcept nogil:
+    cdef uint64_t value = _FNV_BASIS
+    cdef Py_ssize_t at
+    for at in range(size):
+        value ^= word[at]
+        value *= _FNV_PRIME
+    return value
+
+
+def clear_word_cache():
+    """Forget every word hash (the benchmark's cold caches; tests)."""
+    global _words, _arena_used
+    memset(_slots, 0, sizeof(_slots))
+    _words = 0
+    _arena_used = 0
+
+
+def cached_words():
+    """How many words the cache holds."""
+    return _words
+
+
+cdef uint64_t _cached_hash(const unsigned char* word, Py_ssize_t size, object text,
+                           object hash_word) except? 0:
+    """The hash of the word whose UTF-8 is ``word``: from the cache, or ``hash_word(text)``
+    (``text`` is the word as a str, or None to decode it from ``word``) and kept."""
+    global _words, _arena_used
+    cdef uint64_t key = _fnv1a(word, size)
+    cdef Py_ssize_t slot = key & (_SLOTS - 1)
+    cdef uint32_t entry
+    cdef uint64_t value
+    while _slots[slot]:
+        entry = _slots[slot] - 1
+        if (_entry_key[entry] == key and _entry_size[entry] == size
+                and memcmp(_arena + _entry_start[entry], word, size) == 0):
+            return _entry_hash[entry]
+        slot = (slot + 1) & (_SLOTS - 1)
+    if text is None:
+        text = PyUnicode_DecodeASCII(<const char*>word, size, NULL)
+    value = hash_word(text)
+    if size > _LONGEST_CACHED:
+        return value
+    if _words == _MAX_WORDS or _arena_used + size > _ARENA_BYTES:
+        clear_word_cache()
+        slot = key & (_SLOTS - 1)
+    memcpy(_arena + _arena_used, word, size)
+    _entry_key[_words] = key
+    _entry_hash[_words] = value
+    _entry_start[_words] = <uint32_t>_arena_used
+    _entry_size[_words] = <uint32_t>size
+    _slots[slot] = <uint32_t>(_words + 1)
+    _words += 1
+    _arena_used += size
+    return value
+
+
+def word_hashes(str text, object hash_word):
+    """``hash_word`` of each word of ``text.lower().split()``, in order, as native uint64
+    bytes: called once per word new to the cache, with the word as a str. A word with a
+    character outside ASCII is lowered by ``str.lower`` (Unicode's full case mapping) and
+    encoded in Python; the others in C."""
+    cdef Py_ssize_t length = len(text), at = 0, start, count = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    # a word and its separator take two characters at least, the last word one
+    cdef Py_ssize_t room = 8 * (length // 2 + 1)
+    cdef unsigned char* lowered = <unsigned char*>malloc(length + 1)
+    cdef uint64_t* hashes = <uint64_t*>malloc(room)
+    cdef uint32_t ch
+    cdef bint ascii
+    cdef object word
+    cdef bytes encoded
+    if lowered == NULL or hashes == NULL:
+        free(lowered)
+        free(hashes)
+        raise MemoryError()
+    try:
+        while at < length:
+            ch = PyUnicode_READ(kind, data, at)
+            if Py_UNICODE_ISSPACE(ch):
+                at += 1
+                continue
+            start = at
+            ascii = True
+            while at < length:
+                ch = PyUnicode_READ(kind, data, at)
+                if Py_UNICODE_ISSPACE(ch):
+                    break
+                if ch >= 0x80:
+                    ascii = False
+                elif 0x41 <= ch <= 0x5A:  # A-Z: str.lower's mapping within ASCII
+                    ch += 32
+                lowered[at - start] = <unsigned char>ch
+                at += 1
+            if ascii:
+                hashes[count] = _cached_hash(lowered, at - start, None, hash_word)
+            else:
+                word = text[start:at].lower()
+                encoded = word.encode("utf-8", "surrogatepass")
+                hashes[count] = _cached_hash(
+                    <const unsigned char*>PyBytes_AS_STRING(encoded), len(encoded), word,
+                    hash_word)
+            count += 1
+        return PyBytes_FromStringAndSize(<char*>hashes, 8 * count)
+    finally:
+        free(lowered)
+        free(hashes)

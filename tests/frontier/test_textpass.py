@@ -1,0 +1,152 @@
+"""The duplicate check's passes over a page's text (``frontier/textpass.py``): the compiled
+passes (``_ctext.pyx``) give the very bytes and hashes of the Python references."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pagesift_ui.frontier import neardup, textpass, urls
+from pagesift_ui.frontier.urls import text_fingerprints
+from pagesift_ui.page.extract import extract
+
+PYDOCS = Path("/usr/share/doc/python3.11/html/library")
+
+needs_compiled = pytest.mark.skipif(not textpass.COMPILED,
+                                    reason="the compiled text passes are not built")
+
+#: Characters each pass treats apart: white space of every kind (str.split's, which the
+#: regex \s shares), digits in and out of ASCII and characters that look like them (²),
+#: case mappings that change a word's length or depend on its neighbours (İ, ß, ﬃ, final Σ),
+#: the Kelvin sign (lowers to ASCII), a lone surrogate, characters of every str width.
+_TRICKY = ["12", "0", " ", "\xa0", "\x1c", "\x1f", "\x85", "\u2028", "\u3000", "\t\n", "a1b",
+           "¶", "٣", "３", "²", "\ud800", "é9", "ǅ", "x", "1 2 3", "Σ", "ΑΣ ", "ΌΣΟΣ", "İ",
+           "\u212a", "ß", "ﬃ", "A", "Z", "@", "_", "\U0001f600", "\U00010400"]
+TEXTS = st.lists(st.one_of(st.sampled_from(_TRICKY), st.text(max_size=6)),
+                 max_size=30).map("".join)
+
+
+def test_a_word_hash_is_its_blake2b() -> None:
+    # computed outside the code under test: python3 -c "import hashlib; print(int.from_bytes(
+    #   hashlib.blake2b(b'numeric', digest_size=8).digest(), 'little'))"
+    assert textpass.word_hash("numeric") == 7630970517078348698
+    # a lone surrogate is hashed as its three bytes (surrogatepass: b"a\xed\xa0\x80"),
+    # where the strict encoding raised
+    assert textpass.word_hash("a\ud800") == 10240264906879234062
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_the_compiled_fingerprint_texts_are_the_python_ones(text: str) -> None:
+    assert textpass.fingerprint_texts(text) == textpass._fingerprint_texts_in_python(text)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_the_compiled_word_hashes_are_the_python_ones(text: str) -> None:
+    compiled = textpass.word_hashes(text)
+    assert compiled.dtype == np.uint64
+    assert compiled.tolist() == textpass._word_hashes_in_python(text).tolist()
+    assert compiled.tolist() == [textpass.word_hash(word) for word in text.lower().split()]
+
+
+@needs_compiled
+@pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
+def test_the_compiled_passes_read_the_python_docs_as_the_references_do() -> None:
+    pages = sorted(PYDOCS.glob("*.html"))[::8]
+    assert len(pages) > 20
+    for path in pages:
+        text = extract(path.read_bytes(), f"http://127.0.0.1/library/{path.name}").text
+        assert textpass.fingerprint_texts(text) == textpass._fingerprint_texts_in_python(text)
+        assert np.array_equal(textpass.word_hashes(text), textpass._word_hashes_in_python(text))
+
+
+@needs_compiled
+def test_fingerprints_and_signatures_are_the_same_from_the_python_references(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # what a replay without a compiler finds duplicates by: the same fingerprints and MinHash
+    # signatures, so the same pages are called copies
+    text = " ".join(f"W{n % 97} {n}" for n in range(300))
+    prints, signature = text_fingerprints(text), neardup.minhash(text)
+    assert signature is not None
+    monkeypatch.setattr(textpass, "word_hashes", textpass._word_hashes_in_python)
+    monkeypatch.setattr(urls, "fingerprint_texts", textpass._fingerprint_texts_in_python)
+    assert text_fingerprints(text) == prints
+    assert np.array_equal(neardup.minhash(text), signature)
+
+
+def test_the_python_word_hash_cache_stays_within_its_bound() -> None:
+    page = 1_000
+    for start in range(0, 3 * textpass.WORD_HASH_CACHE_SIZE, page):
+        # each page shares half its words with the one before: some of them are cached
+        # when the cache is emptied for the new ones
+        text = " ".join(f"w{n}" for n in range(start - page // 2, start + page))
+        hashes = textpass._word_hashes_in_python(text)
+        assert len(textpass._word_hash_cache) <= textpass.WORD_HASH_CACHE_SIZE
+        assert len(hashes) == page + page // 2
+    # and what it holds is what a cold cache computes
+    text = " ".join(f"w{n}" for n in range(page))
+    warm = textpass._word_hashes_in_python(text)
+    textpass._word_hash_cache.clear()
+    assert np.array_equal(warm, textpass._word_hashes_in_python(text))
+
+
+def test_a_compiled_module_that_cannot_be_imported_leaves_the_python_passes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refusing:
+        def find_spec(self, name: str, *args: object) -> None:
+            if name == "pagesift_ui.frontier._ctext":
+                raise ImportError("refused")
+
+    monkeypatch.delitem(sys.modules, "pagesift_ui.frontier._ctext", raising=False)
+    # ``from pagesift_ui.frontier import _ctext`` reads the package's attribute first
+    monkeypatch.delattr(sys.modules["pagesift_ui.frontier"], "_ctext", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    assert textpass._compiled_passes() is None
+
+
+@needs_compiled
+def test_the_compiled_word_cache_stays_within_its_bound_and_agrees_when_cold() -> None:
+    page = 1_000
+    for start in range(0, 3 * textpass.WORD_HASH_CACHE_SIZE, page):
+        text = " ".join(f"w{n}" for n in range(start - page // 2, start + page))
+        hashes = textpass.word_hashes(text)
+        assert 0 < _ctext().cached_words() <= textpass.WORD_HASH_CACHE_SIZE
+        assert len(hashes) == page + page // 2
+    text = " ".join(f"w{n}" for n in range(page))
+    warm = textpass.word_hashes(text)
+    _ctext().clear_word_cache()
+    assert _ctext().cached_words() == 0
+    assert np.array_equal(warm, textpass.word_hashes(text))
+
+
+@needs_compiled
+def test_words_that_share_a_table_slot_keep_their_own_hashes() -> None:
+    # the table is keyed by FNV-1a: a hit compares the word's bytes, so a word never takes
+    # another's hash, whatever the two keys; and a word too long to keep is hashed each time
+    _ctext().clear_word_cache()
+    words = [f"x{n}" for n in range(5_000)] + ["y" * 10_000]
+    text = " ".join(words * 2)
+    assert textpass.word_hashes(text).tolist() == [textpass.word_hash(w) for w in words * 2]
+    assert _ctext().cached_words() == 5_000
+
+
+def _ctext() -> Any:
+    from pagesift_ui.frontier import _ctext
+
+    return _ctext
+
+
+@pytest.mark.skipif(os.environ.get("PAGESIFT_REQUIRE_COMPILED_WALK") != "1",
+                    reason="only where the install is known to have a C compiler (CI)")
+def test_the_install_built_the_compiled_text_passes() -> None:
+    assert textpass.COMPILED, "pip install did not build pagesift_ui/frontier/_ctext.pyx"
