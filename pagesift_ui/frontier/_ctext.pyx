@@ -31,6 +31,14 @@ cdef uint64_t _FNV_BASIS = 0xcbf29ce484222325ULL
 cdef uint64_t _FNV_PRIME = 0x100000001b3ULL
 
 
+cdef void* _allocate(Py_ssize_t size) except NULL:
+    """``size`` bytes from malloc, or MemoryError."""
+    cdef void* block = malloc(size)
+    if block == NULL:
+        raise MemoryError()
+    return block
+
+
 cdef inline Py_ssize_t _put_utf8(char* out, Py_ssize_t at, uint32_t ch) noexcept nogil:
     """``ch`` as UTF-8 at ``out[at]``; the position after it."""
     if ch < 0x80:
@@ -59,14 +67,11 @@ def fingerprint_texts(str text):
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t room = 4 * length + 1, exact_end = 0, digitless_end = 0, at
-    cdef char* exact = <char*>malloc(room)
-    cdef char* digitless = <char*>malloc(room)
+    # one block for both outputs: a character is at most four bytes of UTF-8
+    cdef char* exact = <char*>_allocate(2 * room)
+    cdef char* digitless = exact + room
     cdef bint in_word = False, in_digitless_word = False
     cdef uint32_t ch
-    if exact == NULL or digitless == NULL:
-        free(exact)
-        free(digitless)
-        raise MemoryError()
     try:
         for at in range(length):
             ch = PyUnicode_READ(kind, data, at)
@@ -91,7 +96,6 @@ def fingerprint_texts(str text):
                 PyBytes_FromStringAndSize(digitless, digitless_end))
     finally:
         free(exact)
-        free(digitless)
 
 
 # The word hashes already computed, by word: an open-addressing table keyed by the word's
@@ -178,18 +182,15 @@ def word_hashes(str text, object hash_word):
     cdef Py_ssize_t length = len(text), at = 0, start, count = 0
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
-    # a word and its separator take two characters at least, the last word one
+    # one block: the hashes (a word and its separator take two characters at least, the
+    # last word one), then the word being lowered
     cdef Py_ssize_t room = 8 * (length // 2 + 1)
-    cdef unsigned char* lowered = <unsigned char*>malloc(length + 1)
-    cdef uint64_t* hashes = <uint64_t*>malloc(room)
+    cdef uint64_t* hashes = <uint64_t*>_allocate(room + length + 1)
+    cdef unsigned char* lowered = <unsigned char*>hashes + room
     cdef uint32_t ch
     cdef bint ascii
     cdef object word
     cdef bytes encoded
-    if lowered == NULL or hashes == NULL:
-        free(lowered)
-        free(hashes)
-        raise MemoryError()
     try:
         while at < length:
             ch = PyUnicode_READ(kind, data, at)
@@ -219,5 +220,4 @@ def word_hashes(str text, object hash_word):
             count += 1
         return PyBytes_FromStringAndSize(<char*>hashes, 8 * count)
     finally:
-        free(lowered)
         free(hashes)
