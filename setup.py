@@ -1,8 +1,9 @@
 """The optional compiled parts of a step: the tree walk of page extraction (``pagesift_ui/
 page/_cwalk.pyx``; docs/DECISIONS.md, "the step, ninth pass: the walk compiled"), the
 collector (``collect.py`` as it is, its fields typed by ``collect.pxd``; "the step, tenth
-pass") and the duplicate check's passes over the text (``pagesift_ui/frontier/_ctext.pyx``;
-"the step, twelfth pass"). Everything else about the package is in pyproject.toml.
+pass"), its white-space collapse (``pagesift_ui/page/_cspace.pyx``) and the duplicate check's
+passes over the text (``pagesift_ui/frontier/_ctext.pyx``; both "the step, twelfth pass").
+Everything else about the package is in pyproject.toml.
 
 The extensions are optional twice over: without Cython they are not attempted, and a failed
 compile (no C compiler, no Python headers) is reported and skipped instead of failing the
@@ -28,8 +29,9 @@ class OptionalBuildExt(build_ext):
 
 
 def _skipped(error: Exception) -> None:
-    print(f"pagesift-ui: the compiled tree walk, collector and text passes were not built "
-          f"({error}); pages are read in Python, with the same results", file=sys.stderr)
+    print(f"pagesift-ui: the compiled tree walk, collector, white-space collapse and text "
+          f"passes were not built ({error}); pages are read in Python, with the same results",
+          file=sys.stderr)
 
 
 def _extensions() -> list[Extension]:
@@ -48,13 +50,14 @@ def _extensions() -> list[Extension]:
     # collect.py compiled as it is, its fields typed by collect.pxd (Cython's pure Python
     # mode): without the build the same module runs as Python
     collect = Extension("pagesift_ui.page.collect", ["pagesift_ui/page/collect.py"])
-    # plain C over the str's own buffer: nothing to include or link
+    # plain C over a str's own buffer, these two: nothing to include or link
     text = Extension("pagesift_ui.frontier._ctext", ["pagesift_ui/frontier/_ctext.pyx"])
+    space = Extension("pagesift_ui.page._cspace", ["pagesift_ui/page/_cspace.pyx"])
     # annotation_typing off: the types are the .pxd's alone, and every annotation keeps its
     # Python meaning (with it on, a parameter annotated ``int`` took True as 1 in a compiled
     # frontier module, and a check that refuses bools passed it; docs/DECISIONS.md, "the
     # step, tenth pass")
-    return cythonize([walk, collect, text], quiet=True,
+    return cythonize([walk, collect, text, space], quiet=True,
                      compiler_directives={"language_level": 3, "annotation_typing": False})
 
 

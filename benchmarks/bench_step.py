@@ -59,7 +59,7 @@ from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
 from pagesift_ui.frontier import harvest, language, linkrules, links, textpass, urls  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
-from pagesift_ui.page import collect, lxmltree  # noqa: E402
+from pagesift_ui.page import collect, lxmltree, markup, soup  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
 from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 
@@ -338,6 +338,9 @@ def main() -> None:
     parser.add_argument("--python-collector", action="store_true",
                         help="read pages with collect.py as Python even where the compiled "
                              "collector is built")
+    parser.add_argument("--python-normalise", action="store_true",
+                        help="collapse white space in Python even where the compiled "
+                             "collapse is built")
     parser.add_argument("--python-text", action="store_true",
                         help="run the duplicate check's text passes in Python even where the "
                              "compiled ones are built")
@@ -352,6 +355,9 @@ def main() -> None:
         lxmltree.COMPILED_WALK = None
     if args.python_collector:
         extract_module.Collector = collect.python_source().Collector
+    if args.python_normalise:
+        for module in (collect, lxmltree, soup):
+            module.normalise = markup._normalise_in_python
     if args.python_text:
         use_python_text_passes()
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -372,9 +378,11 @@ def main() -> None:
     collector = "compiled" if compiled_collector else "in Python"
     text = ("compiled" if textpass.COMPILED and urls.fingerprint_texts is textpass.fingerprint_texts
             else "in Python")
+    space = ("compiled" if markup.NORMALISE_COMPILED and collect.normalise is markup.normalise
+             else "in Python")
     header = (f"pydocs, queries {', '.join(queries)}, {limit} pages each, {repeats} repeats; "
               f"CPU time, medians of the repeats; tree walk {walk}, collector {collector}, "
-              f"text passes {text}; "
+              f"white-space collapse {space}, text passes {text}; "
               + ("caches emptied before each repeat" if args.cold_caches
                  else "caches kept between repeats")
               + ("; phases timed" if args.phases else ""))

@@ -256,6 +256,20 @@ def test_version_says_whether_the_collector_is_compiled(
 
 
 @pytest.mark.parametrize("compiled", [True, False])
+def test_version_says_whether_the_white_space_collapse_is_compiled(
+    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pagesift_ui.page import markup
+
+    monkeypatch.setattr(markup, "NORMALISE_COMPILED", compiled)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--version"])
+    out = capsys.readouterr().out
+    assert ("white-space collapse compiled" in out) is compiled
+    assert ("white-space collapse in Python" in out) is not compiled
+
+
+@pytest.mark.parametrize("compiled", [True, False])
 def test_version_says_whether_the_text_passes_are_compiled(
     compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,12 +1,13 @@
-"""The compiled tree walk and the compiled collector give the very same ``Page`` as the
-Python ones (issue 15).
+"""The compiled tree walk, the compiled collector and the compiled white-space collapse give
+the very same ``Page`` as the Python ones (issue 15).
 
-``pagesift_ui/page/_cwalk.pyx`` (the walk over libxml2's nodes) and ``collect.py`` itself,
-typed by ``collect.pxd``, are built by ``pip install`` when Cython and a C compiler are there
-(setup.py); ``lxmltree._walk_tree`` and ``collect.py`` read as Python are the references.
+``pagesift_ui/page/_cwalk.pyx`` (the walk over libxml2's nodes), ``collect.py`` itself,
+typed by ``collect.pxd``, and ``_cspace.pyx`` (``markup.normalise``) are built by ``pip
+install`` when Cython and a C compiler are there (setup.py); ``lxmltree._walk_tree``,
+``collect.py`` read as Python and the join of the split are the references.
 Here each compiled part and its reference read every demo page, a sample of the Python docs
 at several text caps, the corner cases of tests/test_extract_paths.py and generated
-documents, and the Pages are compared. CI builds both and asks for them
+documents, and the Pages are compared. CI builds all three and asks for them
 (``PAGESIFT_REQUIRE_COMPILED_WALK=1`` in ``.ci/run``), so a build that silently fell back to
 Python does not pass there.
 """
@@ -25,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pagesift_ui.page.extract as extract_module
-from pagesift_ui.page import collect, lxmltree
+from pagesift_ui.page import collect, lxmltree, markup, soup
 from pagesift_ui.page.extract import Page, extract
 from tests.test_extract_paths import (
     CORNERS,
@@ -44,24 +45,34 @@ needs_compiled = pytest.mark.skipif(COMPILED is None, reason="the compiled walk 
 PYTHON_COLLECT = collect.python_source()
 
 
-@pytest.fixture(params=["python walk", "python collector"])
+#: The modules that call ``markup.normalise`` by a name of their own.
+NORMALISERS = (collect, PYTHON_COLLECT, lxmltree, soup)
+
+
+@pytest.fixture(params=["python walk", "python collector", "python normalise"])
 def reference(request: pytest.FixtureRequest,
               monkeypatch: pytest.MonkeyPatch) -> Callable[..., Page]:
     """``extract`` with one compiled part swapped for its Python reference (skipped where
     that part is not compiled): each comparison below runs once per compiled part."""
-    target: ModuleType
+    patches: list[tuple[ModuleType, str, object]]
     if request.param == "python walk":
         if COMPILED is None:
             pytest.skip("the compiled walk is not built")
-        target, name, value = lxmltree, "COMPILED_WALK", None
-    else:
+        patches = [(lxmltree, "COMPILED_WALK", None)]
+    elif request.param == "python collector":
         if not collect.is_compiled():
             pytest.skip("the compiled collector is not built")
-        target, name, value = extract_module, "Collector", PYTHON_COLLECT.Collector
+        patches = [(extract_module, "Collector", PYTHON_COLLECT.Collector)]
+    else:
+        if not markup.NORMALISE_COMPILED:
+            pytest.skip("the compiled white-space collapse is not built")
+        patches = [(module, "normalise", markup._normalise_in_python)
+                   for module in NORMALISERS]
 
     def reference_extract(*args: object, **kwargs: object) -> Page:
         with monkeypatch.context() as patch:
-            patch.setattr(target, name, value)
+            for target, name, value in patches:
+                patch.setattr(target, name, value)
             return extract(*args, **kwargs)  # type: ignore[arg-type]
 
     return reference_extract
@@ -72,6 +83,35 @@ def reference(request: pytest.FixtureRequest,
 def test_the_install_built_the_compiled_walk_and_collector() -> None:
     assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
     assert collect.is_compiled(), "pip install did not build pagesift_ui/page/collect.py"
+    assert markup.NORMALISE_COMPILED, "pip install did not build pagesift_ui/page/_cspace.pyx"
+
+
+#: White space of every kind str.split knows (and "\x1c", which only it does), in every str
+#: width, at the ends, doubled and alone.
+_SPACED = st.lists(st.one_of(
+    st.sampled_from([" ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85",
+                     "\xa0", "\u1680", "\u2000", "\u2028", "\u3000", "a", "é", "ω", "字",
+                     "\U0001f600", "\u200b"]),
+    st.text(max_size=4)), max_size=20).map("".join)
+
+
+@given(_SPACED)
+@settings(max_examples=500, deadline=None)
+def test_the_compiled_normalise_is_the_join_of_the_split(text: str) -> None:
+    assert markup.normalise(text) == markup._normalise_in_python(text)
+
+
+def test_a_compiled_normalise_that_cannot_be_imported_leaves_the_join(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refusing:
+        def find_spec(self, name: str, *args: object) -> None:
+            if name == "pagesift_ui.page._cspace":
+                raise ImportError("refused")
+
+    monkeypatch.delitem(sys.modules, "pagesift_ui.page._cspace", raising=False)
+    monkeypatch.delattr(sys.modules["pagesift_ui.page"], "_cspace", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    assert markup._compiled_normalise() is None
 
 
 def test_collect_pxd_declares_exactly_the_fields_of_the_python_classes() -> None:

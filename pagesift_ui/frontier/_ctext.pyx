@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """The duplicate check's passes over a page's text, compiled (docs/DECISIONS.md, "the
-step, twelfth pass: the duplicate check's text passes compiled"; issue 15).
+step, twelfth pass"; issue 15).
 
 Both functions read the text once, character by character, in C, where the Python
 references (``textpass._fingerprint_texts_in_python`` and ``_word_hashes_in_python``) split

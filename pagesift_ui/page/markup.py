@@ -3,7 +3,8 @@ main-content and boilerplate rules, meta robots and ``lang`` (docs/DESIGN.md §2
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "BOILERPLATE_TOKENS",
     "COLLECTED",
     "HEADINGS",
+    "NORMALISE_COMPILED",
     "PRESERVE_WHITESPACE",
     "SKIPPED",
     "Attrs",
@@ -24,6 +26,8 @@ __all__ = [
     "normalise",
     "robots_directives",
 ]
+
+logger = logging.getLogger(__name__)
 
 SKIPPED = frozenset(
     "script style noscript template head title meta link base iframe object embed svg math "
@@ -55,8 +59,26 @@ class Attrs(Protocol):
     def get(self, key: str, /) -> Any: ...
 
 
-def normalise(text: str) -> str:
+def _normalise_in_python(text: str) -> str:
     return " ".join(text.split())
+
+
+def _compiled_normalise() -> Callable[[str], str] | None:
+    """``_cspace.normalise``, or None when the install did not build it (``setup.py``)."""
+    try:
+        from pagesift_ui.page._cspace import normalise as compiled
+    except ImportError as error:
+        logger.debug("the compiled white-space collapse is not available (%s)", error)
+        return None
+    return compiled
+
+
+#: A text's words with one space between them, ``" ".join(text.split())``: in one pass in
+#: C where the install built it (``_cspace.pyx``: the join made a str a word, for every
+#: block, heading and anchor of a page; issue 15), the join itself where it did not.
+normalise: Callable[[str], str] = _compiled_normalise() or _normalise_in_python
+#: True when ``normalise`` runs compiled; the CLI's ``--version`` says so.
+NORMALISE_COMPILED = normalise is not _normalise_in_python
 
 
 def robots_directives(contents: Iterable[object]) -> frozenset[str]:

@@ -1,0 +1,3 @@
+# The compiled white-space collapse (_cspace.pyx), for mypy.
+
+def normalise(text: str) -> str: ...
