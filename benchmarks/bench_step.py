@@ -322,6 +322,15 @@ def profile(queries: tuple[str, ...], limit: int) -> None:
     stats.sort_stats("cumulative").print_stats(45)
 
 
+#: ``--python-<part>``: a compiled part measured as its Python reference, from the same install.
+PYTHON_PARTS = {
+    "walk": "walk the tree",
+    "collector": "read pages with collect.py",
+    "normalise": "collapse white space",
+    "text": "run the duplicate check's text passes",
+}
+
+
 def use_python_text_passes() -> None:
     """The duplicate check's text passes as their Python references (``--python-text``)."""
     urls.fingerprint_texts = textpass._fingerprint_texts_in_python
@@ -333,17 +342,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one query, 40 pages, 2 repeats")
     parser.add_argument("--profile", action="store_true", help="cProfile the steps instead")
     parser.add_argument("--label", default="", help="a name for this run in step.json")
-    parser.add_argument("--python-walk", action="store_true",
-                        help="walk the tree in Python even where the compiled walk is built")
-    parser.add_argument("--python-collector", action="store_true",
-                        help="read pages with collect.py as Python even where the compiled "
-                             "collector is built")
-    parser.add_argument("--python-normalise", action="store_true",
-                        help="collapse white space in Python even where the compiled "
-                             "collapse is built")
-    parser.add_argument("--python-text", action="store_true",
-                        help="run the duplicate check's text passes in Python even where the "
-                             "compiled ones are built")
+    for part, what in PYTHON_PARTS.items():
+        parser.add_argument(f"--python-{part}", action="store_true",
+                            help=f"{what} in Python even where the compiled one is built")
     parser.add_argument("--phases", action="store_true",
                         help="also time the phases of each step (extraction, duplicates, "
                              "observing, links) and print their shares")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import io
 import json
 import os
@@ -226,61 +227,35 @@ def test_every_crawl_option_defaults_to_the_config_default() -> None:
     assert config_from_args(args) == CrawlConfig(seed_url=SEED, query="fees")
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_version_says_which_tree_walk_the_install_runs(
-    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from pagesift_ui.page import lxmltree
+#: Each part an install may run compiled: its module, the name that says so, its value when
+#: compiled and when not, and what ``--version`` says in each case.
+COMPILED_PARTS = {
+    "tree walk": ("pagesift_ui.page.lxmltree", "COMPILED_WALK", lambda *args: -1, None,
+                  "tree walk compiled", "the compiled walk was not built"),
+    "collector": ("pagesift_ui.page.collect", "is_compiled", lambda: True, lambda: False,
+                  "collector compiled", "collector in Python"),
+    "white-space collapse": ("pagesift_ui.page.markup", "NORMALISE_COMPILED", True, False,
+                             "white-space collapse compiled", "white-space collapse in Python"),
+    "text passes": ("pagesift_ui.frontier.textpass", "COMPILED", True, False,
+                    "text passes compiled", "text passes in Python"),
+}
 
-    monkeypatch.setattr(lxmltree, "COMPILED_WALK", (lambda *args: -1) if compiled else None)
+
+@pytest.mark.parametrize("part", COMPILED_PARTS)
+@pytest.mark.parametrize("compiled", [True, False])
+def test_version_says_which_parts_the_install_runs_compiled(
+    part: str, compiled: bool, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module, name, when_compiled, when_not, says_compiled, says_not = COMPILED_PARTS[part]
+    monkeypatch.setattr(importlib.import_module(module), name,
+                        when_compiled if compiled else when_not)
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--version"])
     out = capsys.readouterr().out
     assert out.startswith(f"pagesift-ui {pagesift_ui.__version__} (")
-    assert ("tree walk compiled" in out) is compiled
-    assert ("the compiled walk was not built" in out) is not compiled
-
-
-@pytest.mark.parametrize("compiled", [True, False])
-def test_version_says_whether_the_collector_is_compiled(
-    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from pagesift_ui.page import collect
-
-    monkeypatch.setattr(collect, "is_compiled", lambda: compiled)
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["--version"])
-    out = capsys.readouterr().out
-    assert ("collector compiled" in out) is compiled
-    assert ("collector in Python" in out) is not compiled
-
-
-@pytest.mark.parametrize("compiled", [True, False])
-def test_version_says_whether_the_white_space_collapse_is_compiled(
-    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from pagesift_ui.page import markup
-
-    monkeypatch.setattr(markup, "NORMALISE_COMPILED", compiled)
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["--version"])
-    out = capsys.readouterr().out
-    assert ("white-space collapse compiled" in out) is compiled
-    assert ("white-space collapse in Python" in out) is not compiled
-
-
-@pytest.mark.parametrize("compiled", [True, False])
-def test_version_says_whether_the_text_passes_are_compiled(
-    compiled: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from pagesift_ui.frontier import textpass
-
-    monkeypatch.setattr(textpass, "COMPILED", compiled)
-    with pytest.raises(SystemExit):
-        build_parser().parse_args(["--version"])
-    out = capsys.readouterr().out
-    assert ("text passes compiled" in out) is compiled
-    assert ("text passes in Python" in out) is not compiled
+    assert (says_compiled in out) is compiled
+    assert (says_not in out) is not compiled
 
 
 def test_crawl_help_shows_the_configs_defaults_and_ranges(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -28,6 +27,7 @@ from hypothesis import strategies as st
 import pagesift_ui.page.extract as extract_module
 from pagesift_ui.page import collect, lxmltree, markup, soup
 from pagesift_ui.page.extract import Page, extract
+from tests.compiled import refuse_import
 from tests.test_extract_paths import (
     CORNERS,
     PYDOCS,
@@ -103,14 +103,7 @@ def test_the_compiled_normalise_is_the_join_of_the_split(text: str) -> None:
 
 def test_a_compiled_normalise_that_cannot_be_imported_leaves_the_join(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    class Refusing:
-        def find_spec(self, name: str, *args: object) -> None:
-            if name == "pagesift_ui.page._cspace":
-                raise ImportError("refused")
-
-    monkeypatch.delitem(sys.modules, "pagesift_ui.page._cspace", raising=False)
-    monkeypatch.delattr(sys.modules["pagesift_ui.page"], "_cspace", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    refuse_import(monkeypatch, "pagesift_ui.page._cspace")
     assert markup._compiled_normalise() is None
 
 
@@ -143,13 +136,7 @@ def test_the_collector_source_reads_as_python() -> None:
 def test_a_compiled_walk_that_cannot_be_imported_leaves_the_python_walk(
         failure: type[Exception], monkeypatch: pytest.MonkeyPatch) -> None:
     # not built, built against another lxml (its types changed size), another C API
-    class Refusing:
-        def find_spec(self, name: str, *args: object) -> None:
-            if name == "pagesift_ui.page._cwalk":
-                raise failure("refused")
-
-    monkeypatch.delitem(sys.modules, "pagesift_ui.page._cwalk", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    refuse_import(monkeypatch, "pagesift_ui.page._cwalk", failure)
     assert lxmltree._compiled_walk() is None
 
 

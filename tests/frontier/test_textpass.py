@@ -4,7 +4,6 @@ passes (``_ctext.pyx``) give the very bytes and hashes of the Python references.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 from pagesift_ui.frontier import neardup, textpass, urls
 from pagesift_ui.frontier.urls import text_fingerprints
 from pagesift_ui.page.extract import extract
+from tests.compiled import refuse_import
 
 PYDOCS = Path("/usr/share/doc/python3.11/html/library")
 
@@ -102,15 +102,7 @@ def test_the_python_word_hash_cache_stays_within_its_bound() -> None:
 
 def test_a_compiled_module_that_cannot_be_imported_leaves_the_python_passes(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    class Refusing:
-        def find_spec(self, name: str, *args: object) -> None:
-            if name == "pagesift_ui.frontier._ctext":
-                raise ImportError("refused")
-
-    monkeypatch.delitem(sys.modules, "pagesift_ui.frontier._ctext", raising=False)
-    # ``from pagesift_ui.frontier import _ctext`` reads the package's attribute first
-    monkeypatch.delattr(sys.modules["pagesift_ui.frontier"], "_ctext", raising=False)
-    monkeypatch.setattr(sys, "meta_path", [Refusing(), *sys.meta_path])
+    refuse_import(monkeypatch, "pagesift_ui.frontier._ctext")
     assert textpass._compiled_passes() is None
 
 
