@@ -101,6 +101,18 @@ def test_the_compiled_normalise_is_the_join_of_the_split(text: str) -> None:
     assert markup.normalise(text) == markup._normalise_in_python(text)
 
 
+def test_normalise_reads_a_str_subclass_as_its_value() -> None:
+    # bs4's NavigableString and lxml's smart strings are str subclasses, which a compiled
+    # function's ``str`` argument would refuse
+    from bs4 import NavigableString
+
+    for text in (NavigableString(" a \n b "), NavigableString("ab")):
+        assert markup.normalise(text) == markup._normalise_in_python(text)
+        assert type(markup.normalise(text)) is str
+    with pytest.raises((TypeError, AttributeError)):
+        markup.normalise(3)  # type: ignore[arg-type]
+
+
 def test_a_compiled_normalise_that_cannot_be_imported_leaves_the_join(
         monkeypatch: pytest.MonkeyPatch) -> None:
     refuse_import(monkeypatch, "pagesift_ui.page._cspace")

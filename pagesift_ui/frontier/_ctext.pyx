@@ -60,9 +60,20 @@ cdef inline Py_ssize_t _put_utf8(char* out, Py_ssize_t at, uint32_t ch) noexcept
     return at + 4
 
 
-def fingerprint_texts(str text):
+cdef str _exact(object value):
+    """``value`` as an exact ``str`` (the value of a subclass, whose type Cython's ``str``
+    arguments refuse), or TypeError."""
+    if type(value) is str:
+        return <str>value
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise TypeError(f"a str is needed, not {type(value).__name__}")
+
+
+def fingerprint_texts(object value):
     """The UTF-8 of ``" ".join(text.split())`` and of the same words with every decimal
     digit removed and the words left empty dropped: what ``urls.text_fingerprints`` hashes."""
+    cdef str text = _exact(value)
     cdef Py_ssize_t length = len(text)
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
@@ -174,11 +185,12 @@ cdef uint64_t _cached_hash(const unsigned char* word, Py_ssize_t size, object te
     return value
 
 
-def word_hashes(str text, object hash_word):
+def word_hashes(object value, object hash_word):
     """``hash_word`` of each word of ``text.lower().split()``, in order, as native uint64
     bytes: called once per word new to the cache, with the word as a str. A word with a
     character outside ASCII is lowered by ``str.lower`` (Unicode's full case mapping) and
     encoded in Python; the others in C."""
+    cdef str text = _exact(value)
     cdef Py_ssize_t length = len(text), at = 0, start, count = 0
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)

@@ -19,8 +19,13 @@ cdef extern from "Python.h":
     void PyUnicode_WRITE(int kind, void* data, Py_ssize_t index, Py_UCS4 value) nogil
 
 
-def normalise(str text):
-    """``" ".join(text.split())``: the words of ``text`` with one space between them."""
+def normalise(object value):
+    """``" ".join(value.split())``: the words of ``value`` with one space between them, a
+    ``str`` (a subclass's value too: bs4's and lxml's strings are ``str`` subclasses)."""
+    cdef str text
+    if not isinstance(value, str):
+        raise TypeError(f"normalise() needs a str, not {type(value).__name__}")
+    text = value if type(value) is str else str.__str__(value)
     cdef Py_ssize_t length = len(text), at, kept = 0
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)

@@ -59,6 +59,17 @@ def test_the_compiled_word_hashes_are_the_python_ones(text: str) -> None:
     assert compiled.tolist() == [textpass.word_hash(word) for word in text.lower().split()]
 
 
+def test_a_str_subclass_is_read_as_its_value() -> None:
+    # a compiled function's ``str`` argument would refuse a subclass (bs4's and lxml's
+    # strings are subclasses)
+    class Text(str):
+        pass
+
+    text = Text("Page 2\n of  9 Ünï")
+    assert textpass.fingerprint_texts(text) == textpass._fingerprint_texts_in_python(text)
+    assert np.array_equal(textpass.word_hashes(text), textpass._word_hashes_in_python(text))
+
+
 @needs_compiled
 @pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
 def test_the_compiled_passes_read_the_python_docs_as_the_references_do() -> None:
