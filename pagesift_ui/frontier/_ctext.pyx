@@ -151,25 +151,38 @@ def cached_words():
     return _words
 
 
+cdef Py_ssize_t _slot_of(const unsigned char* word, Py_ssize_t size, uint64_t key) noexcept nogil:
+    """The word's slot in the table, or the empty slot where it would go."""
+    cdef Py_ssize_t slot = key & (_SLOTS - 1)
+    cdef uint32_t entry
+    while _slots[slot]:
+        entry = _slots[slot] - 1
+        if (_entry_key[entry] == key and _entry_size[entry] == size
+                and memcmp(_arena + _entry_start[entry], word, size) == 0):
+            return slot
+        slot = (slot + 1) & (_SLOTS - 1)
+    return slot
+
+
 cdef uint64_t _cached_hash(const unsigned char* word, Py_ssize_t size, object text,
                            object hash_word) except? 0:
     """The hash of the word whose UTF-8 is ``word``: from the cache, or ``hash_word(text)``
     (``text`` is the word as a str, or None to decode it from ``word``) and kept."""
     global _words, _arena_used
     cdef uint64_t key = _fnv1a(word, size)
-    cdef Py_ssize_t slot = key & (_SLOTS - 1)
-    cdef uint32_t entry
+    cdef Py_ssize_t slot = _slot_of(word, size, key)
     cdef uint64_t value
-    while _slots[slot]:
-        entry = _slots[slot] - 1
-        if (_entry_key[entry] == key and _entry_size[entry] == size
-                and memcmp(_arena + _entry_start[entry], word, size) == 0):
-            return _entry_hash[entry]
-        slot = (slot + 1) & (_SLOTS - 1)
+    if _slots[slot]:
+        return _entry_hash[_slots[slot] - 1]
     if text is None:
         text = PyUnicode_DecodeASCII(<const char*>word, size, NULL)
     value = hash_word(text)
     if size > _LONGEST_CACHED:
+        return value
+    # hash_word is Python: another thread may have kept words (or emptied the table) since
+    # the slot was found, so it is found again
+    slot = _slot_of(word, size, key)
+    if _slots[slot]:
         return value
     if _words == _MAX_WORDS or _arena_used + size > _ARENA_BYTES:
         clear_word_cache()

@@ -143,6 +143,23 @@ def test_words_that_share_a_table_slot_keep_their_own_hashes() -> None:
     assert _ctext().cached_words() == 5_000
 
 
+@needs_compiled
+def test_a_word_kept_while_its_hash_was_computed_is_kept_once() -> None:
+    # hash_word is Python, during which another thread may use the table; here the table is
+    # used re-entrantly, and keeps the same word first
+    table = _ctext()
+    table.clear_word_cache()
+
+    def hash_word(word: str) -> int:
+        if word == "outer":
+            table.word_hashes("outer inner", textpass.word_hash)
+        return textpass.word_hash(word)
+
+    hashes = np.frombuffer(table.word_hashes("outer", hash_word), dtype=np.uint64)
+    assert hashes.tolist() == [textpass.word_hash("outer")]
+    assert table.cached_words() == 2
+
+
 def _ctext() -> Any:
     from pagesift_ui.frontier import _ctext
 
