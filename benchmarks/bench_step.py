@@ -189,9 +189,9 @@ def _crawl(source: MemorySource, query: str, seed: str, limit: int,
 #: The process-wide caches a crawl fills as it reads pages: per URL, per href, per word, per
 #: class attribute. ``--cold-caches`` empties them before each repeat.
 WARM_CACHES = (
-    resolve_module.resolve, resolve_module.resolve_href, resolve_module.http_url,
-    resolve_module._base_directory, lxmltree._boilerplate_classes, urls._clean,
-    urls._dedupe_key, harvest.subtree, links._locator_mask, enqueue._url_refusal,
+    resolve_module._cleaned, resolve_module._join_in_directory, resolve_module.resolve_href,
+    resolve_module.http_url, resolve_module._base_directory, lxmltree._boilerplate_classes,
+    urls._clean, urls._dedupe_key, harvest.subtree, links._locator_mask, enqueue._url_refusal,
     linkrules._is_ip, linkrules._locator_text, linkrules._furniture_path, linkrules._is_dated,
     linkrules._section_shape, linkrules._english_root, linkrules._other_language,
     language.stem_function,

@@ -16,7 +16,9 @@ from pagesift_ui.page import lxmltree, resolve
 from pagesift_ui.session import enqueue
 
 CACHES: dict[str, Any] = {
-    "resolve.resolve": resolve.resolve,
+    "resolve._cleaned": resolve._cleaned,
+    "resolve._base_directory": resolve._base_directory,
+    "resolve._join_in_directory": resolve._join_in_directory,
     "resolve.resolve_href": resolve.resolve_href,
     "resolve.http_url": resolve.http_url,
     "lxmltree._boilerplate_classes": lxmltree._boilerplate_classes,
@@ -67,7 +69,13 @@ BASES = ("http://h.example/dir/page.html", "http://h.example/dir/page.html?q=1#t
 HREFS = ("", "#", "#top", "a.html", "a.html#", "a.html#x", "a.html#x#y", "?q#f", "?#f",
          " ../up.html#s ", "//other.example/x#f", "http://o.example/p?#", "/abs#f", "a b.html#é",
          "javascript:void(0)#x", "mailto:a@b.example", "http://[bad#x", "http://h:99999/#f",
-         "\ta\n.html#\tf", "https://Ü.example/ä?ö#ü")
+         "\ta\n.html#\tf", "https://Ü.example/ä?ö#ü",
+         # fragments that cleaning empties (white space only) or keeps, and white space
+         # before the "#", which cleaning keeps
+         "a.html# ", "a.html#\t\n", "a.html#\x1c\xa0", "a.html#\xa0x", "a.html  #f",
+         " \t#f", "  #", "?q# \r", " \x85a.html#\x85",
+         # ";" alone is a same-document reference to urljoin, not a path
+         ";", ";#f", ";?q", ";p", "x;p")
 
 
 @pytest.mark.parametrize(("base", "href"), list(itertools.product(BASES, HREFS)))
@@ -89,7 +97,7 @@ _HREFS = st.builds(
     lambda lead, segments, tail: lead + "/".join(segments) + tail,
     st.sampled_from(["", "/", "//o.example/", "./", "../", "x:", ";", "\\", "a?b:", "?"]),
     st.lists(_SEGMENTS, min_size=1, max_size=4),
-    st.sampled_from(["", "?", "?q", "#f", "/", ";p"]),
+    st.sampled_from(["", "?", "?q", "#f", "/", ";p", "# ", "#\t", " #\xa0", "#\x1cf", "\n"]),
 ) | st.lists(st.sampled_from(["a", "b.html", "%2e", "A~b", "c+d", "x.y.z"]), min_size=1,
              max_size=3).map("/".join)  # the plain relative paths the shortcut takes
 
@@ -104,15 +112,25 @@ def test_a_plain_relative_href_resolves_as_urljoin_resolves_it(base: str, href: 
 def test_a_relative_path_is_joined_once_for_every_page_of_a_directory() -> None:
     # the join of a relative path is keyed by the base's directory: the pages of one
     # directory share it, a page elsewhere joins it again
-    resolve.resolve.cache_clear()
-    resolve.resolve_href.cache_clear()
+    resolve._join_in_directory.cache_clear()
     pages = [f"http://h.example/lib/{name}.html?v=1" for name in ("a", "b", "c")]
     assert {resolve.resolve(page, "../api/x.html#s") for page in pages} == {
         "http://h.example/api/x.html"}
-    assert resolve.resolve_href.cache_info().misses == 1
+    assert resolve._join_in_directory.cache_info().misses == 1
     assert resolve.resolve("http://h.example/other/d.html", "../api/x.html#s") == (
         "http://h.example/api/x.html")
-    assert resolve.resolve_href.cache_info().misses == 2
+    assert resolve._join_in_directory.cache_info().misses == 2
+
+
+def test_an_href_is_cleaned_once_whatever_its_fragment_says() -> None:
+    # the cleaning is keyed by the part before the fragment and whether one is left
+    resolve._cleaned.cache_clear()
+    page = "http://h.example/lib/a.html"
+    assert {resolve.resolve(page, f" x.html#{name}") for name in ("s", "t", "u\t")} == {
+        "http://h.example/lib/x.html"}
+    assert resolve._cleaned.cache_info().misses == 1
+    assert resolve.resolve(page, " x.html#\t ") == "http://h.example/lib/x.html"
+    assert resolve._cleaned.cache_info().misses == 2  # a fragment cleaning empties
 
 
 def test_cached_url_rules_answer_for_the_anchor_each_time() -> None:

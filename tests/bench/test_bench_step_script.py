@@ -39,7 +39,8 @@ def test_cold_caches_empty_every_per_page_cache_of_the_package() -> None:
     textpass._word_hashes_in_python(words)
     textpass.word_hashes(words)
     bench.clear_warm_caches()
-    assert resolve.resolve.cache_info().currsize == 0
+    assert resolve._cleaned.cache_info().currsize == 0
+    assert resolve._join_in_directory.cache_info().currsize == 0
     assert not textpass._word_hash_cache
     if textpass.COMPILED:
         from pagesift_ui.frontier import _ctext
