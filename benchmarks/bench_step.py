@@ -327,14 +327,15 @@ PYTHON_PARTS = {
     "walk": "walk the tree",
     "collector": "read pages with collect.py",
     "normalise": "collapse white space",
-    "text": "run the duplicate check's text passes",
+    "text": "run the duplicate check's passes (text and MinHash minima)",
 }
 
 
 def use_python_text_passes() -> None:
-    """The duplicate check's text passes as their Python references (``--python-text``)."""
+    """The duplicate check's passes as their Python references (``--python-text``)."""
     urls.fingerprint_texts = textpass._fingerprint_texts_in_python
     textpass.word_hashes = textpass._word_hashes_in_python
+    textpass.min_hashes = textpass._min_hashes_in_python
 
 
 def main() -> None:

@@ -1,12 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""The duplicate check's passes over a page's text, compiled (docs/DECISIONS.md, "the
-step, twelfth pass"; issue 15).
+"""The duplicate check's passes over a page's text, and its MinHash minima, compiled
+(docs/DECISIONS.md, "the step, twelfth pass" and "thirteenth pass"; issue 15).
 
-Both functions read the text once, character by character, in C, where the Python
+The two text functions read the text once, character by character, in C, where the Python
 references (``textpass._fingerprint_texts_in_python`` and ``_word_hashes_in_python``) split
 it into one ``str`` per word and join, translate, lower or look up each: about half a raw
-lxml parse of a docs page between them. This module is optional: ``textpass`` imports it
-when the install built it (``setup.py``) and runs the references when it did not;
+lxml parse of a docs page between them. ``min_hashes`` is the signature's arithmetic in one
+pass a row, where the reference (``textpass._min_hashes_in_python``) makes three numpy passes
+over a scratch block. This module is optional: ``textpass`` imports it when the install
+built it (``setup.py``) and runs the references when it did not;
 tests/frontier/test_textpass.py holds the two to the same bytes and hashes.
 
 White space is ``str.split``'s (``Py_UNICODE_ISSPACE``), a digit is the regex ``\\d``'s
@@ -246,3 +248,51 @@ def word_hashes(object value, object hash_word):
         return PyBytes_FromStringAndSize(<char*>hashes, 8 * count)
     finally:
         free(hashes)
+
+
+def min_hashes(const uint64_t[::1] hashes, const uint64_t[::1] multipliers,
+               const uint64_t[::1] keys, uint64_t[::1] signature):
+    """Each row r's minimum over ``hashes`` of ``multipliers[r] · (h ⊕ keys[r])`` mod 2⁶⁴,
+    written to ``signature[r]``: the MinHash signature ``neardup.minhash`` takes.
+
+    One row at a time over the hashes, with four running minima (independent, so the
+    multiplies overlap): about one 64-bit multiply a cycle, where numpy's xor, multiply and
+    minimum were three passes over a scratch block (issue 15)."""
+    cdef Py_ssize_t count = hashes.shape[0], rows = multipliers.shape[0], row, at
+    cdef uint64_t multiplier, key, least0, least1, least2, least3, value0, value1, value2, value3
+    cdef const uint64_t* values
+    if count == 0:
+        raise ValueError("no hashes: a minimum needs one at least")
+    if keys.shape[0] != rows or signature.shape[0] != rows:
+        raise ValueError("multipliers, keys and signature must have one value a row each")
+    values = &hashes[0]
+    with nogil:
+        for row in range(rows):
+            multiplier = multipliers[row]
+            key = keys[row]
+            least0 = least1 = least2 = least3 = 0xFFFFFFFFFFFFFFFFULL
+            at = 0
+            while at + 4 <= count:
+                value0 = (values[at] ^ key) * multiplier
+                value1 = (values[at + 1] ^ key) * multiplier
+                value2 = (values[at + 2] ^ key) * multiplier
+                value3 = (values[at + 3] ^ key) * multiplier
+                if value0 < least0:
+                    least0 = value0
+                if value1 < least1:
+                    least1 = value1
+                if value2 < least2:
+                    least2 = value2
+                if value3 < least3:
+                    least3 = value3
+                at += 4
+            while at < count:
+                value0 = (values[at] ^ key) * multiplier
+                if value0 < least0:
+                    least0 = value0
+                at += 1
+            if least1 < least0:
+                least0 = least1
+            if least3 < least2:
+                least2 = least3
+            signature[row] = least2 if least2 < least0 else least0

@@ -44,8 +44,6 @@ _A = _rng.integers(0, 1 << 63, size=SIGNATURE_SIZE, dtype=np.uint64) * np.uint64
 _B = _rng.integers(0, 1 << 63, size=SIGNATURE_SIZE, dtype=np.uint64)
 #: The multiplier of the shingle hash: odd, 2⁶⁴/φ (Knuth's multiplicative hashing constant).
 _P = np.uint64(0x9E3779B97F4A7C15)
-#: Values in minhash's scratch block: 1 MB of uint64, so the block stays in a core's cache.
-MINHASH_BLOCK_ITEMS = 131_072
 
 
 def _shingle_hashes(text: str) -> npt.NDArray[np.uint64]:
@@ -75,27 +73,8 @@ def minhash(text: str) -> npt.NDArray[np.uint64] | None:
     if len(hashes) < MIN_SHINGLES:
         return None
     # one multiply-shift hash per row, h ↦ a·(h ⊕ b) mod 2⁶⁴ with odd a (Dietzfelbinger et
-    # al. 1997; numpy's uint64 product wraps), then the minimum over the shingles. A few rows
-    # at a time, in place, in one scratch block of at most MINHASH_BLOCK_ITEMS values: the
-    # whole 128 × shingles product was two temporaries of 16 MB on a long page, and building
-    # them cost 3-4× the arithmetic (issue 15)
-    rows = _rows_per_block(len(hashes))
-    signature: npt.NDArray[np.uint64] = np.empty(SIGNATURE_SIZE, dtype=np.uint64)
-    scratch = np.empty((rows, len(hashes)), dtype=np.uint64)
-    for first in range(0, SIGNATURE_SIZE, rows):
-        np.bitwise_xor(hashes[None, :], _B[first:first + rows, None], out=scratch)
-        np.multiply(scratch, _A[first:first + rows, None], out=scratch)
-        scratch.min(axis=1, out=signature[first:first + rows])
-    return signature
-
-
-def _rows_per_block(shingles: int) -> int:
-    """The most signature rows (a power of two, so they divide ``SIGNATURE_SIZE``) whose
-    scratch block of ``rows × shingles`` values stays within ``MINHASH_BLOCK_ITEMS``."""
-    rows = SIGNATURE_SIZE
-    while rows > 1 and rows * shingles > MINHASH_BLOCK_ITEMS:
-        rows //= 2
-    return rows
+    # al. 1997), then the minimum over the shingles: in C where it was built (textpass)
+    return textpass.min_hashes(hashes, _A, _B)
 
 
 class NearDuplicates:

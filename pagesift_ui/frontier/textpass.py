@@ -1,13 +1,15 @@
-"""The duplicate check's two passes over a page's text: the whitespace-normalised text and
+"""The duplicate check's passes: two over a page's text, the whitespace-normalised text and
 its digitless form (the fingerprints' input, ``urls.text_fingerprints``) and the hashes of
-its lower-cased words (the shingles' input, ``neardup``).
+its lower-cased words (the shingles' input, ``neardup``); and one over the shingles' hashes,
+the MinHash signature's minima (``neardup.minhash``).
 
 Each is computed in C where the install built ``_ctext.pyx`` (``setup.py``) and by the
 Python reference below where it did not, with the same bytes and the same hashes
-(tests/frontier/test_textpass.py). The references split the text into one ``str`` per word
-and join, translate, lower or hash each: about half a raw lxml parse of a docs page between
-them, a twelfth of a step on the Python docs (docs/DECISIONS.md, "the step, twelfth pass";
-issue 15).
+(tests/frontier/test_textpass.py). The text references split the text into one ``str`` per
+word and join, translate, lower or hash each: about half a raw lxml parse of a docs page
+between them, a twelfth of a step on the Python docs (docs/DECISIONS.md, "the step, twelfth
+pass"); the minima's reference makes three numpy passes where C makes one (the thirteenth
+pass; issue 15).
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import numpy.typing as npt
 __all__ = [
     "COMPILED",
     "WORD_HASH_CACHE_SIZE",
+    "MINHASH_BLOCK_ITEMS",
     "clear_word_caches",
     "fingerprint_texts",
+    "min_hashes",
     "word_hash",
     "word_hashes",
 ]
@@ -87,6 +91,41 @@ def _fingerprint_texts_in_python(text: str) -> tuple[bytes, bytes]:
     return data, digitless.encode("utf-8", "surrogatepass")
 
 
+#: Values in the minima reference's scratch block: 1 MB of uint64, so the block stays in a
+#: core's cache.
+MINHASH_BLOCK_ITEMS = 131_072
+
+
+def _min_hashes_in_python(
+    hashes: npt.NDArray[np.uint64], multipliers: npt.NDArray[np.uint64],
+    keys: npt.NDArray[np.uint64],
+) -> npt.NDArray[np.uint64]:
+    # one multiply-shift hash per row, h ↦ a·(h ⊕ b) mod 2⁶⁴ (numpy's uint64 product wraps),
+    # then the minimum over the hashes. A few rows at a time, in place, in one scratch block
+    # of at most MINHASH_BLOCK_ITEMS values: the whole rows × hashes product was two
+    # temporaries of 16 MB on a long page, and building them cost 3-4× the arithmetic
+    # (issue 15)
+    if len(hashes) == 0:
+        raise ValueError("no hashes: a minimum needs one at least")
+    rows = _rows_per_block(len(multipliers), len(hashes))
+    signature: npt.NDArray[np.uint64] = np.empty(len(multipliers), dtype=np.uint64)
+    scratch = np.empty((rows, len(hashes)), dtype=np.uint64)
+    for first in range(0, len(multipliers), rows):
+        block = scratch[: len(multipliers[first:first + rows])]
+        np.bitwise_xor(hashes[None, :], keys[first:first + rows, None], out=block)
+        np.multiply(block, multipliers[first:first + rows, None], out=block)
+        block.min(axis=1, out=signature[first:first + rows])
+    return signature
+
+
+def _rows_per_block(rows: int, count: int) -> int:
+    """The most of ``rows`` (halved from all of them) whose scratch block of ``rows × count``
+    values stays within ``MINHASH_BLOCK_ITEMS``."""
+    while rows > 1 and rows * count > MINHASH_BLOCK_ITEMS:
+        rows //= 2
+    return rows
+
+
 def _non_ascii(data: bytes) -> str:
     """The characters outside ASCII of the text whose UTF-8 is ``data``, in order."""
     return data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
@@ -102,8 +141,14 @@ def clear_word_caches() -> None:
         _ctext.clear_word_cache()
 
 
+_MinHashes = Callable[
+    [npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint64]],
+    npt.NDArray[np.uint64],
+]
+
+
 def _compiled_passes() -> tuple[
-    Callable[[str], tuple[bytes, bytes]], Callable[[str], npt.NDArray[np.uint64]]
+    Callable[[str], tuple[bytes, bytes]], Callable[[str], npt.NDArray[np.uint64]], _MinHashes
 ] | None:
     """The compiled passes (``_ctext.pyx``), or None when the install did not build them (no
     Cython or no C compiler: ``setup.py``)."""
@@ -117,7 +162,13 @@ def _compiled_passes() -> tuple[
     def hashes(text: str) -> npt.NDArray[np.uint64]:
         return np.frombuffer(compiled_hashes(text, word_hash), dtype=np.uint64)
 
-    return _ctext.fingerprint_texts, hashes
+    def minima(hashes: npt.NDArray[np.uint64], multipliers: npt.NDArray[np.uint64],
+               keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+        signature: npt.NDArray[np.uint64] = np.empty(len(multipliers), dtype=np.uint64)
+        _ctext.min_hashes(hashes, multipliers, keys, signature)
+        return signature
+
+    return _ctext.fingerprint_texts, hashes, minima
 
 
 _COMPILED_PASSES = _compiled_passes()
@@ -130,3 +181,6 @@ fingerprint_texts: Callable[[str], tuple[bytes, bytes]] = (
 #: The ``word_hash`` of each word of ``text.lower().split()``, in order.
 word_hashes: Callable[[str], npt.NDArray[np.uint64]] = (
     _COMPILED_PASSES[1] if _COMPILED_PASSES else _word_hashes_in_python)
+#: Row r of the signature: the minimum over ``hashes`` of ``multipliers[r] · (h ⊕ keys[r])``
+#: mod 2⁶⁴ (contiguous uint64 arrays; ``hashes`` not empty).
+min_hashes: _MinHashes = _COMPILED_PASSES[2] if _COMPILED_PASSES else _min_hashes_in_python

@@ -1,5 +1,5 @@
-"""The duplicate check's passes over a page's text (``frontier/textpass.py``): the compiled
-passes (``_ctext.pyx``) give the very bytes and hashes of the Python references."""
+"""The duplicate check's passes (``frontier/textpass.py``): the compiled passes
+(``_ctext.pyx``) give the very bytes, hashes and MinHash minima of the Python references."""
 
 from __future__ import annotations
 
@@ -90,6 +90,7 @@ def test_fingerprints_and_signatures_are_the_same_from_the_python_references(
     prints, signature = text_fingerprints(text), neardup.minhash(text)
     assert signature is not None
     monkeypatch.setattr(textpass, "word_hashes", textpass._word_hashes_in_python)
+    monkeypatch.setattr(textpass, "min_hashes", textpass._min_hashes_in_python)
     monkeypatch.setattr(urls, "fingerprint_texts", textpass._fingerprint_texts_in_python)
     assert text_fingerprints(text) == prints
     assert np.array_equal(neardup.minhash(text), signature)
@@ -158,6 +159,58 @@ def test_a_word_kept_while_its_hash_was_computed_is_kept_once() -> None:
     hashes = np.frombuffer(table.word_hashes("outer", hash_word), dtype=np.uint64)
     assert hashes.tolist() == [textpass.word_hash("outer")]
     assert table.cached_words() == 2
+
+
+_UINT64 = st.integers(0, 2**64 - 1)
+#: uint64 values where wrapping and comparison go wrong first: the ends, the sign bit, ones
+#: that overflow a product, and the shingles' own spread.
+_EDGES = [0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 2, 2**64 - 1, 0x9E3779B97F4A7C15]
+_HASHES = st.lists(st.one_of(st.sampled_from(_EDGES), _UINT64), min_size=1, max_size=70)
+
+
+def _uint64(values: list[int]) -> np.ndarray[Any, np.dtype[np.uint64]]:
+    return np.array(values, dtype=np.uint64)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(_HASHES, st.lists(st.tuples(_UINT64, _UINT64), min_size=1, max_size=9))
+def test_the_compiled_minima_are_the_python_ones(
+    hashes: list[int], rows: list[tuple[int, int]]
+) -> None:
+    # counts not a multiple of four (the compiled loop takes four at a time), rows of any
+    # number (the reference's blocks halve), even multipliers too
+    multipliers, keys = _uint64([a for a, _ in rows]), _uint64([b for _, b in rows])
+    compiled = textpass.min_hashes(_uint64(hashes), multipliers, keys)
+    assert compiled.dtype == np.uint64
+    assert compiled.tolist() == textpass._min_hashes_in_python(
+        _uint64(hashes), multipliers, keys).tolist()
+    # and both are the definition, in Python's integers
+    assert compiled.tolist() == [min((a * (h ^ b)) % 2**64 for h in hashes) for a, b in rows]
+
+
+@pytest.mark.parametrize("minima", ["compiled", "python"])
+def test_the_minima_need_a_hash_and_one_key_a_row(minima: str) -> None:
+    if minima == "compiled" and not textpass.COMPILED:
+        pytest.skip("the compiled text passes are not built")
+    min_hashes = textpass.min_hashes if minima == "compiled" else textpass._min_hashes_in_python
+    with pytest.raises(ValueError, match="no hashes"):
+        min_hashes(_uint64([]), _uint64([3]), _uint64([5]))
+    if minima == "compiled":  # numpy's broadcasting refuses the reference's in its own words
+        with pytest.raises(ValueError, match="one value a row"):
+            min_hashes(_uint64([1]), _uint64([3, 5]), _uint64([5]))
+
+
+def test_the_reference_minima_in_blocks_are_the_whole_product() -> None:
+    # more hashes than one block holds for every row: the rows are taken a few at a time
+    rng = np.random.default_rng(7)
+    hashes = rng.integers(0, 2**63, size=3 * textpass.MINHASH_BLOCK_ITEMS // 128 + 5,
+                          dtype=np.uint64)
+    multipliers = rng.integers(0, 2**63, size=128, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    keys = rng.integers(0, 2**63, size=128, dtype=np.uint64)
+    whole = ((hashes[None, :] ^ keys[:, None]) * multipliers[:, None]).min(axis=1)
+    assert np.array_equal(textpass._min_hashes_in_python(hashes, multipliers, keys), whole)
+    assert np.array_equal(textpass.min_hashes(hashes, multipliers, keys), whole)
 
 
 def _ctext() -> Any:
