@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagesift_ui.page.extract import Link, Page, decode_html, extract
+from pagesift_ui.page.extract import _A_TAG, _TAG_START, Link, Page, _cut, decode_html, extract
 from tests.fixture_site import RELEVANT_PATHS, route
 
 URL = "http://shop.example/help/page"
@@ -392,6 +392,40 @@ def test_the_element_cap_counts_every_tag() -> None:
     page = extract(html, URL, max_elements=20)
     assert page.cut == "after 20 elements" and page.links == ()
     assert page.links_not_read == 1
+
+
+def _cut_by_scanning(markup: str, max_links: int, max_elements: int) -> tuple[str, str, int]:
+    """``_cut`` by its definition: every tag start scanned."""
+    links = 0
+    for elements, tag in enumerate(_TAG_START.finditer(markup), start=1):
+        if tag.group(1) is not None:
+            links += 1
+            if links > max_links:
+                return markup[: tag.start()], f"after {max_links:,} links", sum(
+                    1 for _ in _A_TAG.finditer(markup, tag.start()))
+        if elements > max_elements:
+            return markup[: tag.start()], f"after {max_elements:,} elements", sum(
+                1 for _ in _A_TAG.finditer(markup, tag.start()))
+    return markup, "", 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(["<a href=x>", "<A>", "<a/>", "<abbr>", "</a>", "<b>",
+                                     "</b>", "<", "<!-- c -->", "<!doctype html>", "</",
+                                     "<1", "<a", "a", " ", "<A\t", "<aside>", ">"]),
+                    max_size=40),
+    max_links=st.integers(1, 8),
+    max_elements=st.integers(1, 12),
+)
+def test_the_cut_by_counts_is_the_cut_by_scanning(
+    pieces: list[str], max_links: int, max_elements: int
+) -> None:
+    # the counts (every "<"; the <a> tags by their own pattern) only skip the scan when the
+    # scan would find the page whole
+    markup = "".join(pieces)
+    assert _cut(markup, max_links, max_elements) == _cut_by_scanning(
+        markup, max_links, max_elements)
 
 
 def test_text_past_the_cap_is_cut_and_open_links_still_close() -> None:

@@ -124,7 +124,15 @@ def _cut(markup: str, max_links: int, max_elements: int) -> tuple[str, str, int]
     # (the loop below, a Python step a tag, was a fortieth of a step on the Python docs)
     # every tag start is a "<": a page with no more "<" than both caps is whole without the
     # scan (str.count is a third of the findall's cost; issue 15)
-    if markup.count("<") <= min(max_elements, max_links):
+    starts = markup.count("<")
+    if starts <= min(max_elements, max_links):
+        return markup, "", 0
+    # within the element cap by that count, a page is whole when its <a> tags are within
+    # the link cap: counted by _A_TAG, which the scan's pattern agrees with at every "<"
+    # (neither's match takes a "<" past its first character), at 2.4× the speed of the
+    # scan's findall on the Python docs' nine pages with more "<" than the link cap (19.3
+    # -> 8.1 ms; ~1% of a step there; issue 15)
+    if starts <= max_elements and len(_A_TAG.findall(markup)) <= max_links:
         return markup, "", 0
     tags = _TAG_START.findall(markup)  # per tag, "a" or "" (group 1)
     if len(tags) <= max_elements and len(tags) - tags.count("") <= max_links:
