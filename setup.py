@@ -1,8 +1,9 @@
 """The optional compiled parts of a step: the tree walk of page extraction (``pagesift_ui/
 page/_cwalk.pyx``; docs/DECISIONS.md, "the step, ninth pass: the walk compiled"), the
 collector (``collect.py`` as it is, its fields typed by ``collect.pxd``; "the step, tenth
-pass"), its white-space collapse (``pagesift_ui/page/_cspace.pyx``) and the duplicate check's
-passes over the text (``pagesift_ui/frontier/_ctext.pyx``; both "the step, twelfth pass").
+pass"), its white-space collapse (``pagesift_ui/page/_cspace.pyx``; "the step, twelfth pass")
+and the passes over a page's text: the duplicate check's and the relevance's word classes
+(``pagesift_ui/frontier/_ctext.pyx``; "the step, twelfth pass" and "thirteenth pass").
 Everything else about the package is in pyproject.toml.
 
 The extensions are optional twice over: without Cython they are not attempted, and a failed

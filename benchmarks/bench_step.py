@@ -57,7 +57,15 @@ import pagesift_ui.page.extract as extract_module  # noqa: E402
 from benchmarks.docsites import SITES  # noqa: E402
 from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
-from pagesift_ui.frontier import harvest, language, linkrules, links, textpass, urls  # noqa: E402
+from pagesift_ui.frontier import (  # noqa: E402
+    contentwords,
+    harvest,
+    language,
+    linkrules,
+    links,
+    textpass,
+    urls,
+)
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
 from pagesift_ui.page import collect, lxmltree, markup, soup  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
@@ -203,12 +211,13 @@ LOADED_ONCE = ("word_vectors", "stop_words", "_coverage_table", "_shape_tables",
 
 
 def clear_warm_caches() -> None:
-    """Empty ``WARM_CACHES`` (and the word hashes of the duplicate check's text pass), so a
+    """Empty ``WARM_CACHES`` (and the word hashes and classes of the compiled text passes), so a
     repeat pays what a first crawl pays for each new page: it would otherwise find every URL
     and word of the crawl before it already resolved, cleaned, stemmed and hashed."""
     for cache in WARM_CACHES:
         cache.cache_clear()
     textpass.clear_word_caches()
+    contentwords.clear_word_classes()
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
@@ -327,15 +336,16 @@ PYTHON_PARTS = {
     "walk": "walk the tree",
     "collector": "read pages with collect.py",
     "normalise": "collapse white space",
-    "text": "run the duplicate check's passes (text and MinHash minima)",
+    "text": "run the text passes (duplicates, MinHash minima, relevance's word classes)",
 }
 
 
 def use_python_text_passes() -> None:
-    """The duplicate check's passes as their Python references (``--python-text``)."""
+    """The compiled text passes as their Python references (``--python-text``)."""
     urls.fingerprint_texts = textpass._fingerprint_texts_in_python
     textpass.word_hashes = textpass._word_hashes_in_python
     textpass.min_hashes = textpass._min_hashes_in_python
+    contentwords._WORDS_TABLE = None
 
 
 def main() -> None:

@@ -1,15 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""The duplicate check's passes over a page's text, and its MinHash minima, compiled
-(docs/DECISIONS.md, "the step, twelfth pass" and "thirteenth pass"; issue 15).
+"""Passes over a page's text, compiled: the duplicate check's (and its MinHash minima) and
+the relevance's word classes (docs/DECISIONS.md, "the step, twelfth pass" and "thirteenth
+pass"; issue 15).
 
 The two text functions read the text once, character by character, in C, where the Python
 references (``textpass._fingerprint_texts_in_python`` and ``_word_hashes_in_python``) split
 it into one ``str`` per word and join, translate, lower or look up each: about half a raw
 lxml parse of a docs page between them. ``min_hashes`` is the signature's arithmetic in one
 pass a row, where the reference (``textpass._min_hashes_in_python``) makes three numpy passes
-over a scratch block. This module is optional: ``textpass`` imports it when the install
-built it (``setup.py``) and runs the references when it did not;
-tests/frontier/test_textpass.py holds the two to the same bytes and hashes.
+over a scratch block. ``WordClasses`` reads a text's words for the relevance, each by a
+class kept by its bytes, where ``contentwords._read_in_python`` makes a str a word. This
+module is optional: ``textpass`` and ``contentwords`` import it when the install built it
+(``setup.py``) and run the references when it did not; tests/frontier/test_textpass.py and
+test_contentwords.py hold the two to the same bytes, hashes and counts.
 
 White space is ``str.split``'s (``Py_UNICODE_ISSPACE``), a digit is the regex ``\\d``'s
 (``Py_UNICODE_ISDECIMAL``: Unicode's Nd), and text is encoded as UTF-8 with
@@ -20,7 +23,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport (
     PyUnicode_DATA, PyUnicode_DecodeASCII, PyUnicode_KIND, PyUnicode_READ,
 )
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -299,3 +302,158 @@ def min_hashes(const uint64_t[::1] hashes, const uint64_t[::1] multipliers,
             if least3 < least2:
                 least2 = least3
             signature[row] = least2 if least2 < least0 else least0
+
+
+# --------------------------------------------------------------------------- word classes
+
+cdef enum:
+    _CLASS_SLOTS = 1 << 17  # a power of two, twice the words: probes stay short
+    _CLASS_WORDS = 1 << 16  # contentwords.CLASSED_WORDS
+    _CLASS_ARENA = 1 << 20
+    _LONGEST_CLASSED = 64  # a longer word is classified, not kept
+    _MAX_SEPARATORS = 64
+
+
+cdef class WordClasses:
+    """The words of texts read as ``tokens.words`` reads an ASCII text (runs of ``a-z`` and
+    ``0-9`` after ASCII lower-casing), each by its class: ``classify(word)`` of a word met for
+    the first time, kept by the word's bytes. ``read`` makes no str for a word it has kept,
+    where ``words`` makes one a word (issue 15: the relevance's words were ~5% of a step).
+
+    ``separators``: the characters outside ASCII that separate words as a space does
+    (``tokens``' ``_ASCII_SEPARATORS``); any other character outside ASCII makes ``read``
+    answer None, as ``words`` would read the text by its Unicode rule.
+    """
+
+    cdef uint32_t* _slots  # 0: empty; else an entry's index + 1
+    cdef uint64_t* _keys
+    cdef int64_t* _classes
+    cdef uint32_t* _starts
+    cdef uint32_t* _sizes
+    cdef unsigned char* _arena
+    cdef Py_ssize_t _words
+    cdef Py_ssize_t _arena_used
+    cdef object _classify
+    cdef uint32_t _separators[_MAX_SEPARATORS]
+    cdef Py_ssize_t _separator_count
+
+    def __cinit__(self, object classify, str separators):
+        if len(separators) > _MAX_SEPARATORS:
+            raise ValueError(f"at most {_MAX_SEPARATORS} separators")
+        self._classify = classify
+        self._separator_count = len(separators)
+        cdef Py_ssize_t at
+        for at in range(self._separator_count):
+            self._separators[at] = <uint32_t>ord(separators[at])
+        self._slots = <uint32_t*>_allocate(_CLASS_SLOTS * sizeof(uint32_t))
+        memset(self._slots, 0, _CLASS_SLOTS * sizeof(uint32_t))
+        self._keys = <uint64_t*>_allocate(_CLASS_WORDS * sizeof(uint64_t))
+        self._classes = <int64_t*>_allocate(_CLASS_WORDS * sizeof(int64_t))
+        self._starts = <uint32_t*>_allocate(_CLASS_WORDS * sizeof(uint32_t))
+        self._sizes = <uint32_t*>_allocate(_CLASS_WORDS * sizeof(uint32_t))
+        self._arena = <unsigned char*>_allocate(_CLASS_ARENA)
+
+    def __dealloc__(self):
+        free(self._slots)
+        free(self._keys)
+        free(self._classes)
+        free(self._starts)
+        free(self._sizes)
+        free(self._arena)
+
+    def __len__(self):
+        """How many words are kept."""
+        return self._words
+
+    def clear(self):
+        """Forget every word kept."""
+        memset(self._slots, 0, _CLASS_SLOTS * sizeof(uint32_t))
+        self._words = 0
+        self._arena_used = 0
+
+    cdef Py_ssize_t _slot_of(self, const unsigned char* word, Py_ssize_t size,
+                             uint64_t key) noexcept nogil:
+        """The word's slot, or the empty slot where it would go."""
+        cdef Py_ssize_t slot = key & (_CLASS_SLOTS - 1)
+        cdef uint32_t entry
+        while self._slots[slot]:
+            entry = self._slots[slot] - 1
+            if (self._keys[entry] == key and self._sizes[entry] == size
+                    and memcmp(self._arena + self._starts[entry], word, size) == 0):
+                return slot
+            slot = (slot + 1) & (_CLASS_SLOTS - 1)
+        return slot
+
+    cdef int64_t _class_of(self, const unsigned char* word, Py_ssize_t size) except? -2:
+        cdef uint64_t key = _fnv1a(word, size)
+        cdef Py_ssize_t slot = self._slot_of(word, size, key)
+        cdef int64_t value
+        if self._slots[slot]:
+            return self._classes[self._slots[slot] - 1]
+        value = self._classify(PyUnicode_DecodeASCII(<const char*>word, size, NULL))
+        if value < -1:
+            raise ValueError(f"a word's class is -1 or more, got {value}")
+        if size > _LONGEST_CLASSED:
+            return value
+        # classify is Python: the table may have changed meanwhile (a word kept, the table
+        # cleared), so the slot is found again
+        slot = self._slot_of(word, size, key)
+        if self._slots[slot]:
+            return value
+        if self._words == _CLASS_WORDS or self._arena_used + size > _CLASS_ARENA:
+            self.clear()
+            slot = key & (_CLASS_SLOTS - 1)
+        memcpy(self._arena + self._arena_used, word, size)
+        self._keys[self._words] = key
+        self._classes[self._words] = value
+        self._starts[self._words] = <uint32_t>self._arena_used
+        self._sizes[self._words] = <uint32_t>size
+        self._slots[slot] = <uint32_t>(self._words + 1)
+        self._words += 1
+        self._arena_used += size
+        return value
+
+    cdef bint _separates(self, uint32_t ch) noexcept:
+        cdef Py_ssize_t at
+        for at in range(self._separator_count):
+            if self._separators[at] == ch:
+                return True
+        return False
+
+    def read(self, object value):
+        """``(words, counted, positions, classes)`` of the text: how many words it has, how
+        many of them are not of class -1, and for each word of class 1 or more its position
+        among those counted and its class, in order. None when the text has a character
+        outside ASCII other than a separator."""
+        cdef str text = _exact(value)
+        cdef Py_ssize_t length = len(text), at, size = 0, words = 0, counted = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef uint32_t ch
+        cdef int64_t word_class
+        cdef list positions = [], classes = []
+        cdef unsigned char* word = <unsigned char*>_allocate(length + 1)
+        try:
+            for at in range(length + 1):
+                ch = PyUnicode_READ(kind, data, at) if at < length else 32
+                if ch < 0x80:
+                    if 0x41 <= ch <= 0x5A:  # A-Z: ASCII's lower case
+                        ch += 32
+                    if 0x61 <= ch <= 0x7A or 0x30 <= ch <= 0x39:
+                        word[size] = <unsigned char>ch
+                        size += 1
+                        continue
+                elif not self._separates(ch):
+                    return None
+                if size:
+                    words += 1
+                    word_class = self._class_of(word, size)
+                    size = 0
+                    if word_class != -1:
+                        if word_class > 0:
+                            positions.append(counted)
+                            classes.append(word_class)
+                        counted += 1
+            return words, counted, positions, classes
+        finally:
+            free(word)

@@ -38,11 +38,12 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from itertools import compress, filterfalse
+from itertools import filterfalse
 from typing import Any
 
 import numpy as np
 
+from pagesift_ui.frontier.contentwords import read_content
 from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.linkrules import locator_text, markdown_text
 from pagesift_ui.frontier.meaning import MeaningLift
@@ -235,37 +236,34 @@ class _Text:
     term's bit over the words, or a pair's over adjacent words, is the same count.
     """
 
-    __slots__ = ("_text", "keys", "pairs", "singles", "size")
+    __slots__ = ("_text", "keys", "length", "pairs", "singles", "size")
 
-    def __init__(
-        self, text: str, query: Query, language: Language, tokens: list[str] | None = None
-    ) -> None:
-        """``tokens``: ``words(text)`` when the caller has them already."""
-        stops = stop_words(language)
-        content = list(filterfalse(stops.__contains__, words(text) if tokens is None else tokens))
-        self.size = len(content)
+    def __init__(self, text: str, query: Query, language: Language) -> None:
         self._text = text
         if language is query.language:
-            self.keys: Sequence[str | int] = query.stems
             # ``count`` only ever asks for the query's stems and their adjacent pairs, so
             # only words whose stem is a term's are counted: counting every word pair of a
-            # docs page was most of this class's time. Those words come from the query's
-            # word cache (``Query.word_hits``: a word new to the crawl is stemmed once, the
-            # rest are set operations in C), and the positions of their occurrences are
-            # found in C (``compress``), not word by word in Python (issue 15). (Words
-            # stemming to a CJK term's stem are left out: ``count`` reads CJK units off the
-            # text, never off these counters.)
-            matching = query.word_hits(set(content), language)
-            stems = {word: query.stem(word) for word in matching}
-            hits = list(compress(range(len(content)), map(matching.__contains__, content)))
-            last = len(content) - 1
-            self.singles: Counter[str | int] = Counter(stems[content[at]] for at in hits)
+            # docs page was most of this class's time. ``read_content`` finds them (in C
+            # where it was built, by each word's kept class) with the text's word counts
+            # (issue 15). (Words stemming to a CJK term's stem are left out: ``count`` reads
+            # CJK units off the text, never off these counters.)
+            read = read_content(text, query, language)
+            self.length = read.words
+            self.size = read.content
+            self.keys: Sequence[str | int] = query.stems
+            stems, positions = read.stems, read.positions
+            self.singles: Counter[str | int] = Counter(stems)
+            # two matching words are adjacent content words when their positions are
             self.pairs: Counter[tuple[str | int, str | int]] = Counter(
-                (stems[content[at]], stems[content[at + 1]])
-                for at in hits
-                if at < last and content[at + 1] in matching
+                (stems[at], stems[at + 1])
+                for at in range(len(positions) - 1)
+                if positions[at + 1] == positions[at] + 1
             )
             return
+        tokens = words(text)
+        content = list(filterfalse(stop_words(language).__contains__, tokens))
+        self.length = len(tokens)
+        self.size = len(content)
         found = query.word_hits(set(content), language)
         masks = [found.get(word, 0) for word in content]  # Query.word_masks of the content
         self.keys = range(len(query))
@@ -343,9 +341,7 @@ def page_signal(
     labels = [_Text(markdown_text(title), query, language),
               _Text(locator_text(url), query, language)]
     heads = [_Text(markdown_text(line), query, language) for line in headings]
-    body_text = markdown_text(body_text)
-    body_words = words(body_text)
-    body = _Text(body_text, query, language, body_words)
+    body = _Text(markdown_text(body_text), query, language)
     tf = tuple(body.count(unit, flag) for unit, flag in zip(units, cjk, strict=True))
     n_terms = len(query)
     return PageSignal(
@@ -355,7 +351,7 @@ def page_signal(
         about=tuple(any(t.count(u, c) for t in labels) for u, c in zip(units, cjk, strict=True)),
         head=tuple(any(t.count(u, c) for t in heads) for u, c in zip(units, cjk, strict=True)),
         tf=tf,
-        length=len(body_words),
+        length=body.length,
         content_words=body.size,
         body_mask=sum(1 << i for i in range(n_terms) if tf[i] > 0),
         cosine=cosine,

@@ -6,7 +6,7 @@ import hashlib
 import math
 import re
 
-__all__ = ["block_hash", "blocks", "estimate_tokens", "is_cjk_char", "words"]
+__all__ = ["ASCII_SEPARATORS", "block_hash", "blocks", "estimate_tokens", "is_cjk_char", "words"]
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -18,7 +18,7 @@ _WORD = re.compile(r"[^\W_]+")
 #: characters outside ASCII are these is read as ASCII, by ``_ASCII_WORD_BYTES`` (95 of 120
 #: pages of the Python docs; the Unicode class was a seventh of a step after extraction;
 #: issue 15).
-_ASCII_SEPARATORS = "§¶’—“”–‘…\xa0─├└│•·©→"
+ASCII_SEPARATORS = "§¶’—“”–‘…\xa0─├└│•·©→"
 #: The words of an ASCII text, lower-cased (ASCII's case folding), are its runs of ``a-z``
 #: and ``0-9``: a byte table turns every other byte into a space, and ``split()`` (no byte
 #: kept is white space) gives exactly the runs the regex ``[a-z0-9]+`` finds, at 2.4× its
@@ -62,7 +62,7 @@ def is_cjk_char(char: str) -> bool:
 def words(text: str) -> list[str]:
     """Unicode case-folded words of ``text``, split on non-alphanumerics."""
     if not text.isascii():
-        for separator in _ASCII_SEPARATORS:
+        for separator in ASCII_SEPARATORS:
             if separator in text:
                 text = text.replace(separator, " ")
                 if text.isascii():

@@ -220,13 +220,13 @@ def test_every_ascii_character_splits_or_joins_words_as_the_unicode_rule_does() 
 
 
 def test_the_ascii_separators_are_neither_letters_nor_digits() -> None:
-    for char in tokens_module._ASCII_SEPARATORS:
+    for char in tokens_module.ASCII_SEPARATORS:
         assert not char.isascii() and re.fullmatch(r"[^\W_]", char) is None, repr(char)
         assert words(f"a{char}B") == ["a", "b"]
 
 
 _MOSTLY_ASCII = st.text(alphabet=st.one_of(
-    st.characters(max_codepoint=127), st.sampled_from(tokens_module._ASCII_SEPARATORS),
+    st.characters(max_codepoint=127), st.sampled_from(tokens_module.ASCII_SEPARATORS),
     st.sampled_from("éßİKﬀΣ٣\u2028"), st.characters()), max_size=60)
 
 

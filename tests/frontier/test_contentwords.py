@@ -1,0 +1,135 @@
+"""A text's words as relevance counts them (``frontier/contentwords.py``): the compiled word
+classes (``_ctext.WordClasses``) give the counts of the Python reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pagesift_ui.frontier import contentwords, relevance
+from pagesift_ui.frontier.language import Language
+from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.tokens import ASCII_SEPARATORS
+from pagesift_ui.page.extract import extract
+from tests.compiled import refuse_import
+
+PYDOCS = Path("/usr/share/doc/python3.11/html/library")
+
+needs_compiled = pytest.mark.skipif(not contentwords.COMPILED,
+                                    reason="the compiled word classes are not built")
+
+ENGLISH = Query("running asynchronous tasks and the event loop")
+GERMAN = Query("die Gebühren für das Studium und die Prüfungen")
+
+#: Words each query's classes tell apart (stop words, terms and their other forms, words
+#: that stem alike, digits, "_"), separators outside ASCII, and characters that send a text
+#: to the Unicode rule (a letter outside ASCII, the Kelvin sign, whose lower case is ASCII).
+_PIECES = [" ", "the", "The", "and", "running", "Runs", "run", "tasks", "task", "asynchronous",
+           "ASYNC", "event", "loop", "loops", "x9", "42", "_", "-", "\n", "die", "für",
+           "studium", "Studiums", "gebühr", "ss", ".", "a_b", *ASCII_SEPARATORS, "é", "\u212a"]
+TEXTS = st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=4)),
+                 max_size=40).map("".join)
+
+
+def _python(text: str, query: Query) -> contentwords.ContentWords:
+    return contentwords._read_in_python(text, query, query.language)
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(TEXTS, st.sampled_from([ENGLISH, GERMAN]))
+def test_the_compiled_counts_are_the_python_ones(text: str, query: Query) -> None:
+    assert contentwords.read_content(text, query, query.language) == _python(text, query)
+
+
+def test_the_counts_of_a_text_are_its_words_content_words_and_matching_stems() -> None:
+    read = contentwords.read_content("The event loop runs; the loop's tasks", ENGLISH,
+                                     Language.ENGLISH)
+    # words: the event loop runs the loop s tasks; content: event loop runs loop s tasks
+    assert read == contentwords.ContentWords(8, 6, [0, 1, 2, 3, 5],
+                                             ["event", "loop", "run", "loop", "task"])
+
+
+@needs_compiled
+@pytest.mark.skipif(not PYDOCS.is_dir(), reason="python3.11-doc is not installed")
+def test_the_pages_of_the_python_docs_count_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = [extract(path.read_bytes(), f"http://127.0.0.1/library/{path.name}")
+             for path in sorted(PYDOCS.glob("*.html"))[:40]]
+    compiled = [relevance.page_signal(ENGLISH, page.url, page.title, page.headings,
+                                      page.markdown) for page in pages]
+    monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
+    assert [relevance.page_signal(ENGLISH, page.url, page.title, page.headings,
+                                  page.markdown) for page in pages] == compiled
+
+
+def _table(classify: Any) -> Any:
+    from pagesift_ui.frontier import _ctext
+
+    return _ctext.WordClasses(classify, ASCII_SEPARATORS)
+
+
+@needs_compiled
+def test_a_table_keeps_at_most_its_bound_and_long_words_not_at_all() -> None:
+    asked: list[str] = []
+
+    def classify(word: str) -> int:
+        asked.append(word)
+        return len(word) % 3 - 1
+
+    table = _table(classify)
+    page = 1_000
+    for start in range(0, 2 * contentwords.CLASSED_WORDS + page, page):
+        text = " ".join(f"w{n}" for n in range(start, start + page))
+        total, counted, positions, classes = table.read(text)
+        assert total == page and 0 < len(table) <= contentwords.CLASSED_WORDS
+        assert classes == [len(f"w{n}") % 3 - 1 for n in range(start, start + page)
+                           if len(f"w{n}") % 3 == 2]
+    long_word = "x" * 65
+    asked.clear()
+    assert table.read(f"{long_word} {long_word} {'y' * 64} {'y' * 64}") is not None
+    assert asked == [long_word, long_word, "y" * 64]  # 64 bytes are kept, 65 are not
+
+
+@needs_compiled
+def test_a_classify_that_empties_the_table_leaves_the_counts_right() -> None:
+    # classify is Python: whatever it does to the table, the word is found again
+    holder: list[Any] = []
+
+    def classify(word: str) -> int:
+        holder[0].clear()
+        return 1 if word.startswith("t") else 0
+
+    table = _table(classify)
+    holder.append(table)
+    assert table.read("task x task tree x") == (5, 5, [0, 2, 3], [1, 1, 1])
+
+
+@needs_compiled
+def test_a_class_below_minus_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="-1 or more"):
+        _table(lambda word: -2).read("word")
+
+
+@needs_compiled
+def test_a_query_parsed_again_finds_its_words_classed_and_the_tables_are_bounded() -> None:
+    contentwords.clear_word_classes()
+    contentwords.read_content("tasks and loops", Query("event loop tasks"), Language.ENGLISH)
+    again = Query("event loop tasks")
+    assert contentwords.read_content("loops", again, Language.ENGLISH).stems == ["loop"]
+    assert len(contentwords._CLASSES) == 1
+    for n in range(2 * contentwords.CLASS_TABLES):
+        contentwords.read_content("loops", Query(f"loop{n}"), Language.ENGLISH)
+        assert len(contentwords._CLASSES) <= contentwords.CLASS_TABLES
+
+
+def test_without_the_compiled_module_texts_are_read_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    refuse_import(monkeypatch, "pagesift_ui.frontier._ctext")
+    assert contentwords._compiled_table() is None
+    monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
+    text = "the event loop runs tasks"
+    assert contentwords.read_content(text, ENGLISH, Language.ENGLISH) == _python(text, ENGLISH)
