@@ -66,6 +66,7 @@ from pagesift_ui.frontier import (  # noqa: E402
     textpass,
     urls,
 )
+from pagesift_ui.frontier import query as query_module  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
 from pagesift_ui.page import collect, lxmltree, markup, soup  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
@@ -218,6 +219,7 @@ def clear_warm_caches() -> None:
         cache.cache_clear()
     textpass.clear_word_caches()
     contentwords.clear_word_classes()
+    query_module.clear_mask_tables()
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
@@ -336,7 +338,7 @@ PYTHON_PARTS = {
     "walk": "walk the tree",
     "collector": "read pages with collect.py",
     "normalise": "collapse white space",
-    "text": "run the text passes (duplicates, MinHash minima, relevance's word classes)",
+    "text": "run the text passes (duplicates, MinHash minima, word classes and masks)",
 }
 
 
@@ -346,6 +348,7 @@ def use_python_text_passes() -> None:
     textpass.word_hashes = textpass._word_hashes_in_python
     textpass.min_hashes = textpass._min_hashes_in_python
     contentwords._WORDS_TABLE = None
+    query_module.WORD_CLASSES = None
 
 
 def main() -> None:

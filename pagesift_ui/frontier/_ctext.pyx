@@ -457,3 +457,34 @@ cdef class WordClasses:
             return words, counted, positions, classes
         finally:
             free(word)
+
+    def union(self, object value):
+        """The bitwise or of the classes of the text's words (class -1 as 0), or None when
+        the text has a character outside ASCII other than a separator."""
+        cdef str text = _exact(value)
+        cdef Py_ssize_t length = len(text), at, size = 0
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef uint32_t ch
+        cdef int64_t word_class, union = 0
+        cdef unsigned char* word = <unsigned char*>_allocate(length + 1)
+        try:
+            for at in range(length + 1):
+                ch = PyUnicode_READ(kind, data, at) if at < length else 32
+                if ch < 0x80:
+                    if 0x41 <= ch <= 0x5A:  # A-Z: ASCII's lower case
+                        ch += 32
+                    if 0x61 <= ch <= 0x7A or 0x30 <= ch <= 0x39:
+                        word[size] = <unsigned char>ch
+                        size += 1
+                        continue
+                elif not self._separates(ch):
+                    return None
+                if size:
+                    word_class = self._class_of(word, size)
+                    size = 0
+                    if word_class > 0:
+                        union |= word_class
+            return union
+        finally:
+            free(word)

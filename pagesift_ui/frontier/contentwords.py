@@ -14,19 +14,16 @@ separators), the Python reference below reads it, with the same counts
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from itertools import compress, filterfalse
 from typing import Any
 
 from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, words
+from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, WORD_CLASSES, words
 
 __all__ = ["CLASSED_WORDS", "CLASS_TABLES", "COMPILED", "ContentWords", "clear_word_classes",
            "read_content"]
-
-logger = logging.getLogger(__name__)
 
 #: Words whose class a table keeps (``_ctext._CLASS_WORDS``), emptied when full; a word of
 #: more than 64 bytes is classified each time, never kept.
@@ -90,17 +87,8 @@ class _Classes:
         return index + 1
 
 
-def _compiled_table() -> Any:
-    """``_ctext.WordClasses``, or None when the install did not build it (``setup.py``)."""
-    try:
-        from pagesift_ui.frontier import _ctext
-    except ImportError as error:
-        logger.debug("the compiled word classes are not available (%s): Python", error)
-        return None
-    return _ctext.WordClasses
-
-
-_WORDS_TABLE = _compiled_table()
+#: ``tokens.WORD_CLASSES``, or None to read every text in Python.
+_WORDS_TABLE = WORD_CLASSES
 #: True when texts are read by the compiled word classes; the CLI's ``--version`` says so.
 COMPILED = _WORDS_TABLE is not None
 #: Tables kept at most, each ~3 MB: a crawl reads in one language or two, and a sweep or the

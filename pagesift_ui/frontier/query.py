@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, KeysView, Sequence
+from functools import partial
+from typing import Any
 
 from pagesift_ui.frontier.language import (
     ENGLISH_STOP_WORDS,
@@ -11,14 +13,16 @@ from pagesift_ui.frontier.language import (
     stem_function,
     stop_words,
 )
-from pagesift_ui.frontier.tokens import is_cjk_char, words
+from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, WORD_CLASSES, is_cjk_char, words
 
 __all__ = [
     "HIT_MASK_CACHE_SIZE",
+    "MASK_TABLES",
     "MAX_TERMS",
     "STOP_WORDS",
     "WORD_HITS_CACHE_SIZE",
     "Query",
+    "clear_mask_tables",
     "stem",
     "words",
 ]
@@ -60,8 +64,8 @@ class Query:
     ('German', ['gebühren', 'studium'], ('gebuhr', 'studium'))
     """
 
-    __slots__ = ("_any_cjk", "_bits", "_cjk", "_masks", "_stem", "_stems", "_stems_in",
-                 "_word_hits", "language", "terms", "text")
+    __slots__ = ("_any_cjk", "_bits", "_cjk", "_mask_tables", "_masks", "_stem", "_stems",
+                 "_stems_in", "_word_hits", "language", "terms", "text")
 
     def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
@@ -90,6 +94,9 @@ class Query:
         # per language a text is read in: the words already matched against the terms
         # (``WORD_HITS_CACHE_SIZE``) and, of those, the ones that hit one, with their bits
         self._word_hits: dict[Language, _WordHits] = {}
+        # per language a text is read in: the compiled table of each word's mask, shared
+        # with every query of the same terms (``_mask_table``)
+        self._mask_tables: dict[Language, Any] = {}
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -194,18 +201,57 @@ class Query:
         if not self.terms:
             return 0
         # the terms whose stem a word of the text has: the OR of its words' ``word_masks``
-        # (by the query's stemmer, and the text's when it is read in another language)
-        text_words = set(words(text))
-        hits = self._hits_in(text_words, language)
-        mask = 0
-        for word in hits.words & text_words:
-            mask |= hits.masks[word]
+        # (by the query's stemmer, and the text's when it is read in another language);
+        # by each word's kept mask where the word classes were built (``_mask_table``)
+        read_in = self.language if language is None else language
+        table = self._mask_tables.get(read_in)
+        if table is None and WORD_CLASSES is not None:
+            table = self._mask_tables[read_in] = _mask_table(self, read_in)
+        mask = None if table is None else table.union(text)
+        if mask is None:  # not built, or a text words() reads by its Unicode rule
+            text_words = set(words(text))
+            hits = self._hits_in(text_words, read_in)
+            mask = 0
+            for word in hits.words & text_words:
+                mask |= hits.masks[word]
         if self._any_cjk:
             folded = text.casefold()
             for i, term in enumerate(self.terms):
                 if self._cjk[i] and term in folded:
                     mask |= 1 << i
         return mask
+
+
+#: Word-mask tables kept at most (``tokens.WORD_CLASSES``, ~3 MB each): a crawl reads in
+#: one language or two, and a sweep or the app's sessions run a few queries at a time.
+#: Emptied when full, like the other caches.
+MASK_TABLES = 4
+#: The tables by (terms, the query's language, the language read): every ``Query`` with those
+#: terms answers alike, so a query parsed again (each crawl parses its own) finds its words'
+#: masks kept already, as its own word cache would not.
+_MASK_TABLES: dict[tuple[tuple[str, ...], Language, Language], Any] = {}
+
+
+def _mask_table(query: Query, read_in: Language) -> Any:
+    """The table of each word's ``word_masks`` bits for ``query``'s terms, read in
+    ``read_in``: a word new to it is matched by ``Query.word_hits``, once."""
+    key = (tuple(query.terms), query.language, read_in)
+    table = _MASK_TABLES.get(key)
+    if table is None:
+        if len(_MASK_TABLES) >= MASK_TABLES:
+            _MASK_TABLES.clear()
+        table = _MASK_TABLES[key] = WORD_CLASSES(
+            partial(_word_mask, query, read_in), ASCII_SEPARATORS)
+    return table
+
+
+def _word_mask(query: Query, read_in: Language, word: str) -> int:
+    return query.word_hits({word}, read_in).get(word, 0)
+
+
+def clear_mask_tables() -> None:
+    """Forget every word's mask kept in the tables (the benchmark's cold caches; tests)."""
+    _MASK_TABLES.clear()
 
 
 class _WordHits:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import re
+from typing import Any
 
-__all__ = ["ASCII_SEPARATORS", "block_hash", "blocks", "estimate_tokens", "is_cjk_char", "words"]
+__all__ = ["ASCII_SEPARATORS", "WORD_CLASSES", "block_hash", "blocks", "estimate_tokens",
+           "is_cjk_char", "words"]
+
+logger = logging.getLogger(__name__)
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -70,6 +75,24 @@ def words(text: str) -> list[str]:
         else:
             return _WORD.findall(text.casefold())
     return text.encode("ascii").lower().translate(_ASCII_WORD_BYTES).decode("ascii").split()
+
+
+def _compiled_word_classes() -> Any:
+    """``_ctext.WordClasses``, or None when the install did not build it (``setup.py``)."""
+    try:
+        from pagesift_ui.frontier import _ctext
+    except ImportError as error:
+        logger.debug("the compiled word classes are not available (%s): Python", error)
+        return None
+    return _ctext.WordClasses
+
+
+#: Where the install built it, ``_ctext.WordClasses``: a text's words read as ``words`` reads
+#: an ASCII text (``ASCII_SEPARATORS`` separating as a space does), each by a class kept by
+#: its bytes, so a word met before costs no str; ``read`` and ``union`` answer None for a
+#: text ``words`` reads by the Unicode rule. None where it was not built. Its readers
+#: (``contentwords``, ``Query.hit_mask``) run their Python references then.
+WORD_CLASSES = _compiled_word_classes()
 
 
 def estimate_tokens(text: str) -> int:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pagesift_ui.frontier import contentwords, relevance
+from pagesift_ui.frontier import contentwords, relevance, tokens
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import ASCII_SEPARATORS
@@ -129,7 +129,7 @@ def test_a_query_parsed_again_finds_its_words_classed_and_the_tables_are_bounded
 def test_without_the_compiled_module_texts_are_read_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     refuse_import(monkeypatch, "pagesift_ui.frontier._ctext")
-    assert contentwords._compiled_table() is None
+    assert tokens._compiled_word_classes() is None
     monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
     text = "the event loop runs tasks"
     assert contentwords.read_content(text, ENGLISH, Language.ENGLISH) == _python(text, ENGLISH)

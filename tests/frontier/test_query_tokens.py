@@ -191,6 +191,41 @@ def test_a_hit_mask_is_the_stems_of_the_texts_words(text: str, language: Languag
 _QUERIES = (Query("tuition fees for international students"),
             Query("die Gebühren für das Studium"), Query("退款 policy", Language.ENGLISH))
 
+#: Texts the compiled word classes read (``tokens.WORD_CLASSES``): ASCII but for separators.
+_ASCII_WORDY = st.lists(
+    st.one_of(st.sampled_from(["fees", "Fee", "FEES!", "students", "student's", "housing",
+                               "und", "die", "studium", "Studiums", "12", "tuition-fees",
+                               "a_b", "fees_", "_students", "tuition_fees", "policy", "Policies",
+                               *tokens_module.ASCII_SEPARATORS]),
+              st.text(alphabet=st.characters(max_codepoint=127), max_size=8)),
+    max_size=30,
+).map(" ".join)
+needs_word_classes = pytest.mark.skipif(tokens_module.WORD_CLASSES is None,
+                                        reason="the compiled word classes are not built")
+
+
+@needs_word_classes
+@settings(max_examples=300, deadline=None)
+@given(_ASCII_WORDY, st.sampled_from([None, Language.ENGLISH, Language.GERMAN, Language.FRENCH]))
+def test_a_hit_mask_by_the_word_classes_is_the_stems_of_the_texts_words(
+    text: str, language: Language | None
+) -> None:
+    for query in _QUERIES:
+        assert query._hit_mask(text, language) == _hit_mask_by_stemming(query, text, language)
+        read_in = query.language if language is None else language
+        assert query._mask_tables[read_in].union(text) is not None  # the compiled path
+
+
+@needs_word_classes
+def test_a_query_parsed_again_shares_its_mask_table_and_the_tables_are_bounded() -> None:
+    query_module.clear_mask_tables()
+    first, again = Query("tuition fees"), Query("tuition fees")
+    assert first.hit_mask("Fees") == again.hit_mask("fees") == 0b10
+    assert first._mask_tables[Language.ENGLISH] is again._mask_tables[Language.ENGLISH]
+    for n in range(2 * query_module.MASK_TABLES):
+        assert Query(f"fees{n} fees").hit_mask("fees") == 0b10
+        assert len(query_module._MASK_TABLES) <= query_module.MASK_TABLES
+
 
 def test_the_word_cache_stays_within_its_bound_and_answers_alike_after_a_clear(
     monkeypatch: pytest.MonkeyPatch,
