@@ -315,14 +315,19 @@ cdef enum:
 
 
 cdef class WordClasses:
-    """The words of texts read as ``tokens.words`` reads an ASCII text (runs of ``a-z`` and
-    ``0-9`` after ASCII lower-casing), each by its class: ``classify(word)`` of a word met for
-    the first time, kept by the word's bytes. ``read`` makes no str for a word it has kept,
-    where ``words`` makes one a word (issue 15: the relevance's words were ~5% of a step).
+    """The words of texts read as ``tokens.words`` reads them, each by its class:
+    ``classify(word)`` of a word met for the first time, kept by the word's UTF-8 bytes, so a
+    word met before costs no str, where ``words`` makes one a word (issue 15: the relevance's
+    words and the link texts' term masks were ~10% of a step).
 
-    ``separators``: the characters outside ASCII that separate words as a space does
-    (``tokens``' ``_ASCII_SEPARATORS``); any other character outside ASCII makes ``read``
-    answer None, as ``words`` would read the text by its Unicode rule.
+    ``words`` reads an ASCII text as runs of ``a-z`` and ``0-9`` after ASCII lower-casing,
+    and ``separators`` (``tokens.ASCII_SEPARATORS``: characters outside ASCII that are
+    neither letters nor digits) as spaces; any other text by its Unicode rule,
+    ``unicode_words(text)`` (the runs of ``[^\\W_]`` in ``text.casefold()``). Case folding
+    maps each character alone, and a character outside a word (an ASCII one that is no
+    letter or digit, a separator) folds to one outside a word, so the text between two such
+    characters reads alike alone or in the whole: each run holding another character outside
+    ASCII is given to ``unicode_words``, the rest is read here.
     """
 
     cdef uint32_t* _slots  # 0: empty; else an entry's index + 1
@@ -334,13 +339,15 @@ cdef class WordClasses:
     cdef Py_ssize_t _words
     cdef Py_ssize_t _arena_used
     cdef object _classify
+    cdef object _unicode_words
     cdef uint32_t _separators[_MAX_SEPARATORS]
     cdef Py_ssize_t _separator_count
 
-    def __cinit__(self, object classify, str separators):
+    def __cinit__(self, object classify, object unicode_words, str separators):
         if len(separators) > _MAX_SEPARATORS:
             raise ValueError(f"at most {_MAX_SEPARATORS} separators")
         self._classify = classify
+        self._unicode_words = unicode_words
         self._separator_count = len(separators)
         cdef Py_ssize_t at
         for at in range(self._separator_count):
@@ -384,13 +391,18 @@ cdef class WordClasses:
             slot = (slot + 1) & (_CLASS_SLOTS - 1)
         return slot
 
-    cdef int64_t _class_of(self, const unsigned char* word, Py_ssize_t size) except? -2:
+    cdef int64_t _class_of(self, const unsigned char* word, Py_ssize_t size,
+                           object text) except? -2:
+        """The class of the word whose UTF-8 is ``word``: kept, or ``classify(text)`` (the
+        word as a str; None to decode it from ``word``, ASCII) and kept."""
         cdef uint64_t key = _fnv1a(word, size)
         cdef Py_ssize_t slot = self._slot_of(word, size, key)
         cdef int64_t value
         if self._slots[slot]:
             return self._classes[self._slots[slot] - 1]
-        value = self._classify(PyUnicode_DecodeASCII(<const char*>word, size, NULL))
+        if text is None:
+            text = PyUnicode_DecodeASCII(<const char*>word, size, NULL)
+        value = self._classify(text)
         if value < -1:
             raise ValueError(f"a word's class is -1 or more, got {value}")
         if size > _LONGEST_CLASSED:
@@ -420,71 +432,92 @@ cdef class WordClasses:
                 return True
         return False
 
-    def read(self, object value):
-        """``(words, counted, positions, classes)`` of the text: how many words it has, how
-        many of them are not of class -1, and for each word of class 1 or more its position
-        among those counted and its class, in order. None when the text has a character
-        outside ASCII other than a separator."""
-        cdef str text = _exact(value)
-        cdef Py_ssize_t length = len(text), at, size = 0, words = 0, counted = 0
+    cdef bint _bounds(self, uint32_t ch) noexcept:
+        """True for a character outside every word that folds to one: an ASCII character
+        other than a letter or a digit, or a separator."""
+        if ch < 0x80:
+            return not (0x61 <= (ch | 0x20) <= 0x7A or 0x30 <= ch <= 0x39)
+        return self._separates(ch)
+
+    cdef int _scan(self, str text, list positions, list classes, Py_ssize_t* counts,
+                   int64_t* union) except -1:
+        """Read ``text``: ``counts`` gets its words and those of a class other than -1, and
+        ``union`` the or of their classes; with ``positions`` and ``classes``, each word of
+        class 1 or more adds its place among the counted words and its class."""
+        cdef Py_ssize_t length = len(text), at = 0, size = 0, start = 0, end
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
         cdef uint32_t ch
         cdef int64_t word_class
-        cdef list positions = [], classes = []
+        cdef bytes encoded
         cdef unsigned char* word = <unsigned char*>_allocate(length + 1)
+        cdef list unicode_words
+        cdef Py_ssize_t taken, count
         try:
-            for at in range(length + 1):
+            while at <= length:
                 ch = PyUnicode_READ(kind, data, at) if at < length else 32
                 if ch < 0x80:
                     if 0x41 <= ch <= 0x5A:  # A-Z: ASCII's lower case
                         ch += 32
                     if 0x61 <= ch <= 0x7A or 0x30 <= ch <= 0x39:
+                        if not size:
+                            start = at
                         word[size] = <unsigned char>ch
                         size += 1
+                        at += 1
                         continue
                 elif not self._separates(ch):
-                    return None
-                if size:
-                    words += 1
-                    word_class = self._class_of(word, size)
+                    # a run words() reads by the Unicode rule: from the word this character
+                    # is in (or starts) to the next character outside every word
+                    end = at + 1
+                    while end < length and not self._bounds(PyUnicode_READ(kind, data, end)):
+                        end += 1
+                    unicode_words = self._unicode_words(text[start if size else at:end])
+                    count = len(unicode_words)
+                    for taken in range(count):
+                        encoded = (<str>unicode_words[taken]).encode("utf-8", "surrogatepass")
+                        self._count(self._class_of(<const unsigned char*>PyBytes_AS_STRING(
+                            encoded), len(encoded), unicode_words[taken]),
+                            positions, classes, counts, union)
                     size = 0
-                    if word_class != -1:
-                        if word_class > 0:
-                            positions.append(counted)
-                            classes.append(word_class)
-                        counted += 1
-            return words, counted, positions, classes
+                    at = end
+                    continue
+                if size:
+                    self._count(self._class_of(word, size, None), positions, classes, counts,
+                                union)
+                    size = 0
+                at += 1
+            return 0
         finally:
             free(word)
 
+    cdef inline int _count(self, int64_t word_class, list positions, list classes,
+                           Py_ssize_t* counts, int64_t* union) except -1:
+        counts[0] += 1
+        if word_class != -1:
+            if word_class > 0:
+                union[0] |= word_class
+                if positions is not None:
+                    positions.append(counts[1])
+                    classes.append(word_class)
+            counts[1] += 1
+        return 0
+
+    def read(self, object value):
+        """``(words, counted, positions, classes)`` of the text: how many words it has, how
+        many of them are not of class -1, and for each word of class 1 or more its position
+        among those counted and its class, in order."""
+        cdef Py_ssize_t counts[2]
+        cdef int64_t union = 0
+        cdef list positions = [], classes = []
+        counts[0] = counts[1] = 0
+        self._scan(_exact(value), positions, classes, counts, &union)
+        return counts[0], counts[1], positions, classes
+
     def union(self, object value):
-        """The bitwise or of the classes of the text's words (class -1 as 0), or None when
-        the text has a character outside ASCII other than a separator."""
-        cdef str text = _exact(value)
-        cdef Py_ssize_t length = len(text), at, size = 0
-        cdef int kind = PyUnicode_KIND(text)
-        cdef void* data = PyUnicode_DATA(text)
-        cdef uint32_t ch
-        cdef int64_t word_class, union = 0
-        cdef unsigned char* word = <unsigned char*>_allocate(length + 1)
-        try:
-            for at in range(length + 1):
-                ch = PyUnicode_READ(kind, data, at) if at < length else 32
-                if ch < 0x80:
-                    if 0x41 <= ch <= 0x5A:  # A-Z: ASCII's lower case
-                        ch += 32
-                    if 0x61 <= ch <= 0x7A or 0x30 <= ch <= 0x39:
-                        word[size] = <unsigned char>ch
-                        size += 1
-                        continue
-                elif not self._separates(ch):
-                    return None
-                if size:
-                    word_class = self._class_of(word, size)
-                    size = 0
-                    if word_class > 0:
-                        union |= word_class
-            return union
-        finally:
-            free(word)
+        """The bitwise or of the classes of the text's words, those of class -1 left out."""
+        cdef Py_ssize_t counts[2]
+        cdef int64_t union = 0
+        counts[0] = counts[1] = 0
+        self._scan(_exact(value), None, None, counts, &union)
+        return union

@@ -6,10 +6,8 @@ Read in C where the install built ``_ctext.pyx``: its ``WordClasses`` keeps each
 (a stop word, a content word, or a content word with the stem of a term) by the word's bytes,
 so a word met before costs no ``str``, where ``tokens.words`` makes one for every word of a
 page (with the filtering and matching after it, ~5% of a step on the Python docs; issue 15,
-docs/DECISIONS.md, "the step, thirteenth pass"). Where it was not built, or for a text that
-``tokens.words`` reads by its Unicode rule (a character outside ASCII that is not one of its
-separators), the Python reference below reads it, with the same counts
-(tests/frontier/test_contentwords.py).
+docs/DECISIONS.md, "the step, thirteenth pass"). Where it was not built, the Python
+reference below reads the text, with the same counts (tests/frontier/test_contentwords.py).
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ from typing import Any
 
 from pagesift_ui.frontier.language import Language, stop_words
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, WORD_CLASSES, words
+from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, WORD_CLASSES, unicode_words, words
 
 __all__ = ["CLASSED_WORDS", "CLASS_TABLES", "COMPILED", "ContentWords", "clear_word_classes",
            "read_content"]
@@ -72,7 +70,7 @@ class _Classes:
         self._stops = stop_words(language)
         self._ids: dict[str, int] = {}
         self.stems: list[str] = []
-        self.table = words_table(self._classify, ASCII_SEPARATORS)
+        self.table = words_table(self._classify, unicode_words, ASCII_SEPARATORS)
 
     def _classify(self, word: str) -> int:
         if word in self._stops:
@@ -111,10 +109,7 @@ def read_content(text: str, query: Query, language: Language) -> ContentWords:
         if len(_CLASSES) >= CLASS_TABLES:
             _CLASSES.clear()
         classes = _CLASSES[key] = _Classes(_WORDS_TABLE, query, language)
-    read = classes.table.read(text)
-    if read is None:  # a character outside ASCII that words() reads by the Unicode rule
-        return _read_in_python(text, query, language)
-    total, content, positions, ids = read
+    total, content, positions, ids = classes.table.read(text)
     stems = classes.stems
     return ContentWords(total, content, positions, [stems[index - 1] for index in ids])
 

@@ -13,7 +13,13 @@ from pagesift_ui.frontier.language import (
     stem_function,
     stop_words,
 )
-from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, WORD_CLASSES, is_cjk_char, words
+from pagesift_ui.frontier.tokens import (
+    ASCII_SEPARATORS,
+    WORD_CLASSES,
+    is_cjk_char,
+    unicode_words,
+    words,
+)
 
 __all__ = [
     "HIT_MASK_CACHE_SIZE",
@@ -207,8 +213,9 @@ class Query:
         table = self._mask_tables.get(read_in)
         if table is None and WORD_CLASSES is not None:
             table = self._mask_tables[read_in] = _mask_table(self, read_in)
-        mask = None if table is None else table.union(text)
-        if mask is None:  # not built, or a text words() reads by its Unicode rule
+        if table is not None:
+            mask: int = table.union(text)
+        else:
             text_words = set(words(text))
             hits = self._hits_in(text_words, read_in)
             mask = 0
@@ -241,7 +248,7 @@ def _mask_table(query: Query, read_in: Language) -> Any:
         if len(_MASK_TABLES) >= MASK_TABLES:
             _MASK_TABLES.clear()
         table = _MASK_TABLES[key] = WORD_CLASSES(
-            partial(_word_mask, query, read_in), ASCII_SEPARATORS)
+            partial(_word_mask, query, read_in), unicode_words, ASCII_SEPARATORS)
     return table
 
 

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 __all__ = ["ASCII_SEPARATORS", "WORD_CLASSES", "block_hash", "blocks", "estimate_tokens",
-           "is_cjk_char", "words"]
+           "is_cjk_char", "unicode_words", "words"]
 
 logger = logging.getLogger(__name__)
 
@@ -73,8 +73,15 @@ def words(text: str) -> list[str]:
                 if text.isascii():
                     break
         else:
-            return _WORD.findall(text.casefold())
+            return unicode_words(text)
     return text.encode("ascii").lower().translate(_ASCII_WORD_BYTES).decode("ascii").split()
+
+
+def unicode_words(text: str) -> list[str]:
+    """The words of ``text`` by the Unicode rule: the runs of letters and digits of its case
+    folding (what ``words`` gives a text with characters outside ASCII other than the
+    separators)."""
+    return _WORD.findall(text.casefold())
 
 
 def _compiled_word_classes() -> Any:
@@ -88,9 +95,8 @@ def _compiled_word_classes() -> Any:
 
 
 #: Where the install built it, ``_ctext.WordClasses``: a text's words read as ``words`` reads
-#: an ASCII text (``ASCII_SEPARATORS`` separating as a space does), each by a class kept by
-#: its bytes, so a word met before costs no str; ``read`` and ``union`` answer None for a
-#: text ``words`` reads by the Unicode rule. None where it was not built. Its readers
+#: them, each by a class kept by its bytes, so a word met before costs no str; made with
+#: ``(classify, unicode_words, ASCII_SEPARATORS)``. None where it was not built: its readers
 #: (``contentwords``, ``Query.hit_mask``) run their Python references then.
 WORD_CLASSES = _compiled_word_classes()
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pagesift_ui.frontier import contentwords, relevance, tokens
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import Query
-from pagesift_ui.frontier.tokens import ASCII_SEPARATORS
+from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, unicode_words, words
 from pagesift_ui.page.extract import extract
 from tests.compiled import refuse_import
 
@@ -26,11 +26,14 @@ ENGLISH = Query("running asynchronous tasks and the event loop")
 GERMAN = Query("die Gebühren für das Studium und die Prüfungen")
 
 #: Words each query's classes tell apart (stop words, terms and their other forms, words
-#: that stem alike, digits, "_"), separators outside ASCII, and characters that send a text
-#: to the Unicode rule (a letter outside ASCII, the Kelvin sign, whose lower case is ASCII).
+#: that stem alike, digits, "_"), separators outside ASCII, and characters that send a run
+#: to the Unicode rule: letters and digits outside ASCII, ones whose case folding is ASCII
+#: (the Kelvin sign) or longer ("ß", "ﬁ", "İ" with its combining dot, which is no letter),
+#: a combining mark, signs that are neither.
 _PIECES = [" ", "the", "The", "and", "running", "Runs", "run", "tasks", "task", "asynchronous",
            "ASYNC", "event", "loop", "loops", "x9", "42", "_", "-", "\n", "die", "für",
-           "studium", "Studiums", "gebühr", "ss", ".", "a_b", *ASCII_SEPARATORS, "é", "\u212a"]
+           "studium", "Studiums", "gebühr", "ss", ".", "a_b", *ASCII_SEPARATORS, "é", "\u212a",
+           "ß", "ﬁ", "İ", "\u0307", "٣", "²", "Σ", "×", "naïve", "STRAẞE", "\U0001d400", "\ud800"]
 TEXTS = st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=4)),
                  max_size=40).map("".join)
 
@@ -69,7 +72,23 @@ def test_the_pages_of_the_python_docs_count_the_same(monkeypatch: pytest.MonkeyP
 def _table(classify: Any) -> Any:
     from pagesift_ui.frontier import _ctext
 
-    return _ctext.WordClasses(classify, ASCII_SEPARATORS)
+    return _ctext.WordClasses(classify, unicode_words, ASCII_SEPARATORS)
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(TEXTS)
+def test_a_table_reads_the_words_that_words_reads(text: str) -> None:
+    met: list[str] = []
+
+    def classify(word: str) -> int:
+        met.append(word)
+        return 1
+
+    total, counted, positions, classes = _table(classify).read(text)
+    found = words(text)
+    assert total == counted == len(found) and positions == list(range(total))
+    assert met == list(dict.fromkeys(found))  # each word asked once, in the order met
 
 
 @needs_compiled

@@ -191,7 +191,8 @@ def test_a_hit_mask_is_the_stems_of_the_texts_words(text: str, language: Languag
 _QUERIES = (Query("tuition fees for international students"),
             Query("die Gebühren für das Studium"), Query("退款 policy", Language.ENGLISH))
 
-#: Texts the compiled word classes read (``tokens.WORD_CLASSES``): ASCII but for separators.
+#: Texts the compiled word classes read in C alone (``tokens.WORD_CLASSES``): ASCII but for
+#: the separators.
 _ASCII_WORDY = st.lists(
     st.one_of(st.sampled_from(["fees", "Fee", "FEES!", "students", "student's", "housing",
                                "und", "die", "studium", "Studiums", "12", "tuition-fees",
@@ -213,7 +214,7 @@ def test_a_hit_mask_by_the_word_classes_is_the_stems_of_the_texts_words(
     for query in _QUERIES:
         assert query._hit_mask(text, language) == _hit_mask_by_stemming(query, text, language)
         read_in = query.language if language is None else language
-        assert query._mask_tables[read_in].union(text) is not None  # the compiled path
+        assert read_in in query._mask_tables  # the compiled path
 
 
 @needs_word_classes
