@@ -75,7 +75,10 @@ class _Classes:
     def _classify(self, word: str) -> int:
         if word in self._stops:
             return -1
-        if not self._query.word_hits({word}, self._language):
+        # word_masks, not the query's word cache: a table is shared by the queries of the
+        # same terms, sessions on other threads among them, and a class must never depend
+        # on a cache another thread may be emptying
+        if not self._query.word_masks([word], self._language)[0]:
             return 0
         stem = self._query.stem(word)
         index = self._ids.get(stem)

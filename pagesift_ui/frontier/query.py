@@ -241,7 +241,7 @@ _MASK_TABLES: dict[tuple[tuple[str, ...], Language, Language], Any] = {}
 
 def _mask_table(query: Query, read_in: Language) -> Any:
     """The table of each word's ``word_masks`` bits for ``query``'s terms, read in
-    ``read_in``: a word new to it is matched by ``Query.word_hits``, once."""
+    ``read_in``: a word new to it is stemmed once."""
     key = (tuple(query.terms), query.language, read_in)
     table = _MASK_TABLES.get(key)
     if table is None:
@@ -253,7 +253,10 @@ def _mask_table(query: Query, read_in: Language) -> Any:
 
 
 def _word_mask(query: Query, read_in: Language, word: str) -> int:
-    return query.word_hits({word}, read_in).get(word, 0)
+    # word_masks, not the word cache (``word_hits``): a table is shared by the queries of
+    # the same terms, sessions on other threads among them, and a kept mask must never
+    # depend on a cache another thread may be emptying
+    return query.word_masks([word], read_in)[0]
 
 
 def clear_mask_tables() -> None:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pagesift_ui.frontier import contentwords, relevance, tokens
+from pagesift_ui.frontier import query as query_module
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import ASCII_SEPARATORS, unicode_words, words
@@ -152,3 +153,23 @@ def test_without_the_compiled_module_texts_are_read_in_python(
     monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
     text = "the event loop runs tasks"
     assert contentwords.read_content(text, ENGLISH, Language.ENGLISH) == _python(text, ENGLISH)
+
+
+@needs_compiled
+def test_a_kept_class_or_mask_never_reads_the_querys_word_cache(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tables are shared by the queries of the same terms, sessions on other threads
+    # among them: a class or mask read from a cache another thread may be emptying could be
+    # kept wrong for good, so they come from word_masks, which keeps nothing
+    text = "The event loop runs asynchronous tasks; naïve loops"
+    expected = _python(text, ENGLISH)
+    contentwords.clear_word_classes()
+    query_module.clear_mask_tables()
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the word cache was read")
+
+    query = Query(ENGLISH.text)
+    monkeypatch.setattr(Query, "word_hits", refuse)
+    assert contentwords.read_content(text, query, query.language) == expected
+    assert query.hit_mask(text) == 0b11111  # running (runs), asynchronous, tasks, event, loop

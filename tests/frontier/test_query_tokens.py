@@ -232,6 +232,9 @@ def test_the_word_cache_stays_within_its_bound_and_answers_alike_after_a_clear(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(query_module, "WORD_HITS_CACHE_SIZE", 50)
+    # the Python path, which fills the word cache (the compiled one keeps masks in a table
+    # of its own, filled by ``word_masks``)
+    monkeypatch.setattr(query_module, "WORD_CLASSES", None)
     query = Query("tuition fees")
     texts = [f"fees word{n} word{n + 1} tuition{n % 2}" for n in range(200)]
     for text in texts:
