@@ -58,7 +58,6 @@ from benchmarks.docsites import SITES  # noqa: E402
 from benchmarks.phases import Phase, timed_phases  # noqa: E402
 from pagesift_ui.errors import HTTPStatusError, UnsupportedContentType  # noqa: E402
 from pagesift_ui.frontier import (  # noqa: E402
-    contentwords,
     harvest,
     language,
     linkrules,
@@ -218,8 +217,7 @@ def clear_warm_caches() -> None:
     for cache in WARM_CACHES:
         cache.cache_clear()
     textpass.clear_word_caches()
-    contentwords.clear_word_classes()
-    query_module.clear_mask_tables()
+    query_module.clear_word_tables()
 
 
 def measure(queries: tuple[str, ...], limit: int, repeats: int,
@@ -347,7 +345,6 @@ def use_python_text_passes() -> None:
     urls.fingerprint_texts = textpass._fingerprint_texts_in_python
     textpass.word_hashes = textpass._word_hashes_in_python
     textpass.min_hashes = textpass._min_hashes_in_python
-    contentwords._WORDS_TABLE = None
     query_module.WORD_CLASSES = None
 
 

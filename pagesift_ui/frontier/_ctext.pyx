@@ -308,7 +308,7 @@ def min_hashes(const uint64_t[::1] hashes, const uint64_t[::1] multipliers,
 
 cdef enum:
     _CLASS_SLOTS = 1 << 17  # a power of two, twice the words: probes stay short
-    _CLASS_WORDS = 1 << 16  # contentwords.CLASSED_WORDS
+    _CLASS_WORDS = 1 << 16  # tokens.CLASSED_WORDS
     _CLASS_ARENA = 1 << 20
     _LONGEST_CLASSED = 64  # a longer word is classified, not kept
     _MAX_SEPARATORS = 64
@@ -319,6 +319,9 @@ cdef class WordClasses:
     ``classify(word)`` of a word met for the first time, kept by the word's UTF-8 bytes, so a
     word met before costs no str, where ``words`` makes one a word (issue 15: the relevance's
     words and the link texts' term masks were ~10% of a step).
+
+    A class is ``bits << 1 | uncounted``: the word's bits (a query's term bits) and whether
+    it is left out of the count (a stop word). ``read`` counts, ``union`` ors the bits.
 
     ``words`` reads an ASCII text as runs of ``a-z`` and ``0-9`` after ASCII lower-casing,
     and ``separators`` (``tokens.ASCII_SEPARATORS``: characters outside ASCII that are
@@ -392,7 +395,7 @@ cdef class WordClasses:
         return slot
 
     cdef int64_t _class_of(self, const unsigned char* word, Py_ssize_t size,
-                           object text) except? -2:
+                           object text) except? -1:
         """The class of the word whose UTF-8 is ``word``: kept, or ``classify(text)`` (the
         word as a str; None to decode it from ``word``, ASCII) and kept."""
         cdef uint64_t key = _fnv1a(word, size)
@@ -403,8 +406,8 @@ cdef class WordClasses:
         if text is None:
             text = PyUnicode_DecodeASCII(<const char*>word, size, NULL)
         value = self._classify(text)
-        if value < -1:
-            raise ValueError(f"a word's class is -1 or more, got {value}")
+        if value < 0:
+            raise ValueError(f"a word's class is 0 or more, got {value}")
         if size > _LONGEST_CLASSED:
             return value
         # classify is Python: the table may have changed meanwhile (a word kept, the table
@@ -441,9 +444,9 @@ cdef class WordClasses:
 
     cdef int _scan(self, str text, list positions, list classes, Py_ssize_t* counts,
                    int64_t* union) except -1:
-        """Read ``text``: ``counts`` gets its words and those of a class other than -1, and
-        ``union`` the or of their classes; with ``positions`` and ``classes``, each word of
-        class 1 or more adds its place among the counted words and its class."""
+        """Read ``text``: ``counts`` gets its words and the counted ones, and ``union`` the
+        or of all their bits; with ``positions`` and ``classes``, each counted word with bits
+        adds its place among the counted words and its bits."""
         cdef Py_ssize_t length = len(text), at = 0, size = 0, start = 0, end
         cdef int kind = PyUnicode_KIND(text)
         cdef void* data = PyUnicode_DATA(text)
@@ -493,20 +496,20 @@ cdef class WordClasses:
 
     cdef inline int _count(self, int64_t word_class, list positions, list classes,
                            Py_ssize_t* counts, int64_t* union) except -1:
+        cdef int64_t bits = word_class >> 1
         counts[0] += 1
-        if word_class != -1:
-            if word_class > 0:
-                union[0] |= word_class
-                if positions is not None:
-                    positions.append(counts[1])
-                    classes.append(word_class)
+        union[0] |= bits
+        if not word_class & 1:
+            if bits and positions is not None:
+                positions.append(counts[1])
+                classes.append(bits)
             counts[1] += 1
         return 0
 
     def read(self, object value):
-        """``(words, counted, positions, classes)`` of the text: how many words it has, how
-        many of them are not of class -1, and for each word of class 1 or more its position
-        among those counted and its class, in order."""
+        """``(words, counted, positions, bits)`` of the text: how many words it has, how many
+        of them are counted, and for each counted word with bits its position among those
+        counted and its bits, in order."""
         cdef Py_ssize_t counts[2]
         cdef int64_t union = 0
         cdef list positions = [], classes = []
@@ -515,7 +518,7 @@ cdef class WordClasses:
         return counts[0], counts[1], positions, classes
 
     def union(self, object value):
-        """The bitwise or of the classes of the text's words, those of class -1 left out."""
+        """The bitwise or of the bits of the text's words, counted or not."""
         cdef Py_ssize_t counts[2]
         cdef int64_t union = 0
         counts[0] = counts[1] = 0

@@ -23,12 +23,12 @@ from pagesift_ui.frontier.tokens import (
 
 __all__ = [
     "HIT_MASK_CACHE_SIZE",
-    "MASK_TABLES",
+    "WORD_TABLES",
     "MAX_TERMS",
     "STOP_WORDS",
     "WORD_HITS_CACHE_SIZE",
     "Query",
-    "clear_mask_tables",
+    "clear_word_tables",
     "stem",
     "words",
 ]
@@ -70,8 +70,8 @@ class Query:
     ('German', ['gebühren', 'studium'], ('gebuhr', 'studium'))
     """
 
-    __slots__ = ("_any_cjk", "_bits", "_cjk", "_mask_tables", "_masks", "_stem", "_stems",
-                 "_stems_in", "_word_hits", "language", "terms", "text")
+    __slots__ = ("_any_cjk", "_bits", "_cjk", "_masks", "_stem", "_stems", "_stems_in",
+                 "_word_hits", "_word_tables", "language", "terms", "text")
 
     def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
@@ -100,9 +100,9 @@ class Query:
         # per language a text is read in: the words already matched against the terms
         # (``WORD_HITS_CACHE_SIZE``) and, of those, the ones that hit one, with their bits
         self._word_hits: dict[Language, _WordHits] = {}
-        # per language a text is read in: the compiled table of each word's mask, shared
-        # with every query of the same terms (``_mask_table``)
-        self._mask_tables: dict[Language, Any] = {}
+        # per language a text is read in: the compiled table of each word's term bits and
+        # stop-word flag, shared with every query of the same terms (``word_table``)
+        self._word_tables: dict[Language, Any] = {}
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -203,16 +203,28 @@ class Query:
             hits.known.update(fresh)
         return hits
 
+    def word_table(self, language: Language) -> Any:
+        """The compiled table (``tokens.WORD_CLASSES``) of the words of texts in ``language``:
+        each word's class is its ``word_masks`` bits, shifted left one, with the low bit set
+        for a stop word of ``language``; None where the table was not built. Shared with
+        every query of the same terms (``WORD_TABLES``), so a query parsed again (each crawl
+        parses its own) finds its words kept already; read by ``hit_mask`` and
+        ``contentwords``."""
+        if WORD_CLASSES is None:
+            return None
+        table = self._word_tables.get(language)
+        if table is None:
+            table = self._word_tables[language] = _word_table(self, language)
+        return table
+
     def _hit_mask(self, text: str, language: Language | None) -> int:
         if not self.terms:
             return 0
         # the terms whose stem a word of the text has: the OR of its words' ``word_masks``
         # (by the query's stemmer, and the text's when it is read in another language);
-        # by each word's kept mask where the word classes were built (``_mask_table``)
+        # by each word's kept bits where the word classes were built (``word_table``)
         read_in = self.language if language is None else language
-        table = self._mask_tables.get(read_in)
-        if table is None and WORD_CLASSES is not None:
-            table = self._mask_tables[read_in] = _mask_table(self, read_in)
+        table = self.word_table(read_in)
         if table is not None:
             mask: int = table.union(text)
         else:
@@ -229,39 +241,37 @@ class Query:
         return mask
 
 
-#: Word-mask tables kept at most (``tokens.WORD_CLASSES``, ~3 MB each): a crawl reads in
-#: one language or two, and a sweep or the app's sessions run a few queries at a time.
-#: Emptied when full, like the other caches.
-MASK_TABLES = 4
+#: Word tables kept at most (``Query.word_table``, ~3 MB each): a crawl reads in one
+#: language or two, and a sweep or the app's sessions run a few queries at a time. Emptied
+#: when full, like the other caches.
+WORD_TABLES = 4
 #: The tables by (terms, the query's language, the language read): every ``Query`` with those
-#: terms answers alike, so a query parsed again (each crawl parses its own) finds its words'
-#: masks kept already, as its own word cache would not.
-_MASK_TABLES: dict[tuple[tuple[str, ...], Language, Language], Any] = {}
+#: terms answers alike.
+_WORD_TABLES: dict[tuple[tuple[str, ...], Language, Language], Any] = {}
 
 
-def _mask_table(query: Query, read_in: Language) -> Any:
-    """The table of each word's ``word_masks`` bits for ``query``'s terms, read in
-    ``read_in``: a word new to it is stemmed once."""
+def _word_table(query: Query, read_in: Language) -> Any:
     key = (tuple(query.terms), query.language, read_in)
-    table = _MASK_TABLES.get(key)
+    table = _WORD_TABLES.get(key)
     if table is None:
-        if len(_MASK_TABLES) >= MASK_TABLES:
-            _MASK_TABLES.clear()
-        table = _MASK_TABLES[key] = WORD_CLASSES(
-            partial(_word_mask, query, read_in), unicode_words, ASCII_SEPARATORS)
+        if len(_WORD_TABLES) >= WORD_TABLES:
+            _WORD_TABLES.clear()
+        table = _WORD_TABLES[key] = WORD_CLASSES(
+            partial(_word_class, query, read_in, stop_words(read_in)), unicode_words,
+            ASCII_SEPARATORS)
     return table
 
 
-def _word_mask(query: Query, read_in: Language, word: str) -> int:
+def _word_class(query: Query, read_in: Language, stops: frozenset[str], word: str) -> int:
     # word_masks, not the word cache (``word_hits``): a table is shared by the queries of
-    # the same terms, sessions on other threads among them, and a kept mask must never
+    # the same terms, sessions on other threads among them, and a kept class must never
     # depend on a cache another thread may be emptying
-    return query.word_masks([word], read_in)[0]
+    return query.word_masks([word], read_in)[0] << 1 | (word in stops)
 
 
-def clear_mask_tables() -> None:
-    """Forget every word's mask kept in the tables (the benchmark's cold caches; tests)."""
-    _MASK_TABLES.clear()
+def clear_word_tables() -> None:
+    """Forget every word kept in the tables (the benchmark's cold caches; tests)."""
+    _WORD_TABLES.clear()
 
 
 class _WordHits:

@@ -8,8 +8,8 @@ import math
 import re
 from typing import Any
 
-__all__ = ["ASCII_SEPARATORS", "WORD_CLASSES", "block_hash", "blocks", "estimate_tokens",
-           "is_cjk_char", "unicode_words", "words"]
+__all__ = ["ASCII_SEPARATORS", "CLASSED_WORDS", "WORD_CLASSES", "block_hash", "blocks",
+           "estimate_tokens", "is_cjk_char", "unicode_words", "words"]
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +99,9 @@ def _compiled_word_classes() -> Any:
 #: ``(classify, unicode_words, ASCII_SEPARATORS)``. None where it was not built: its readers
 #: (``contentwords``, ``Query.hit_mask``) run their Python references then.
 WORD_CLASSES = _compiled_word_classes()
+#: Words whose class a table keeps (``_ctext._CLASS_WORDS``), emptied when full; a word of
+#: more than 64 bytes is classified each time, never kept.
+CLASSED_WORDS = 65_536
 
 
 def estimate_tokens(text: str) -> int:

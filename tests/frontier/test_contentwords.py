@@ -65,7 +65,7 @@ def test_the_pages_of_the_python_docs_count_the_same(monkeypatch: pytest.MonkeyP
              for path in sorted(PYDOCS.glob("*.html"))[:40]]
     compiled = [relevance.page_signal(ENGLISH, page.url, page.title, page.headings,
                                       page.markdown) for page in pages]
-    monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
+    monkeypatch.setattr(query_module, "WORD_CLASSES", None)
     assert [relevance.page_signal(ENGLISH, page.url, page.title, page.headings,
                                   page.markdown) for page in pages] == compiled
 
@@ -84,7 +84,7 @@ def test_a_table_reads_the_words_that_words_reads(text: str) -> None:
 
     def classify(word: str) -> int:
         met.append(word)
-        return 1
+        return 1 << 1  # counted, with bit 0
 
     total, counted, positions, classes = _table(classify).read(text)
     found = words(text)
@@ -98,16 +98,15 @@ def test_a_table_keeps_at_most_its_bound_and_long_words_not_at_all() -> None:
 
     def classify(word: str) -> int:
         asked.append(word)
-        return len(word) % 3 - 1
+        return (1, 0, 1 << 1)[len(word) % 3]  # uncounted; counted; counted with bit 0
 
     table = _table(classify)
     page = 1_000
-    for start in range(0, 2 * contentwords.CLASSED_WORDS + page, page):
+    for start in range(0, 2 * tokens.CLASSED_WORDS + page, page):
         text = " ".join(f"w{n}" for n in range(start, start + page))
         total, counted, positions, classes = table.read(text)
-        assert total == page and 0 < len(table) <= contentwords.CLASSED_WORDS
-        assert classes == [len(f"w{n}") % 3 - 1 for n in range(start, start + page)
-                           if len(f"w{n}") % 3 == 2]
+        assert total == page and 0 < len(table) <= tokens.CLASSED_WORDS
+        assert classes == [1 for n in range(start, start + page) if len(f"w{n}") % 3 == 2]
     long_word = "x" * 65
     asked.clear()
     assert table.read(f"{long_word} {long_word} {'y' * 64} {'y' * 64}") is not None
@@ -121,7 +120,7 @@ def test_a_classify_that_empties_the_table_leaves_the_counts_right() -> None:
 
     def classify(word: str) -> int:
         holder[0].clear()
-        return 1 if word.startswith("t") else 0
+        return 1 << 1 if word.startswith("t") else 0
 
     table = _table(classify)
     holder.append(table)
@@ -129,28 +128,28 @@ def test_a_classify_that_empties_the_table_leaves_the_counts_right() -> None:
 
 
 @needs_compiled
-def test_a_class_below_minus_one_is_refused() -> None:
-    with pytest.raises(ValueError, match="-1 or more"):
-        _table(lambda word: -2).read("word")
+def test_a_negative_class_is_refused() -> None:
+    with pytest.raises(ValueError, match="0 or more"):
+        _table(lambda word: -1).read("word")
 
 
 @needs_compiled
 def test_a_query_parsed_again_finds_its_words_classed_and_the_tables_are_bounded() -> None:
-    contentwords.clear_word_classes()
+    query_module.clear_word_tables()
     contentwords.read_content("tasks and loops", Query("event loop tasks"), Language.ENGLISH)
     again = Query("event loop tasks")
     assert contentwords.read_content("loops", again, Language.ENGLISH).stems == ["loop"]
-    assert len(contentwords._CLASSES) == 1
-    for n in range(2 * contentwords.CLASS_TABLES):
+    assert len(query_module._WORD_TABLES) == 1
+    for n in range(2 * query_module.WORD_TABLES):
         contentwords.read_content("loops", Query(f"loop{n}"), Language.ENGLISH)
-        assert len(contentwords._CLASSES) <= contentwords.CLASS_TABLES
+        assert len(query_module._WORD_TABLES) <= query_module.WORD_TABLES
 
 
 def test_without_the_compiled_module_texts_are_read_in_python(
         monkeypatch: pytest.MonkeyPatch) -> None:
     refuse_import(monkeypatch, "pagesift_ui.frontier._ctext")
     assert tokens._compiled_word_classes() is None
-    monkeypatch.setattr(contentwords, "_WORDS_TABLE", None)
+    monkeypatch.setattr(query_module, "WORD_CLASSES", None)
     text = "the event loop runs tasks"
     assert contentwords.read_content(text, ENGLISH, Language.ENGLISH) == _python(text, ENGLISH)
 
@@ -163,8 +162,7 @@ def test_a_kept_class_or_mask_never_reads_the_querys_word_cache(
     # kept wrong for good, so they come from word_masks, which keeps nothing
     text = "The event loop runs asynchronous tasks; naïve loops"
     expected = _python(text, ENGLISH)
-    contentwords.clear_word_classes()
-    query_module.clear_mask_tables()
+    query_module.clear_word_tables()
 
     def refuse(*args: object) -> None:
         raise AssertionError("the word cache was read")

@@ -214,18 +214,18 @@ def test_a_hit_mask_by_the_word_classes_is_the_stems_of_the_texts_words(
     for query in _QUERIES:
         assert query._hit_mask(text, language) == _hit_mask_by_stemming(query, text, language)
         read_in = query.language if language is None else language
-        assert read_in in query._mask_tables  # the compiled path
+        assert read_in in query._word_tables  # the compiled path
 
 
 @needs_word_classes
-def test_a_query_parsed_again_shares_its_mask_table_and_the_tables_are_bounded() -> None:
-    query_module.clear_mask_tables()
+def test_a_query_parsed_again_shares_its_word_table_and_the_tables_are_bounded() -> None:
+    query_module.clear_word_tables()
     first, again = Query("tuition fees"), Query("tuition fees")
     assert first.hit_mask("Fees") == again.hit_mask("fees") == 0b10
-    assert first._mask_tables[Language.ENGLISH] is again._mask_tables[Language.ENGLISH]
-    for n in range(2 * query_module.MASK_TABLES):
+    assert first._word_tables[Language.ENGLISH] is again._word_tables[Language.ENGLISH]
+    for n in range(2 * query_module.WORD_TABLES):
         assert Query(f"fees{n} fees").hit_mask("fees") == 0b10
-        assert len(query_module._MASK_TABLES) <= query_module.MASK_TABLES
+        assert len(query_module._WORD_TABLES) <= query_module.WORD_TABLES
 
 
 def test_the_word_cache_stays_within_its_bound_and_answers_alike_after_a_clear(
