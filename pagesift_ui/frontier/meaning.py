@@ -22,13 +22,16 @@ the same site, whose pages all share its vocabulary. English only: the words are
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 import numpy.typing as npt
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["LINK_TEXTS_KEPT", "LINK_TEXT_CHARS", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT",
            "LinkMeaning", "Meaning", "MeaningLift", "RunningMedian", "WordVectors",
@@ -48,6 +51,28 @@ _COSINE_DECIMALS = 6
 #: does, and ``split()`` gives exactly the regex's runs, faster (issue 15).
 _LETTER_BYTES = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(256))
 _TABLE = "word_vectors.npz"
+
+
+_TextCosine = Callable[
+    [list[str], dict[str, int], npt.NDArray[np.int8], npt.NDArray[np.float64],
+     npt.NDArray[np.float64]],
+    float | None,
+]
+
+
+def _compiled_cosine() -> _TextCosine | None:
+    """``_ctext.text_cosine``, or None when the install did not build it (``setup.py``)."""
+    try:
+        from pagesift_ui.frontier import _ctext
+    except ImportError as error:
+        logger.debug("the compiled meaning pass is not available (%s): numpy", error)
+        return None
+    return _ctext.text_cosine
+
+
+#: A text's cosine with the query in one compiled pass (``WordVectors.cosine``), or None:
+#: numpy's vector, then its dot. Tests set it to None to run the reference.
+TEXT_COSINE = _compiled_cosine()
 
 
 #: The cosines a median is taken over, at most: a crawl of ``MAX_LIMIT`` pages reads up to
@@ -137,8 +162,8 @@ class WordVectors:
                 f"{codes.shape}, scales {scales.shape}"
             )
         self._index = {word: row for row, word in enumerate(words)}
-        self._codes = codes
-        self._scales = scales.astype(np.float64)
+        self._codes = np.ascontiguousarray(codes, dtype=np.int8)
+        self._scales = np.ascontiguousarray(scales, dtype=np.float64)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -160,6 +185,19 @@ class WordVectors:
         summed = summed.sum(axis=0)
         norm = float(np.sqrt(summed @ summed))
         return summed / norm if norm else None
+
+
+    def cosine(self, text: str, query_vector: npt.NDArray[np.float64]) -> float | None:
+        """The cosine of ``text``'s vector with ``query_vector`` (a vector of this table's
+        dimensions), unrounded; None when ``vector`` is. Compiled where the install built
+        ``_ctext`` (one pass over the words' rows, the same sum; its norm and dot may differ
+        from numpy's in the last bits, below the six decimals a cosine is kept to), else
+        ``vector``'s dot with the query (issue 15)."""
+        if TEXT_COSINE is not None:
+            return TEXT_COSINE(_words(text), self._index, self._codes, self._scales,
+                               query_vector)
+        vector = self.vector(text)
+        return None if vector is None else float(vector @ query_vector)
 
 
 def _words(text: str) -> list[str]:
@@ -191,10 +229,8 @@ def _cosine_with(
     when the table knows none of its words, or none of the query's."""
     if query_vector is None:
         return None
-    vector = vectors.vector(text)
-    if vector is None:
-        return None
-    return round(float(vector @ query_vector), _COSINE_DECIMALS)
+    cosine = vectors.cosine(text, query_vector)
+    return None if cosine is None else round(cosine, _COSINE_DECIMALS)
 
 
 def _check_weight(weight: float) -> None:
