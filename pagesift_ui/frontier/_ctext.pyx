@@ -529,47 +529,167 @@ cdef class WordClasses:
 
 # --------------------------------------------------------------------------- meaning
 
-def text_cosine(list words, dict index, const signed char[:, ::1] codes,
-                const double[::1] scales, const double[::1] query):
-    """The cosine with ``query`` of the sum of the rows ``scales[r] · codes[r]`` of the
-    ``words`` that ``index`` maps to a row ``r``, in their order; None when none is known
-    or the sum is zero: ``meaning.WordVectors``' vector, then its dot with the query.
+cdef enum:
+    _LONGEST_ROW_WORD = 64  # a vocabulary word is at most this long (the shipped: 22)
 
-    The sum is numpy's to the bit: each product rounded to a double, the rows added one
-    after another per dimension, as ``np.multiply(...).sum(axis=0)`` adds a C-ordered
-    array's rows (the extension is built with ``-ffp-contract=off``, so no multiply and
-    add are fused into one rounding). The norm and the dot are plain loops, not BLAS's:
-    they may differ from numpy's in the last bits, which the six decimals a cosine is
-    kept to absorb (docs/DESIGN.md §11.12). Where numpy made one array a word and three
-    calls a text, this is one pass (issue 15)."""
-    cdef Py_ssize_t dimensions = codes.shape[1], rows = codes.shape[0], row, at
-    cdef Py_ssize_t known = 0
-    cdef double scale, norm = 0.0, dot = 0.0
-    cdef double* summed
-    cdef object found
-    if scales.shape[0] != rows or query.shape[0] != dimensions:
-        raise ValueError("need one scale a row and a query of the rows' dimensions")
-    summed = <double*>_allocate(max(dimensions, 1) * sizeof(double))
-    try:
-        memset(summed, 0, dimensions * sizeof(double))
-        for word in words:
-            found = index.get(word)
-            if found is None:
-                continue
-            row = found
-            if row < 0 or row >= rows:
-                raise IndexError(f"row {row} of {rows}")
-            scale = scales[row]
-            for at in range(dimensions):
-                summed[at] = summed[at] + <double>codes[row, at] * scale
-            known += 1
-        if known == 0:
-            return None
-        for at in range(dimensions):
-            norm = norm + summed[at] * summed[at]
-            dot = dot + summed[at] * query[at]
-        if norm == 0.0:
-            return None
-        return dot / sqrt(norm)
-    finally:
-        free(summed)
+
+cdef class WordRows:
+    """A vocabulary of lowercase ASCII words, each found by its bytes: the rows of
+    ``meaning.WordVectors``, whose texts are read as the runs of ``a-z`` in their lower
+    case (``meaning._words``).
+
+    ``cosine`` reads a text's words and sums their rows in one pass, where the reference
+    lower-cases, encodes, translates and splits the text, makes a str a word and looks each
+    up in a dict, then calls numpy three times (issue 15). Lower-casing is ASCII's, save for
+    the two characters outside ASCII whose lower case holds an ASCII letter (``str.lower``:
+    KELVIN SIGN is "k"; LATIN CAPITAL LETTER I WITH DOT ABOVE is "i" and a combining dot,
+    which ends the word); every other character outside ASCII lowers to characters outside
+    ASCII, which separate words.
+    """
+
+    cdef uint32_t* _slots  # 0: empty; else a row + 1
+    cdef uint64_t* _keys  # by row
+    cdef uint32_t* _starts  # by row, into the arena
+    cdef uint32_t* _sizes  # by row
+    cdef unsigned char* _arena
+    cdef Py_ssize_t _mask
+    cdef Py_ssize_t _rows
+
+    def __cinit__(self, list words):
+        cdef Py_ssize_t rows = len(words), slots = 16, row, size, used = 0, slot
+        cdef bytes word
+        cdef const unsigned char* data
+        cdef uint64_t key
+        encoded = []
+        for text in words:
+            word = _exact(text).encode("ascii", "replace")
+            if len(word) > _LONGEST_ROW_WORD or len(word) == 0:
+                raise ValueError(f"a vocabulary word has 1 to {_LONGEST_ROW_WORD} "
+                                 f"characters, got {text!r}")
+            encoded.append(word)
+            used += len(word)
+        while slots < 2 * rows:
+            slots *= 2
+        self._rows = rows
+        self._mask = slots - 1
+        self._slots = <uint32_t*>_allocate(slots * sizeof(uint32_t))
+        memset(self._slots, 0, slots * sizeof(uint32_t))
+        self._keys = <uint64_t*>_allocate(max(rows, 1) * sizeof(uint64_t))
+        self._starts = <uint32_t*>_allocate(max(rows, 1) * sizeof(uint32_t))
+        self._sizes = <uint32_t*>_allocate(max(rows, 1) * sizeof(uint32_t))
+        self._arena = <unsigned char*>_allocate(max(used, 1))
+        used = 0
+        for row in range(rows):
+            word = encoded[row]
+            data = <const unsigned char*>PyBytes_AS_STRING(word)
+            size = len(word)
+            key = _fnv1a(data, size)
+            memcpy(self._arena + used, data, size)
+            self._keys[row] = key
+            self._starts[row] = <uint32_t>used
+            self._sizes[row] = <uint32_t>size
+            used += size
+            slot = self._slot_of(data, size, key)
+            # a word twice: the later row, as the reference's dict keeps it
+            self._slots[slot] = <uint32_t>(row + 1)
+
+    def __dealloc__(self):
+        free(self._slots)
+        free(self._keys)
+        free(self._starts)
+        free(self._sizes)
+        free(self._arena)
+
+    def __len__(self):
+        return self._rows
+
+    cdef Py_ssize_t _slot_of(self, const unsigned char* word, Py_ssize_t size,
+                             uint64_t key) noexcept nogil:
+        """The word's slot, or the empty slot where it would go."""
+        cdef Py_ssize_t slot = key & self._mask
+        cdef uint32_t row
+        while self._slots[slot]:
+            row = self._slots[slot] - 1
+            if (self._keys[row] == key and self._sizes[row] == size
+                    and memcmp(self._arena + self._starts[row], word, size) == 0):
+                return slot
+            slot = (slot + 1) & self._mask
+        return slot
+
+    def row(self, str word):
+        """The row of ``word`` (as the vocabulary holds it), or -1."""
+        cdef bytes data = word.encode("utf-8", "surrogatepass")
+        cdef Py_ssize_t slot = self._slot_of(<const unsigned char*>PyBytes_AS_STRING(data),
+                                             len(data), _fnv1a(
+                                                 <const unsigned char*>PyBytes_AS_STRING(data),
+                                                 len(data)))
+        return <Py_ssize_t>self._slots[slot] - 1
+
+    def cosine(self, object value, const signed char[:, ::1] codes,
+               const double[::1] scales, const double[::1] query):
+        """The cosine with ``query`` of the sum of the rows ``scales[r] · codes[r]`` of the
+        text's known words, in their order; None when none is known or the sum is zero:
+        ``meaning.WordVectors``' vector, then its dot with the query.
+
+        The sum is numpy's to the bit: each product rounded to a double, the rows added one
+        after another per dimension, as ``np.multiply(...).sum(axis=0)`` adds a C-ordered
+        array's rows (the extension is built with ``-ffp-contract=off``, so no multiply and
+        add are fused into one rounding). The norm and the dot are plain loops, not BLAS's:
+        they may differ from numpy's in the last bits, which the six decimals a cosine is
+        kept to absorb (docs/DESIGN.md §11.12)."""
+        cdef str text = _exact(value)
+        cdef Py_ssize_t dimensions = codes.shape[1], length = len(text), at, row, size = 0
+        cdef Py_ssize_t known = 0, dimension
+        cdef int kind = PyUnicode_KIND(text)
+        cdef void* data = PyUnicode_DATA(text)
+        cdef uint32_t ch
+        cdef bint ends
+        cdef unsigned char word[_LONGEST_ROW_WORD]
+        cdef double scale, norm = 0.0, dot = 0.0
+        cdef double* summed
+        if codes.shape[0] != self._rows or scales.shape[0] != self._rows:
+            raise ValueError("need one row of codes and one scale a vocabulary word")
+        if query.shape[0] != dimensions:
+            raise ValueError("need a query of the rows' dimensions")
+        summed = <double*>_allocate(max(dimensions, 1) * sizeof(double))
+        try:
+            memset(summed, 0, dimensions * sizeof(double))
+            for at in range(length + 1):
+                ends = True
+                if at < length:
+                    ch = <uint32_t>PyUnicode_READ(kind, data, at)
+                    if 0x41 <= ch <= 0x5A:
+                        ch += 0x20
+                    elif ch == 0x212A:  # KELVIN SIGN: "k"
+                        ch = 0x6B
+                    elif ch == 0x130:  # "i", then a combining dot: a separator
+                        if size < _LONGEST_ROW_WORD:
+                            word[size] = 0x69
+                        size += 1
+                        ch = 0x20
+                    if 0x61 <= ch <= 0x7A:
+                        if size < _LONGEST_ROW_WORD:
+                            word[size] = <unsigned char>ch
+                        size += 1
+                        ends = False
+                if ends and size:
+                    if size <= _LONGEST_ROW_WORD:
+                        row = <Py_ssize_t>self._slots[self._slot_of(word, size,
+                                                                     _fnv1a(word, size))] - 1
+                        if row >= 0:
+                            scale = scales[row]
+                            for dimension in range(dimensions):
+                                summed[dimension] = (summed[dimension]
+                                                     + <double>codes[row, dimension] * scale)
+                            known += 1
+                    size = 0
+            if known == 0:
+                return None
+            for dimension in range(dimensions):
+                norm = norm + summed[dimension] * summed[dimension]
+                dot = dot + summed[dimension] * query[dimension]
+            if norm == 0.0:
+                return None
+            return dot / sqrt(norm)
+        finally:
+            free(summed)

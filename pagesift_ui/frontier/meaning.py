@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import heapq
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pagesift_ui.frontier import _ctext
 
 logger = logging.getLogger(__name__)
 
@@ -53,26 +57,19 @@ _LETTER_BYTES = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(2
 _TABLE = "word_vectors.npz"
 
 
-_TextCosine = Callable[
-    [list[str], dict[str, int], npt.NDArray[np.int8], npt.NDArray[np.float64],
-     npt.NDArray[np.float64]],
-    float | None,
-]
-
-
-def _compiled_cosine() -> _TextCosine | None:
-    """``_ctext.text_cosine``, or None when the install did not build it (``setup.py``)."""
+def _compiled_rows() -> type[_ctext.WordRows] | None:
+    """``_ctext.WordRows``, or None when the install did not build it (``setup.py``)."""
     try:
         from pagesift_ui.frontier import _ctext
     except ImportError as error:
         logger.debug("the compiled meaning pass is not available (%s): numpy", error)
         return None
-    return _ctext.text_cosine
+    return _ctext.WordRows
 
 
-#: A text's cosine with the query in one compiled pass (``WordVectors.cosine``), or None:
-#: numpy's vector, then its dot. Tests set it to None to run the reference.
-TEXT_COSINE = _compiled_cosine()
+#: The compiled reading of a text by meaning (``WordVectors.cosine``), or None: numpy's
+#: vector, then its dot. A table built while it is None reads texts by the reference.
+WORD_ROWS = _compiled_rows()
 
 
 #: The cosines a median is taken over, at most: a crawl of ``MAX_LIMIT`` pages reads up to
@@ -148,7 +145,7 @@ class WordVectors:
         The scale of each word's codes.
     """
 
-    __slots__ = ("_codes", "_index", "_scales")
+    __slots__ = ("_codes", "_index", "_rows", "_scales")
 
     def __init__(
         self,
@@ -164,6 +161,10 @@ class WordVectors:
         self._index = {word: row for row, word in enumerate(words)}
         self._codes = np.ascontiguousarray(codes, dtype=np.int8)
         self._scales = np.ascontiguousarray(scales, dtype=np.float64)
+        # the vocabulary by its bytes, for the compiled pass (only the words it can read:
+        # runs of a-z, the rest are never found by either reading)
+        self._rows = (WORD_ROWS([word if _words(word) == [word] else "-" for word in words])
+                      if WORD_ROWS is not None else None)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -190,12 +191,11 @@ class WordVectors:
     def cosine(self, text: str, query_vector: npt.NDArray[np.float64]) -> float | None:
         """The cosine of ``text``'s vector with ``query_vector`` (a vector of this table's
         dimensions), unrounded; None when ``vector`` is. Compiled where the install built
-        ``_ctext`` (one pass over the words' rows, the same sum; its norm and dot may differ
-        from numpy's in the last bits, below the six decimals a cosine is kept to), else
-        ``vector``'s dot with the query (issue 15)."""
-        if TEXT_COSINE is not None:
-            return TEXT_COSINE(_words(text), self._index, self._codes, self._scales,
-                               query_vector)
+        ``_ctext`` (``_ctext.WordRows``: one pass over the text, the same sum of rows; its
+        norm and dot may differ from numpy's in the last bits, below the six decimals a
+        cosine is kept to), else ``vector``'s dot with the query (issue 15)."""
+        if self._rows is not None:
+            return self._rows.cosine(text, self._codes, self._scales, query_vector)
         vector = self.vector(text)
         return None if vector is None else float(vector @ query_vector)
 

@@ -1,6 +1,6 @@
-"""The compiled meaning pass (``_ctext.text_cosine``, ``WordVectors.cosine``; issue 15)
-against its reference, numpy's vector and dot: the same sum of rows to the bit, the same
-cosines to the six decimals a crawl keeps, the same texts with none."""
+"""The compiled meaning pass (``_ctext.WordRows``, ``WordVectors.cosine``; issue 15) against
+its reference, ``_words``, a dict and numpy's vector and dot: the same words, the same sum of
+rows, the same cosines to the six decimals a crawl keeps, the same texts with none."""
 
 from __future__ import annotations
 
@@ -12,25 +12,29 @@ from hypothesis import strategies as st
 from pagesift_ui.frontier import meaning as meaning_module
 from pagesift_ui.frontier.meaning import Meaning, WordVectors, word_vectors
 
-needs_compiled = pytest.mark.skipif(meaning_module.TEXT_COSINE is None,
+needs_compiled = pytest.mark.skipif(meaning_module.WORD_ROWS is None,
                                     reason="the compiled text passes are not built")
 
 QUERY = "how an event loop runs coroutines and schedules tasks"
 
 
 def _reference(table: WordVectors, text: str, query_vector: np.ndarray) -> float | None:
-    vector = table.vector(text)
+    vector = table.vector(text)  # the reference: _words, the dict, numpy
     return None if vector is None else float(vector @ query_vector)
 
 
-# the table's own words (so most texts hold several known ones), with other words, digits,
-# case and punctuation between them
+# the table's own words (so most texts hold several known ones) in any case, glued to each
+# other or not, with the characters whose lower case is ASCII (KELVIN SIGN, "İ"), other
+# letters, digits, punctuation and anything between them
 _VOCABULARY = sorted(word_vectors()._index)[::97]
+_WORD = st.sampled_from(_VOCABULARY).flatmap(
+    lambda word: st.sampled_from([word, word.upper(), word.title()]))
 _TEXTS = st.lists(
-    st.one_of(st.sampled_from(_VOCABULARY), st.sampled_from(["Loop", "TASKS", "x9", "—", ""]),
+    st.one_of(_WORD, st.sampled_from(["Loop", "TASKS", "x9", "—", "", "\u212a", "İ", "İs",
+                                      "\u212aey", "Σ", "é", "a" * 70, "_", "\ud800"]),
               st.text(max_size=8)),
     max_size=60,
-).map(" ".join)
+).flatmap(lambda parts: st.sampled_from([" ".join(parts), "".join(parts), "-".join(parts)]))
 
 
 @needs_compiled
@@ -85,12 +89,17 @@ def test_the_compiled_pass_refuses_mismatched_arrays() -> None:
     from pagesift_ui.frontier import _ctext
 
     codes = np.zeros((2, 3), dtype=np.int8)
-    with pytest.raises(ValueError, match="one scale a row"):
-        _ctext.text_cosine(["a"], {"a": 0}, codes, np.ones(1), np.ones(3))
-    with pytest.raises(ValueError, match="one scale a row"):
-        _ctext.text_cosine(["a"], {"a": 0}, codes, np.ones(2), np.ones(2))
-    with pytest.raises(IndexError, match="row 5 of 2"):
-        _ctext.text_cosine(["a"], {"a": 5}, codes, np.ones(2), np.ones(3))
+    rows = _ctext.WordRows(["a", "b"])
+    with pytest.raises(ValueError, match="one row of codes and one scale"):
+        rows.cosine("a", codes, np.ones(1), np.ones(3))
+    with pytest.raises(ValueError, match="one row of codes and one scale"):
+        rows.cosine("a", np.zeros((3, 3), dtype=np.int8), np.ones(3), np.ones(3))
+    with pytest.raises(ValueError, match="a query of the rows' dimensions"):
+        rows.cosine("a", codes, np.ones(2), np.ones(2))
+    with pytest.raises(ValueError, match="1 to 64 characters"):
+        _ctext.WordRows(["a", "b" * 65])
+    with pytest.raises(TypeError):
+        rows.cosine(b"a", codes, np.ones(2), np.ones(3))
 
 
 def test_a_crawls_cosines_are_the_same_with_and_without_the_compiled_pass(
@@ -101,6 +110,29 @@ def test_a_crawls_cosines_are_the_same_with_and_without_the_compiled_pass(
             "An event loop runs asynchronous tasks and callbacks.")
     reader = Meaning(word_vectors(), QUERY, 0.5)
     compiled = reader.cosine(*page)
-    monkeypatch.setattr(meaning_module, "TEXT_COSINE", None)
+    monkeypatch.setattr(word_vectors(), "_rows", None)
     assert reader.cosine(*page) == compiled
     assert compiled is not None and 0.0 < compiled < 1.0
+
+
+@needs_compiled
+def test_the_compiled_vocabulary_finds_each_word_at_its_row_and_the_last_of_a_twice() -> None:
+    from pagesift_ui.frontier import _ctext
+
+    table = word_vectors()
+    rows = _ctext.WordRows(list(table._index))
+    assert len(rows) == len(table) == 75_471
+    assert all(rows.row(word) == row for word, row in table._index.items())
+    assert rows.row("nosuchwordhere") == -1
+    assert _ctext.WordRows(["a", "b", "a"]).row("a") == 2  # as a dict built in order keeps it
+
+
+def test_a_table_without_the_compiled_pass_reads_texts_by_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(meaning_module, "WORD_ROWS", None)
+    table = WordVectors(["cat", "tax"], np.array([[127, 0], [0, 127]], dtype=np.int8),
+                        np.ones(2, dtype=np.float32))
+    assert table._rows is None
+    assert table.cosine("The CAT", np.array([1.0, 0.0])) == 1.0
+    assert table.cosine("dog", np.array([1.0, 0.0])) is None
