@@ -58,11 +58,12 @@ def _extensions() -> list[Extension]:
                      extra_compile_args=[] if sys.platform == "win32" else
                      ["-ffp-contract=off"])
     space = Extension("pagesift_ui.page._cspace", ["pagesift_ui/page/_cspace.pyx"])
+    utf8 = Extension("pagesift_ui.page._cutf8", ["pagesift_ui/page/_cutf8.pyx"])
     # annotation_typing off: the types are the .pxd's alone, and every annotation keeps its
     # Python meaning (with it on, a parameter annotated ``int`` took True as 1 in a compiled
     # frontier module, and a check that refuses bools passed it; docs/DECISIONS.md, "the
     # step, tenth pass")
-    return cythonize([walk, collect, text, space], quiet=True,
+    return cythonize([walk, collect, text, space, utf8], quiet=True,
                      compiler_directives={"language_level": 3, "annotation_typing": False})
 
 

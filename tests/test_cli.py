@@ -238,6 +238,8 @@ COMPILED_PARTS = {
                              "white-space collapse compiled", "white-space collapse in Python"),
     "text passes": ("pagesift_ui.frontier.textpass", "COMPILED", True, False,
                     "text passes compiled", "text passes in Python"),
+    "UTF-8 check": ("pagesift_ui.page.charset", "UTF8_CHECK_COMPILED", True, False,
+                    "UTF-8 check compiled", "UTF-8 check in Python"),
 }
 
 

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pagesift_ui.page.extract as extract_module
-from pagesift_ui.page import collect, lxmltree, markup, soup
+from pagesift_ui.page import charset, collect, lxmltree, markup, soup
 from pagesift_ui.page.extract import Page, extract
 from tests.compiled import refuse_import
 from tests.test_extract_paths import (
@@ -84,6 +84,7 @@ def test_the_install_built_the_compiled_walk_and_collector() -> None:
     assert COMPILED is not None, "pip install did not build pagesift_ui/page/_cwalk.pyx"
     assert collect.is_compiled(), "pip install did not build pagesift_ui/page/collect.py"
     assert markup.NORMALISE_COMPILED, "pip install did not build pagesift_ui/page/_cspace.pyx"
+    assert charset.UTF8_CHECK_COMPILED, "pip install did not build pagesift_ui/page/_cutf8.pyx"
 
 
 #: White space of every kind str.split knows (and "\x1c", which only it does), in every str

@@ -21,7 +21,7 @@ from pagesift_ui.cli.options import Handler
 from pagesift_ui.cli.outputs import WRITE_FAILED
 from pagesift_ui.errors import PagesiftError
 from pagesift_ui.frontier import textpass
-from pagesift_ui.page import collect, lxmltree, markup
+from pagesift_ui.page import charset, collect, lxmltree, markup
 
 __all__ = ["EXIT_CODES", "INTERNAL_ERROR", "build_parser", "main"]
 
@@ -67,16 +67,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    """The version, and which tree walk, collector, white-space collapse and text passes this
-    install runs: speed measured on one install means little without it (docs/DECISIONS.md,
-    "the step, ninth pass", "tenth pass" and "twelfth pass")."""
+    """The version, and which tree walk, collector, white-space collapse, text passes and
+    UTF-8 check this install runs: speed measured on one install means little without it
+    (docs/DECISIONS.md, "the step, ninth pass", "tenth pass", "twelfth pass" and
+    "fourteenth pass")."""
     walk = ("tree walk compiled" if lxmltree.COMPILED_WALK is not None
             else "tree walk in Python: the compiled walk was not built")
     collector = "collector compiled" if collect.is_compiled() else "collector in Python"
     space = ("white-space collapse compiled" if markup.NORMALISE_COMPILED
              else "white-space collapse in Python")
     text = "text passes compiled" if textpass.COMPILED else "text passes in Python"
-    return f"pagesift-ui {__version__} ({walk}, {collector}, {space}, {text})"
+    utf8 = "UTF-8 check compiled" if charset.UTF8_CHECK_COMPILED else "UTF-8 check in Python"
+    return f"pagesift-ui {__version__} ({walk}, {collector}, {space}, {text}, {utf8})"
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,

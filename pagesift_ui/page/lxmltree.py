@@ -77,10 +77,12 @@ def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
 COMPILED_WALK = _compiled_walk()
 
 
-def read_tree(markup: str) -> Document | None:
+def read_tree(markup: str | bytes) -> Document | None:
     """The document through lxml, or None when lxml gives no tree with a ``<body>``
-    (an empty document, a frameset, a head only): bs4 reads those (``read_soup``)."""
-    parser = etree.HTMLParser(recover=True)
+    (an empty document, a frameset, a head only): bs4 reads those (``read_soup``).
+    ``markup`` as bytes is valid UTF-8, read as lxml reads a str: as UTF-8."""
+    parser = (etree.HTMLParser(recover=True) if isinstance(markup, str)
+              else etree.HTMLParser(recover=True, encoding="UTF-8"))
     try:
         parser.feed(markup)
         root = parser.close()

@@ -1,0 +1,3 @@
+# The compiled UTF-8 check (_cutf8.pyx), for mypy.
+
+def is_utf8(data: bytes) -> bool: ...
