@@ -1,4 +1,4 @@
-# The compiled tree walk (_cwalk.pyx): its one entry point, for mypy.
+# The compiled tree walk (_cwalk.pyx): its entry points, for mypy.
 from collections.abc import Callable
 from typing import Any
 
@@ -8,3 +8,6 @@ def walk_tree(
     collector: Any,
     python_check: Callable[[str, Any, bool], bool],
 ) -> int: ...
+
+def head_parts(root: Any) -> list[Any]: ...
+def main_by_role(body: Any) -> Any: ...

@@ -495,3 +495,83 @@ def walk_tree(body, main_roots, collector, python_check):
     w.walk(root_element._c_node, flags, body.tag, w.whole_body, False, False)
     w.flush()
     return w.not_walked
+
+
+# --------------------------------------------------------------------------- the head
+
+cdef const char* _main_ptr[1]
+cdef Py_ssize_t _main_len[1]
+_main_ptr[0] = "main"
+_main_len[0] = 4
+
+
+cdef xmlNode* _next_element(xmlNode* c_node, xmlNode* top) noexcept nogil:
+    """The element after ``c_node`` in document order inside ``top`` (NULL after the last):
+    its first element child, else the next element sibling of it or of an ancestor below
+    ``top``. The order of lxml's ``iter`` and of XPath's descendant axis."""
+    cdef xmlNode* next_node = c_node.children
+    while next_node is not NULL:
+        if next_node.type == tree.XML_ELEMENT_NODE:
+            return next_node
+        next_node = next_node.next
+    while c_node is not top and c_node is not NULL:
+        next_node = c_node.next
+        while next_node is not NULL:
+            if next_node.type == tree.XML_ELEMENT_NODE:
+                return next_node
+            next_node = next_node.next
+        c_node = c_node.parent
+    return NULL
+
+
+cdef inline bint _is_head_part(const_xmlChar* name) noexcept nogil:
+    return (_streq(name, "title") or _streq(name, "base") or _streq(name, "meta")
+            or _streq(name, "link") or _streq(name, "body"))
+
+
+def head_parts(root):
+    """``list(root.iter("title", "base", "meta", "link", "body"))``: the elements
+    ``lxmltree.read_tree`` reads the head from, in document order, found in C (lxml's
+    iterator matched every element of a page against the five names in Python's sight:
+    with the role search below, a fifth of a raw parse; issue 15)."""
+    cdef _Element root_element = <_Element?>root
+    cdef xmlNode* top = root_element._c_node
+    cdef xmlNode* c_node = top
+    cdef list parts = []
+    while c_node is not NULL:
+        if c_node.ns is NULL and _is_head_part(c_node.name):
+            parts.append(elementFactory(root_element._doc, c_node))
+        c_node = _next_element(c_node, top)
+    return parts
+
+
+def main_by_role(body):
+    """The first element below ``body`` whose ``role``, stripped and lower-cased, is
+    "main" (what ``lxmltree.read_tree`` looks for by the XPath ``descendant::*/@role`` on a
+    page with no ``<main>`` and no ``<article>``), or None; False when a role's value is not
+    plain ASCII text (an entity in it, a character outside ASCII, whose case and white space
+    are ``str``'s): the XPath decides then."""
+    cdef _Element body_element = <_Element?>body
+    cdef xmlNode* top = body_element._c_node
+    cdef xmlNode* c_node = _next_element(top, top)
+    cdef xmlAttr* attr
+    cdef const unsigned char* value
+    cdef const unsigned char* end
+    while c_node is not NULL:
+        attr = c_node.properties
+        while attr is not NULL:
+            if (attr.type == tree.XML_ATTRIBUTE_NODE and attr.ns is NULL
+                    and _streq(attr.name, "role")):
+                value = _plain_value(attr)
+                if value is NULL or not _is_ascii(value):
+                    return False
+                while value[0] and _pyspace(value[0]):
+                    value += 1
+                end = value + strlen(<const char*>value)
+                while end > value and _pyspace((end - 1)[0]):
+                    end -= 1
+                if _in_words(value, end - value, _main_ptr, _main_len, 1):
+                    return elementFactory(body_element._doc, c_node)
+            attr = attr.next
+        c_node = _next_element(c_node, top)
+    return None

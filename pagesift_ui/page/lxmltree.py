@@ -77,6 +77,24 @@ def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
 COMPILED_WALK = _compiled_walk()
 
 
+def _compiled_head() -> tuple[Callable[[Any], list[Any]], Callable[[Any], Any]] | None:
+    """The compiled search of the head parts and of a main element by its role
+    (``_cwalk.head_parts``, ``_cwalk.main_by_role``), or None, as the walk."""
+    try:
+        from pagesift_ui.page._cwalk import head_parts, main_by_role
+    except (ImportError, ValueError, AttributeError) as error:
+        logger.debug("the compiled head search is not available (%s): lxml's", error)
+        return None
+    return head_parts, main_by_role
+
+
+#: (head parts, main by role) compiled when they were built, else None: lxml's iterator
+#: and XPath, which gave them in Python's sight a fifth of a raw parse between them on the
+#: Python docs (issue 15; docs/DECISIONS.md, "the step, fourteenth pass"). Tests set it to
+#: None to search by lxml.
+COMPILED_HEAD = _compiled_head()
+
+
 def read_tree(markup: str | bytes) -> Document | None:
     """The document through lxml, or None when lxml gives no tree with a ``<body>``
     (an empty document, a frameset, a head only): bs4 reads those (``read_soup``).
@@ -97,7 +115,8 @@ def read_tree(markup: str | bytes) -> Document | None:
     body = None
     main = None
     articles: list[Any] = []
-    for element in root.iter(*_HEAD_PARTS):
+    compiled = COMPILED_HEAD
+    for element in compiled[0](root) if compiled else root.iter(*_HEAD_PARTS):
         name = element.tag
         if name == "title" and title is None:
             title = normalise("".join(element.itertext()))
@@ -114,11 +133,14 @@ def read_tree(markup: str | bytes) -> Document | None:
     if next(body.iter("main", "article"), None) is None:
         # (iter answers at once when the document never names either tag) no <main> and no
         # <article>: the candidates are the elements with a role, and ``is_main`` reads the
-        # role alone
-        for role in _ROLES(body):
-            if role.strip().lower() == "main":
-                main = role.getparent()
-                break
+        # role alone; compiled, False leaves a role C cannot read plainly to the XPath
+        main = compiled[1](body) if compiled else False
+        if main is False:
+            main = None
+            for role in _ROLES(body):
+                if role.strip().lower() == "main":
+                    main = role.getparent()
+                    break
     else:
         for element in _MAIN_CANDIDATES(body):
             name = element.tag
