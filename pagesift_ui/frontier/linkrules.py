@@ -31,6 +31,7 @@ __all__ = [
     "LIST_ITEM",
     "LIST_TITLE_BYTES",
     "TITLE_MARK",
+    "ListTitles",
     "URL_RULES_CACHE_SIZE",
     "anchor_and_title",
     "around",
@@ -565,7 +566,7 @@ def link_contexts(
         raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")
     contexts: dict[str, list[tuple[str, str]]] = {}
     lines = markdown.splitlines()
-    titles = _ListTitles(lines)
+    titles = ListTitles(lines)
     for index, raw_line in enumerate(lines):
         if "](" not in raw_line:
             continue  # a title's line, or text: the titles are read back when one is asked
@@ -582,10 +583,10 @@ def link_contexts(
     return contexts
 
 
-class _ListTitles:
+class ListTitles:
     """The list title in force before a line of ``lines``: the ``list_title`` of the last
     link-less heading or list item above it ("" before the first), asked of lines in
-    increasing order.
+    increasing order (``link_contexts``' titles, and ``siblings.list_blocks_titled``'s).
 
     Read backwards from the line asked about, as far as the first such line or the line last
     asked about: the title is wanted only for a list entry's link, and most lines of a page

@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
 from pagesift_ui.frontier.language import Language, stop_words
-from pagesift_ui.frontier.linkrules import LIST_ITEM, list_title
+from pagesift_ui.frontier.linkrules import LIST_ITEM, ListTitles
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.tokens import words
 
@@ -91,27 +91,46 @@ def list_blocks_titled(markdown: str) -> tuple[dict[str, int], list[str]]:
         raise ValueError(f"markdown must be a string, got {type(markdown).__name__}")
     blocks: dict[str, int] = {}
     titles: list[str] = []
-    title = ""  # link_contexts' rule: the last heading or list item without a link
+    lines = markdown.splitlines()
+    list_titles = ListTitles(lines)  # link_contexts' rule, read back when a block opens
     block, open_block = -1, False
-    for line in markdown.splitlines():
-        if not line.strip():
-            continue  # items are written one paragraph each: a blank line ends no list
-        has_link = "](" in line
-        item = LIST_ITEM.match(line) is not None
-        if has_link and item:
-            if not open_block:
-                block, open_block = block + 1, True
-                titles.append(title)
-            for match in _DESTINATION.finditer(line):
-                blocks.setdefault(match.group(1), block)
+    read_to = 0  # the lines before it are accounted for in open_block
+    # Only a line with a link can open a block or add to one; the lines between two are read
+    # only while a block is open, and only up to the first that closes it (issue 15: a
+    # test of every line was 3% of a step on the Python docs)
+    for index, line in enumerate(lines):
+        if "](" not in line:
             continue
-        if not has_link and (line.startswith("#") or item):
-            title = list_title(line)
-        # a heading, a paragraph or an item without a link, nested or not (a nested list's
-        # items are indented, page/extract.py); an indented line that is no item continues
-        if item or not line.startswith(("  ", "\t")):
+        if open_block and _closes(lines, read_to, index):
             open_block = False
+        read_to = index + 1
+        if LIST_ITEM.match(line) is None:
+            # a paragraph with a link: it closes the block unless it continues an item
+            if not line.startswith(("  ", "\t")):
+                open_block = False
+            continue
+        if not open_block:
+            block, open_block = block + 1, True
+            titles.append(list_titles.before(index))
+        for match in _DESTINATION.finditer(line):
+            blocks.setdefault(match.group(1), block)
     return blocks, titles
+
+
+def _closes(lines: list[str], start: int, end: int) -> bool:
+    """True when a line of ``lines[start:end]`` (none with a link) ends the open list
+    block: a heading, a paragraph or an item without a link, nested or not (a nested list's
+    items are indented, page/extract.py); blank lines and indented lines that are no item
+    (an item's continuation) do not (items are written one paragraph each: a blank line
+    ends no list)."""
+    for at in range(start, end):
+        line = lines[at]
+        if not line.startswith(("  ", "\t")):
+            if line.strip():
+                return True
+        elif line.strip() and LIST_ITEM.match(line):
+            return True
+    return False
 
 
 def title_named(query: Query, title: str, language: Language | None = None) -> bool:
