@@ -90,6 +90,8 @@ def _evidence_block(block: str) -> str:
     meets another where the block had none: the labelled block is one block still, however
     a code block writes "[](x)" or "[\\n](x)" (a blank line inside it, or at its end next to
     the blank line that follows, would split it)."""
+    if "](" not in block:  # no link (each one's "[…](" holds it): the block as it is
+        return "-" if block.strip() and not any(map(str.isalpha, block)) else block
     parts = _labelled_parts(block)
     if block.strip() and not any(map(str.isalpha, "".join(parts[::2]))):
         return "-"
