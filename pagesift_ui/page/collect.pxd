@@ -6,7 +6,6 @@ cdef class _OpenLink:
     cdef public bint in_main
     cdef public bint nofollow
     cdef public object hreflang
-    cdef public tuple fallback
     cdef public list parts
     cdef public list image_alts
 

@@ -36,18 +36,18 @@ DEFINITION_SEPARATOR = " — "
 class _OpenLink:
     """An ``<a>`` being read: where it points and the text it has so far."""
 
-    __slots__ = ("fallback", "hreflang", "image_alts", "in_main", "node", "nofollow", "parts",
-                 "url")
+    __slots__ = ("hreflang", "image_alts", "in_main", "node", "nofollow", "parts", "url")
 
-    def __init__(self, node: object, url: str, in_main: bool, nofollow: bool,
-                 hreflang: str | None, fallback: tuple[object, object]) -> None:
-        self.node = node  # the <a> element, to close the right link
+    def __init__(self, node: Attrs, url: str, in_main: bool, nofollow: bool,
+                 hreflang: str | None) -> None:
+        # the <a> element, to close the right link, and whose title and aria-label give the
+        # anchor of a link with no text of its own (read then: most links have text, and
+        # each attribute read is a call into lxml; issue 15)
+        self.node = node
         self.url = url
         self.in_main = in_main
         self.nofollow = nofollow
         self.hreflang = hreflang
-        # the title and aria-label attributes, read only when the link has no text of its own
-        self.fallback = fallback
         self.parts: list[str] = []
         self.image_alts: list[str] = []
 
@@ -238,16 +238,16 @@ class Collector:
         url = resolve(self.base, href)
         if url is None:
             return
-        rel = {value.lower() for value in attr_list(tag.get("rel"))}
+        rel = tag.get("rel")  # most links have none: no list and no set to make
         hreflang = tag.get("hreflang")
         self._open_links.append(
             _OpenLink(
-                node=tag,
-                url=url,
-                in_main=content,
-                nofollow=self.page_nofollow or "nofollow" in rel,
-                hreflang=hreflang.strip().lower() if isinstance(hreflang, str) else None,
-                fallback=(tag.get("title"), tag.get("aria-label")),
+                tag,
+                url,
+                content,
+                self.page_nofollow or (
+                    rel is not None and "nofollow" in {value.lower() for value in attr_list(rel)}),
+                hreflang.strip().lower() if isinstance(hreflang, str) else None,
             )
         )
 
@@ -255,7 +255,9 @@ class Collector:
         link = self._open_links.pop()
         raw = "".join(link.parts)
         anchor = (normalise(raw) or _first_text(link.image_alts)
-                  or _first_text(value for value in link.fallback if isinstance(value, str)))
+                  or _first_text(value for value in (link.node.get("title"),
+                                                     link.node.get("aria-label"))
+                                 if isinstance(value, str)))
         self.links.append(Link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
         if content and anchor and not self._open_links:
             label = anchor.replace("[", r"\[").replace("]", r"\]")
