@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from pagesift_ui.frontier.links import LinkSignal, link_signal
+from pagesift_ui.frontier.links import LinkSignal, LinkVia, link_signal
 from pagesift_ui.frontier.query import Query
 
 CASES = [
@@ -70,3 +70,27 @@ def test_link_signal_still_refuses_bad_numbers(bad: dict) -> None:  # type: igno
         link_signal(Query("fees"), "https://uni.localhost/a", "a", "", args["depth"],
                     args["parent_relevance"], False, "uni.localhost", args["group"],
                     args["target"])
+
+
+def test_the_slot_setters_are_the_fields_in_order() -> None:
+    from pagesift_ui.frontier import links
+
+    assert [setter.__self__.__name__ for setter in links._SLOT_SETTERS] == [
+        f.name for f in fields(LinkSignal)]
+
+
+def test_every_field_of_a_page_link_lands_in_its_own_slot() -> None:
+    query = Query("international student fees")
+    fast = link_signal(query, "http://uni.localhost/fees", "Fees", "Pay the fees", 3, 0.25,
+                       True, "uni.localhost", 4, 7, cited=True, parent="page-key", meaning=0.5)
+    assert (fast.url, fast.anchor, fast.context, fast.depth, fast.parent_relevance,
+            fast.parent_is_hub, fast.group, fast.target, fast.cited, fast.parent,
+            fast.meaning, fast.lastmod, fast.via) == (
+        "http://uni.localhost/fees", "Fees", "Pay the fees", 3, 0.25, True, 4, 7, True,
+        "page-key", 0.5, "", LinkVia.PAGE)
+    assert fast.row == LinkSignal(
+        url=fast.url, anchor="Fees", context="Pay the fees", depth=3, parent_relevance=0.25,
+        parent_is_hub=True, anchor_mask=fast.anchor_mask, locator_mask=fast.locator_mask,
+        context_mask=fast.context_mask, furniture=fast.furniture, dated=fast.dated,
+        section=fast.section, portal=fast.portal, other_language=fast.other_language,
+        group=4, target=7, cited=True, meaning=0.5).row
