@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -149,12 +150,31 @@ def test_the_collector_source_reads_as_python() -> None:
     assert collector.plain_blocks == ["words"]
 
 
-@pytest.mark.parametrize("failure", [ImportError, ValueError, AttributeError])
+@pytest.mark.parametrize("failure", [ImportError, ValueError, AttributeError, TypeError])
 def test_a_compiled_walk_that_cannot_be_imported_leaves_the_python_walk(
         failure: type[Exception], monkeypatch: pytest.MonkeyPatch) -> None:
-    # not built, built against another lxml (its types changed size), another C API
+    # not built, built against another lxml (its types changed size), another C API, a
+    # collector that is not the compiled type it calls
     refuse_import(monkeypatch, "pagesift_ui.page._cwalk", failure)
     assert lxmltree._compiled_walk() is None
+    assert lxmltree._compiled_head() is None
+
+
+def test_the_compiled_walk_is_not_imported_beside_a_collector_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # it calls the compiled collector in C: beside a Python one it must not run at all
+    imported: list[str] = []
+
+    class Watching:
+        def find_spec(self, fullname: str, *args: object) -> None:
+            imported.append(fullname)
+
+    monkeypatch.setattr(collect, "is_compiled", lambda: False)
+    monkeypatch.delitem(sys.modules, "pagesift_ui.page._cwalk", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Watching(), *sys.meta_path])
+    assert lxmltree._compiled_walk() is None
+    assert lxmltree._compiled_head() is None
+    assert "pagesift_ui.page._cwalk" not in imported
 
 
 def test_extract_walks_in_python_when_the_compiled_walk_is_absent(

@@ -29,6 +29,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode, xmlAttr, const_xmlChar
 from lxml.includes.etreepublic cimport import_lxml__etree, elementFactory, _Element, _Document
 
+from pagesift_ui.page.collect cimport Collector as CompiledCollector
+
 import_lxml__etree()
 
 from pagesift_ui.page.markup import (
@@ -183,6 +185,9 @@ cdef bint _may_link(xmlNode* c_node) noexcept nogil:
 
 cdef class _Walker:
     cdef object collector, c_start, c_end, c_text
+    # the collector when it is the compiled one (collect.pxd): called in C, its fields read
+    # in C, where a Python collector (the reference, in tests) is called through Python
+    cdef CompiledCollector fast
     cdef _Document doc
     cdef bint whole_body, full
     cdef Py_ssize_t room, not_walked
@@ -227,8 +232,12 @@ cdef class _Walker:
         return 0
 
     cdef inline int refresh(self) except -1:
-        self.room = self.collector.text_room
-        self.full = self.collector.full
+        if self.fast is not None:
+            self.room = self.fast.text_room
+            self.full = self.fast.full
+        else:
+            self.room = self.collector.text_room
+            self.full = self.collector.full
         return 0
 
     cdef int flush(self) except -1:
@@ -240,7 +249,10 @@ cdef class _Walker:
         return self.deliver(value, self.pend_content)
 
     cdef int deliver(self, str value, bint content) except -1:
-        self.c_text(value, content)
+        if self.fast is not None:
+            self.fast.text(value, content)
+        else:
+            self.c_text(value, content)
         return self.refresh()
 
     cdef int emit(self, const char* p, Py_ssize_t n, bint content, bint preserve) except -1:
@@ -440,7 +452,10 @@ cdef class _Walker:
             if flags & F_PROXY:
                 element = elementFactory(self.doc, c_node)
             self.flush()
-            self.c_start(name, element, content)
+            if self.fast is not None:
+                self.fast.start(name, element, content)
+            else:
+                self.c_start(name, element, content)
             self.refresh()
         if flags & F_PRESERVE:
             preserve = True
@@ -463,7 +478,10 @@ cdef class _Walker:
             child = child.next
         if collected:
             self.flush()
-            self.c_end(name, element, content)
+            if self.fast is not None:
+                self.fast.end(name, element, content)
+            else:
+                self.c_end(name, element, content)
             self.refresh()
         return 0
 
@@ -480,6 +498,7 @@ def walk_tree(body, main_roots, collector, python_check):
     w.keep = []
     w.collector = collector
     w.c_start, w.c_end, w.c_text = collector.start, collector.end, collector.text
+    w.fast = collector if type(collector) is CompiledCollector else None
     w.doc = root_element._doc
     w.whole_body = main_roots is None
     w.not_walked = -1

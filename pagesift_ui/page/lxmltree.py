@@ -13,6 +13,7 @@ from typing import Any
 
 from lxml import etree
 
+from pagesift_ui.page import collect
 from pagesift_ui.page.collect import Collector
 from pagesift_ui.page.document import Document
 from pagesift_ui.page.markup import (
@@ -52,14 +53,29 @@ _LXML_DEPTH_GUARD = 250
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 
 
+def _collector_compiled() -> bool:
+    """True when ``collect`` runs compiled. ``_cwalk`` calls the compiled collector's methods
+    and reads its fields in C (``collect.pxd``): imported beside a collector that runs as
+    Python, its check of the collector's type could pass on the size alone, so it is not
+    imported at all then, and the walk runs in Python."""
+    if collect.is_compiled():
+        return True
+    logger.debug("the collector runs in Python: the compiled tree walk is not used")
+    return False
+
+
 def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
     """The tree walk compiled (``_cwalk.pyx``), or None when the install did not build it
-    (no Cython or no C compiler: ``setup.py``) or it was built against another lxml."""
+    (no Cython or no C compiler: ``setup.py``) or it was built against another lxml, or the
+    collector it calls in C is not the compiled one."""
+    if not _collector_compiled():
+        return None
     try:
         from pagesift_ui.page._cwalk import walk_tree
-    # ValueError: lxml's types changed size since the build; AttributeError: its C API is
-    # not the one the module was built against. Either way the Python walk is as good.
-    except (ImportError, ValueError, AttributeError) as error:
+    # ValueError: lxml's types (or the compiled collector's) changed size since the build;
+    # AttributeError: its C API is not the one the module was built against; TypeError: the
+    # collector it calls in C was not compiled. Either way the Python walk is as good.
+    except (ImportError, ValueError, AttributeError, TypeError) as error:
         logger.debug("the compiled tree walk is not available (%s): walking in Python", error)
         return None
 
@@ -80,9 +96,11 @@ COMPILED_WALK = _compiled_walk()
 def _compiled_head() -> tuple[Callable[[Any], list[Any]], Callable[[Any], Any]] | None:
     """The compiled search of the head parts and of a main element by its role
     (``_cwalk.head_parts``, ``_cwalk.main_by_role``), or None, as the walk."""
+    if not _collector_compiled():
+        return None
     try:
         from pagesift_ui.page._cwalk import head_parts, main_by_role
-    except (ImportError, ValueError, AttributeError) as error:
+    except (ImportError, ValueError, AttributeError, TypeError) as error:
         logger.debug("the compiled head search is not available (%s): lxml's", error)
         return None
     return head_parts, main_by_role
