@@ -65,9 +65,10 @@ from pagesift_ui.frontier import (  # noqa: E402
     textpass,
     urls,
 )
+from pagesift_ui.frontier import meaning as meaning_module  # noqa: E402
 from pagesift_ui.frontier import query as query_module  # noqa: E402
 from pagesift_ui.net.fetcher import FetchResult  # noqa: E402
-from pagesift_ui.page import collect, lxmltree, markup, soup  # noqa: E402
+from pagesift_ui.page import charset, collect, lxmltree, markup, soup  # noqa: E402
 from pagesift_ui.page.charset import decode_html  # noqa: E402
 from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue  # noqa: E402
 
@@ -336,7 +337,8 @@ PYTHON_PARTS = {
     "walk": "walk the tree",
     "collector": "read pages with collect.py",
     "normalise": "collapse white space",
-    "text": "run the text passes (duplicates, MinHash minima, word classes and masks)",
+    "text": "run the text passes (duplicates, MinHash minima, word classes and masks, "
+            "meaning, the UTF-8 check)",
 }
 
 
@@ -346,6 +348,8 @@ def use_python_text_passes() -> None:
     textpass.word_hashes = textpass._word_hashes_in_python
     textpass.min_hashes = textpass._min_hashes_in_python
     query_module.WORD_CLASSES = None
+    meaning_module.word_vectors()._rows = None  # numpy's vectors and dot
+    extract_module.is_utf8 = charset._is_utf8_in_python
 
 
 def main() -> None:
@@ -365,6 +369,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.python_walk:
         lxmltree.COMPILED_WALK = None
+        lxmltree.COMPILED_HEAD = None
     if args.python_collector:
         extract_module.Collector = collect.python_source().Collector
     if args.python_normalise:
