@@ -1,9 +1,11 @@
 """The optional compiled parts of a step: the tree walk of page extraction (``pagesift_ui/
 page/_cwalk.pyx``; docs/DECISIONS.md, "the step, ninth pass: the walk compiled"), the
 collector (``collect.py`` as it is, its fields typed by ``collect.pxd``; "the step, tenth
-pass"), its white-space collapse (``pagesift_ui/page/_cspace.pyx``; "the step, twelfth pass")
-and the passes over a page's text: the duplicate check's and the relevance's word classes
-(``pagesift_ui/frontier/_ctext.pyx``; "the step, twelfth pass" and "thirteenth pass").
+pass"), its white-space collapse (``pagesift_ui/page/_cspace.pyx``; "the step, twelfth pass"),
+the UTF-8 check of a page's bytes (``pagesift_ui/page/_cutf8.pyx``; "the step, fourteenth
+pass") and the passes over a page's text: the duplicate check's, the relevance's word classes
+and the reading by meaning (``pagesift_ui/frontier/_ctext.pyx``; "the step, twelfth pass" to
+"fourteenth pass").
 Everything else about the package is in pyproject.toml.
 
 The extensions are optional twice over: without Cython they are not attempted, and a failed
@@ -30,8 +32,9 @@ class OptionalBuildExt(build_ext):
 
 
 def _skipped(error: Exception) -> None:
-    print(f"pagesift-ui: the compiled tree walk, collector, white-space collapse and text "
-          f"passes were not built ({error}); pages are read in Python, with the same results",
+    print(f"pagesift-ui: the compiled tree walk, collector, white-space collapse, UTF-8 check "
+          f"and text passes were not built ({error}); pages are read in Python, with the same "
+          f"results",
           file=sys.stderr)
 
 

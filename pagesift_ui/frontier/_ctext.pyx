@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Passes over a page's text, compiled: the duplicate check's (and its MinHash minima) and
-the relevance's word classes (docs/DECISIONS.md, "the step, twelfth pass" and "thirteenth
-pass"; issue 15).
+"""Passes over a page's text, compiled: the duplicate check's (and its MinHash minima), the
+relevance's word classes and the reading by meaning (``WordRows``) (docs/DECISIONS.md, "the
+step, twelfth pass" to "fourteenth pass"; issue 15).
 
 The two text functions read the text once, character by character, in C, where the Python
 references (``textpass._fingerprint_texts_in_python`` and ``_word_hashes_in_python``) split
