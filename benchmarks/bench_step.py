@@ -203,7 +203,7 @@ WARM_CACHES = (
     urls._clean, urls._dedupe_key, harvest.subtree, links._locator_mask, enqueue._url_refusal,
     linkrules._is_ip, linkrules._locator_text, linkrules._furniture_path, linkrules._is_dated,
     linkrules._section_shape, linkrules._english_root, linkrules._other_language,
-    language.stem_function,
+    linkrules._is_absolute, language.stem_function,
 )
 #: The caches that hold what is loaded or built once per process or per query (start-up,
 #: not per page): kept.

@@ -160,17 +160,30 @@ def cached_words():
     return _words
 
 
+cdef inline Py_ssize_t _probe(
+    const uint32_t* slots, Py_ssize_t mask, const uint64_t* keys, const uint32_t* sizes,
+    const uint32_t* starts, const unsigned char* arena, const unsigned char* word,
+    Py_ssize_t size, uint64_t key,
+) noexcept nogil:
+    """The slot of ``word`` (its UTF-8, ``size`` bytes, FNV-1a ``key``) in an open-addressing
+    table of ``mask + 1`` slots, each 0 (empty) or an entry's index + 1, or the empty slot
+    where it would go; a hit compares the entry's bytes in ``arena``, so two words never
+    share an entry. The three tables of this module probe alike."""
+    cdef Py_ssize_t slot = key & mask
+    cdef uint32_t entry
+    while slots[slot]:
+        entry = slots[slot] - 1
+        if (keys[entry] == key and sizes[entry] == size
+                and memcmp(arena + starts[entry], word, size) == 0):
+            return slot
+        slot = (slot + 1) & mask
+    return slot
+
+
 cdef Py_ssize_t _slot_of(const unsigned char* word, Py_ssize_t size, uint64_t key) noexcept nogil:
     """The word's slot in the table, or the empty slot where it would go."""
-    cdef Py_ssize_t slot = key & (_SLOTS - 1)
-    cdef uint32_t entry
-    while _slots[slot]:
-        entry = _slots[slot] - 1
-        if (_entry_key[entry] == key and _entry_size[entry] == size
-                and memcmp(_arena + _entry_start[entry], word, size) == 0):
-            return slot
-        slot = (slot + 1) & (_SLOTS - 1)
-    return slot
+    return _probe(_slots, _SLOTS - 1, _entry_key, _entry_size, _entry_start, _arena, word, size,
+                  key)
 
 
 cdef uint64_t _cached_hash(const unsigned char* word, Py_ssize_t size, object text,
@@ -385,15 +398,8 @@ cdef class WordClasses:
     cdef Py_ssize_t _slot_of(self, const unsigned char* word, Py_ssize_t size,
                              uint64_t key) noexcept nogil:
         """The word's slot, or the empty slot where it would go."""
-        cdef Py_ssize_t slot = key & (_CLASS_SLOTS - 1)
-        cdef uint32_t entry
-        while self._slots[slot]:
-            entry = self._slots[slot] - 1
-            if (self._keys[entry] == key and self._sizes[entry] == size
-                    and memcmp(self._arena + self._starts[entry], word, size) == 0):
-                return slot
-            slot = (slot + 1) & (_CLASS_SLOTS - 1)
-        return slot
+        return _probe(self._slots, _CLASS_SLOTS - 1, self._keys, self._sizes, self._starts,
+                      self._arena, word, size, key)
 
     cdef int64_t _class_of(self, const unsigned char* word, Py_ssize_t size,
                            object text) except? -1:
@@ -606,15 +612,8 @@ cdef class WordRows:
     cdef Py_ssize_t _slot_of(self, const unsigned char* word, Py_ssize_t size,
                              uint64_t key) noexcept nogil:
         """The word's slot, or the empty slot where it would go."""
-        cdef Py_ssize_t slot = key & self._mask
-        cdef uint32_t row
-        while self._slots[slot]:
-            row = self._slots[slot] - 1
-            if (self._keys[row] == key and self._sizes[row] == size
-                    and memcmp(self._arena + self._starts[row], word, size) == 0):
-                return slot
-            slot = (slot + 1) & self._mask
-        return slot
+        return _probe(self._slots, self._mask, self._keys, self._sizes, self._starts,
+                      self._arena, word, size, key)
 
     def row(self, str word):
         """The row of ``word`` (as the vocabulary holds it), or -1."""

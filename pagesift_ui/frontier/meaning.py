@@ -161,9 +161,11 @@ class WordVectors:
         self._index = {word: row for row, word in enumerate(words)}
         self._codes = np.ascontiguousarray(codes, dtype=np.int8)
         self._scales = np.ascontiguousarray(scales, dtype=np.float64)
-        # the vocabulary by its bytes, for the compiled pass (only the words it can read:
-        # runs of a-z, the rest are never found by either reading)
-        self._rows = (WORD_ROWS([word if _words(word) == [word] else "-" for word in words])
+        # the vocabulary by its bytes, for the compiled pass: only the words it can read,
+        # runs of a-z (ASCII letters all lower case); the rest are never found by either
+        # reading, and stand as "-", which no text's words are
+        self._rows = (WORD_ROWS([word if word.isascii() and word.isalpha() and word.islower()
+                                 else "-" for word in words])
                       if WORD_ROWS is not None else None)
 
     def __len__(self) -> int:

@@ -24,6 +24,19 @@ cdef inline bint _continues(unsigned char byte) noexcept nogil:
     return (byte & 0xC0) == 0x80
 
 
+cdef inline bint _continued(const unsigned char* at, const unsigned char* end, Py_ssize_t size,
+                            unsigned char low, unsigned char high) noexcept nogil:
+    """The ``size``-byte sequence led by ``at[0]`` is whole, its second byte in [``low``,
+    ``high``] and the rest continuation bytes (Table 3-7)."""
+    cdef Py_ssize_t index
+    if end - at < size or not low <= at[1] <= high:
+        return False
+    for index in range(2, size):
+        if not _continues(at[index]):
+            return False
+    return True
+
+
 def is_utf8(bytes data not None):
     """True when ``data`` is well-formed UTF-8."""
     cdef const unsigned char* start = <const unsigned char*>PyBytes_AS_STRING(data)
@@ -36,7 +49,7 @@ def is_utf8(bytes data not None):
 
 cdef bint _well_formed(const unsigned char* at, Py_ssize_t size) noexcept nogil:
     cdef const unsigned char* end = at + size
-    cdef unsigned char lead, low, high
+    cdef unsigned char lead
     cdef uint64_t block
     while at < end:
         while end - at >= 8:
@@ -52,29 +65,20 @@ cdef bint _well_formed(const unsigned char* at, Py_ssize_t size) noexcept nogil:
             continue
         if lead < 0xC2:  # a continuation byte first, or an overlong two-byte form
             return False
-        if lead < 0xE0:
-            if end - at < 2 or not _continues(at[1]):
+        if lead < 0xE0:  # two bytes
+            if not _continued(at, end, 2, 0x80, 0xBF):
                 return False
             at += 2
             continue
-        if lead < 0xF0:
-            low, high = 0x80, 0xBF
-            if lead == 0xE0:
-                low = 0xA0  # overlong below
-            elif lead == 0xED:
-                high = 0x9F  # the surrogates above
-            if end - at < 3 or not low <= at[1] <= high or not _continues(at[2]):
+        if lead < 0xF0:  # three bytes: not overlong (E0 A0..), no surrogate (ED ..9F)
+            if not _continued(at, end, 3, 0xA0 if lead == 0xE0 else 0x80,
+                              0x9F if lead == 0xED else 0xBF):
                 return False
             at += 3
             continue
-        if lead < 0xF5:
-            low, high = 0x80, 0xBF
-            if lead == 0xF0:
-                low = 0x90  # overlong below
-            elif lead == 0xF4:
-                high = 0x8F  # above U+10FFFF
-            if (end - at < 4 or not low <= at[1] <= high or not _continues(at[2])
-                    or not _continues(at[3])):
+        if lead < 0xF5:  # four bytes: not overlong (F0 90..), not past U+10FFFF (F4 ..8F)
+            if not _continued(at, end, 4, 0x90 if lead == 0xF0 else 0x80,
+                              0x8F if lead == 0xF4 else 0xBF):
                 return False
             at += 4
             continue

@@ -136,3 +136,17 @@ def test_a_table_without_the_compiled_pass_reads_texts_by_the_reference(
     assert table._rows is None
     assert table.cosine("The CAT", np.array([1.0, 0.0])) == 1.0
     assert table.cosine("dog", np.array([1.0, 0.0])) is None
+
+
+@needs_compiled
+def test_table_words_the_reading_cannot_form_are_never_found() -> None:
+    # "Cat", "ca t", "" and "\u212a" are no run of a-z: neither reading finds them, even in a
+    # text that holds them
+    codes = np.array([[10, 0], [0, 10], [5, 5], [1, 1], [3, 4]], dtype=np.int8)
+    table = WordVectors(["Cat", "ca t", "", "\u212a", "dog"], codes,
+                        np.ones(5, dtype=np.float32))
+    unit = np.array([1.0, 0.0])
+    for text in ("Cat", "ca t", "\u212a", "cat"):
+        assert table.cosine(text, unit) is None
+        assert table.vector(text) is None
+    assert table.cosine("DOG", unit) == pytest.approx(0.6)
