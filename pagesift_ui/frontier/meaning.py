@@ -189,7 +189,6 @@ class WordVectors:
         norm = float(np.sqrt(summed @ summed))
         return summed / norm if norm else None
 
-
     def cosine(self, text: str, query_vector: npt.NDArray[np.float64]) -> float | None:
         """The cosine of ``text``'s vector with ``query_vector`` (a vector of this table's
         dimensions), unrounded; None when ``vector`` is. Compiled where the install built
