@@ -20,7 +20,7 @@ from pathlib import Path
 from types import FunctionType, ModuleType
 
 from pagesift_ui.page.markup import BLOCKS, HEADINGS, Attrs, attr_list, normalise
-from pagesift_ui.page.model import Link
+from pagesift_ui.page.model import Link, new_link
 from pagesift_ui.page.resolve import resolve
 
 __all__ = ["Collector", "is_compiled", "python_source"]
@@ -258,7 +258,7 @@ class Collector:
                   or _first_text(value for value in (link.node.get("title"),
                                                      link.node.get("aria-label"))
                                  if isinstance(value, str)))
-        self.links.append(Link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
+        self.links.append(new_link(link.url, anchor, link.in_main, link.nofollow, link.hreflang))
         if content and anchor and not self._open_links:
             label = anchor.replace("[", r"\[").replace("]", r"\]")
             # Keep the word boundary that spaces inside the <a> made ("<a>out </a>next").
