@@ -22,7 +22,6 @@ the same site, whose pages all share its vocabulary. English only: the words are
 from __future__ import annotations
 
 import heapq
-import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,10 +31,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from pagesift_ui.frontier import ctext
+
 if TYPE_CHECKING:
     from pagesift_ui.frontier import _ctext
 
-logger = logging.getLogger(__name__)
 
 __all__ = ["LINK_TEXTS_KEPT", "LINK_TEXT_CHARS", "MEANING_TEXT_CHARS", "MEDIAN_COUNTS_KEPT",
            "LinkMeaning", "Meaning", "MeaningLift", "RunningMedian", "WordVectors",
@@ -57,19 +57,11 @@ _LETTER_BYTES = bytes(byte if 0x61 <= byte <= 0x7A else 0x20 for byte in range(2
 _TABLE = "word_vectors.npz"
 
 
-def _compiled_rows() -> type[_ctext.WordRows] | None:
-    """``_ctext.WordRows``, or None when the install did not build it (``setup.py``)."""
-    try:
-        from pagesift_ui.frontier import _ctext
-    except ImportError as error:
-        logger.debug("the compiled meaning pass is not available (%s): numpy", error)
-        return None
-    return _ctext.WordRows
-
-
-#: The compiled reading of a text by meaning (``WordVectors.cosine``), or None: numpy's
-#: vector, then its dot. A table built while it is None reads texts by the reference.
-WORD_ROWS = _compiled_rows()
+_compiled = ctext.load("meaning pass")
+#: The compiled reading of a text by meaning (``_ctext.WordRows``, ``WordVectors.cosine``),
+#: or None where the install did not build it: numpy's vector, then its dot. A table built
+#: while it is None reads texts by the reference.
+WORD_ROWS: type[_ctext.WordRows] | None = None if _compiled is None else _compiled.WordRows
 
 
 #: The cosines a median is taken over, at most: a crawl of ``MAX_LIMIT`` pages reads up to

@@ -15,12 +15,13 @@ pass; issue 15).
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
 from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
+
+from pagesift_ui.frontier import ctext
 
 __all__ = [
     "COMPILED",
@@ -33,7 +34,6 @@ __all__ = [
     "word_hashes",
 ]
 
-logger = logging.getLogger(__name__)
 
 #: Distinct words whose hash is kept (a bound, like the URL caches): by the Python
 #: reference's dict, and by the compiled pass's table (``_ctext._MAX_WORDS``).
@@ -135,10 +135,9 @@ def clear_word_caches() -> None:
     """Forget every word hash kept, the Python reference's and the compiled pass's (the
     benchmark's cold caches)."""
     _word_hash_cache.clear()
-    if COMPILED:
-        from pagesift_ui.frontier import _ctext
-
-        _ctext.clear_word_cache()
+    compiled = ctext.load("text passes") if COMPILED else None
+    if compiled is not None:
+        compiled.clear_word_cache()
 
 
 _MinHashes = Callable[
@@ -152,10 +151,8 @@ def _compiled_passes() -> tuple[
 ] | None:
     """The compiled passes (``_ctext.pyx``), or None when the install did not build them (no
     Cython or no C compiler: ``setup.py``)."""
-    try:
-        from pagesift_ui.frontier import _ctext
-    except ImportError as error:
-        logger.debug("the compiled text passes are not available (%s): Python", error)
+    _ctext = ctext.load("text passes")
+    if _ctext is None:
         return None
     compiled_hashes = _ctext.word_hashes
 

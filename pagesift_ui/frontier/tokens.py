@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 import math
 import re
 from typing import Any
 
+from pagesift_ui.frontier import ctext
+
 __all__ = ["ASCII_SEPARATORS", "CLASSED_WORDS", "WORD_CLASSES", "block_hash", "blocks",
            "estimate_tokens", "is_cjk_char", "unicode_words", "words"]
 
-logger = logging.getLogger(__name__)
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -86,12 +86,8 @@ def unicode_words(text: str) -> list[str]:
 
 def _compiled_word_classes() -> Any:
     """``_ctext.WordClasses``, or None when the install did not build it (``setup.py``)."""
-    try:
-        from pagesift_ui.frontier import _ctext
-    except ImportError as error:
-        logger.debug("the compiled word classes are not available (%s): Python", error)
-        return None
-    return _ctext.WordClasses
+    module = ctext.load("word classes")
+    return None if module is None else module.WordClasses
 
 
 #: Where the install built it, ``_ctext.WordClasses``: a text's words read as ``words`` reads
