@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import lru_cache
+from types import ModuleType
 from typing import Any
 
 from lxml import etree
@@ -53,34 +54,37 @@ _LXML_DEPTH_GUARD = 250
 _ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 
 
-def _collector_compiled() -> bool:
-    """True when ``collect`` runs compiled. ``_cwalk`` calls the compiled collector's methods
-    and reads its fields in C (``collect.pxd``): imported beside a collector that runs as
-    Python, its check of the collector's type could pass on the size alone, so it is not
-    imported at all then, and the walk runs in Python."""
-    if collect.is_compiled():
-        return True
-    logger.debug("the collector runs in Python: the compiled tree walk is not used")
-    return False
+def _load_cwalk() -> ModuleType | None:
+    """``_cwalk`` (the compiled walk and head search), or None when the install did not
+    build it (no Cython or no C compiler: ``setup.py``), it was built against another lxml,
+    or the collector it calls in C is not the compiled one.
 
-
-def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
-    """The tree walk compiled (``_cwalk.pyx``), or None when the install did not build it
-    (no Cython or no C compiler: ``setup.py``) or it was built against another lxml, or the
-    collector it calls in C is not the compiled one."""
-    if not _collector_compiled():
+    ``_cwalk`` calls the compiled collector's methods and reads its fields in C
+    (``collect.pxd``): imported beside a collector that runs as Python, its check of the
+    collector's type could pass on the size alone, so it is not imported at all then."""
+    if not collect.is_compiled():
+        logger.debug("the collector runs in Python: the compiled tree walk is not used")
         return None
     try:
-        from pagesift_ui.page._cwalk import walk_tree
+        from pagesift_ui.page import _cwalk
     # ValueError: lxml's types (or the compiled collector's) changed size since the build;
     # AttributeError: its C API is not the one the module was built against; TypeError: the
     # collector it calls in C was not compiled. Either way the Python walk is as good.
     except (ImportError, ValueError, AttributeError, TypeError) as error:
         logger.debug("the compiled tree walk is not available (%s): walking in Python", error)
         return None
+    return _cwalk
+
+
+def _compiled_walk() -> Callable[[Any, set[Any] | None, Collector], int] | None:
+    """The tree walk compiled (``_cwalk.walk_tree``), or None (``_load_cwalk``)."""
+    module = _load_cwalk()
+    if module is None:
+        return None
+    walk_tree = module.walk_tree
 
     def walk(body: Any, main_roots: set[Any] | None, collector: Collector) -> int:
-        return walk_tree(body, main_roots, collector, _is_boilerplate_element)
+        return int(walk_tree(body, main_roots, collector, _is_boilerplate_element))
 
     return walk
 
@@ -95,15 +99,9 @@ COMPILED_WALK = _compiled_walk()
 
 def _compiled_head() -> tuple[Callable[[Any], list[Any]], Callable[[Any], Any]] | None:
     """The compiled search of the head parts and of a main element by its role
-    (``_cwalk.head_parts``, ``_cwalk.main_by_role``), or None, as the walk."""
-    if not _collector_compiled():
-        return None
-    try:
-        from pagesift_ui.page._cwalk import head_parts, main_by_role
-    except (ImportError, ValueError, AttributeError, TypeError) as error:
-        logger.debug("the compiled head search is not available (%s): lxml's", error)
-        return None
-    return head_parts, main_by_role
+    (``_cwalk.head_parts``, ``_cwalk.main_by_role``), or None (``_load_cwalk``)."""
+    module = _load_cwalk()
+    return None if module is None else (module.head_parts, module.main_by_role)
 
 
 #: (head parts, main by role) compiled when they were built, else None: lxml's filtered
