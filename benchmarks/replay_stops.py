@@ -16,7 +16,8 @@ best link outside dry subtrees, the same numbers the crawler has.
 The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
 least the lowest score at fetch of the links that found on-topic pages before the first verdict
 or relevant pages since, or for a ``coverage_reached`` verdict of the links that found pages
-with new evidence; and the first ``saturated`` verdict on a single source is forgiven once),
+with new evidence; the first ``saturated`` verdict on a single source is forgiven once; and
+any verdict while relevant pages still come, ``LeadBar.still_finding``),
 the crawler's before a covered query had its own bar, the lead bar alone, the rule before it
 (on-topic pages throughout), an oracle that stands at the first verdict with 90% recall (the
 bound any rule can reach on these crawls), and the alternatives measured so far
@@ -125,6 +126,8 @@ def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
                         "relevance": record.relevance or 0.0, "fresh": record.fresh,
                         "verdict": record.verdict.value if record.verdict else None,
                         "sources": record.sources,
+                        # the page went through the stop rules (LeadBar.read counts it)
+                        "observed": record.relevance is not None,
                     }
                     if record.verdict is not None:
                         row["head"], row["top"] = judged.head, judged.top
@@ -269,6 +272,22 @@ def covered_names_a_term(rule: Rule, every_verdict: bool = False) -> Rule:
     return forgive
 
 
+def still_finding(rule: Rule, patience: int = HORIZON) -> Rule:
+    """``rule``, or forgive while relevant pages still come (``LeadBar.still_finding``):
+    of the last ``patience`` pages the stop rules observed, the seed included, at least one
+    and at least the share of all observed so far read as relevant. Rows crawled before the
+    ``observed`` key count every step."""
+    def forgive(rows: Sequence[Row], index: int) -> bool:
+        if rule(rows, index):
+            return True
+        read = [relevant(r) for r in rows[:index + 1] if r.get("observed", True)]
+        if len(read) < patience:
+            return False
+        recent = sum(read[-patience:])
+        return bool(recent) and recent * len(read) >= sum(read) * patience
+    return forgive
+
+
 def on_topic(row: Row) -> bool:
     return bool(row["relevance"] >= MIN_RELEVANCE)
 
@@ -296,14 +315,21 @@ ON_TOPIC_RULE = tail_bar(on_topic, relevant)
 #: brought new evidence), every other verdict as before (``LeadBar.judge``).
 LEAD_RULE = by_verdict(lead_bar(fresh), ON_TOPIC_RULE)
 
-#: Everything the crawler forgives with: the lead bar, the one-source grace, thin evidence.
-CRAWLER_RULE = thin_terms(one_source_once(LEAD_RULE))
+#: What the crawler forgave with before relevant pages still coming did: the lead bar, the
+#: one-source grace, thin evidence.
+BEFORE_STILL_FINDING = thin_terms(one_source_once(LEAD_RULE))
+#: Everything the crawler forgives with: the lead bar, the one-source grace, thin evidence,
+#: relevant pages still coming.
+CRAWLER_RULE = still_finding(BEFORE_STILL_FINDING)
 
 RULES: dict[str, Rule] = {
     "crawler (a covered query: lowest fresh-page score; else lowest on-topic score, relevant "
     "after the first verdict; a saturated verdict on one source forgiven once, and one on "
-    "under 3/4 of the terms)":
+    "under 3/4 of the terms; any verdict while the last 5 pages read as relevant at least as "
+    "often as the crawl so far)":
         CRAWLER_RULE,
+    "the crawler's before relevant pages still coming forgave a verdict":
+        BEFORE_STILL_FINDING,
     "the crawler's before a covered query had its own bar (lowest on-topic score, relevant "
     "after the first verdict, for every verdict)":
         thin_terms(one_source_once(ON_TOPIC_RULE)),

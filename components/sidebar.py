@@ -56,7 +56,8 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                 "forgive_thin_evidence", "link_blocks_as_evidence", "user_agent",
+                 "forgive_thin_evidence", "forgive_still_finding", "link_blocks_as_evidence",
+                 "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
                  "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
                  "learn_copy_parameters")
@@ -80,7 +81,7 @@ def form_defaults() -> dict[str, Any]:
         "render_deadline_s": fields["render_deadline_s"],
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                                         "forgive_thin_evidence",
+                                         "forgive_thin_evidence", "forgive_still_finding",
                                          "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host",
@@ -342,6 +343,11 @@ def _crawl_inputs() -> None:
                     help="with forgiveness on, a 'saturated' verdict is forgiven while under "
                          "three quarters of the query's terms have any evidence: the topic "
                          "is barely found, so nothing new says little; off: it stands")
+        st.checkbox("Forgive while relevant pages still come", key="forgive_still_finding",
+                    help="with forgiveness on, a verdict is forgiven while the last "
+                         "'patience' pages read as relevant at least as often as the crawl "
+                         "has so far: answers still come though they add nothing new; off: "
+                         "it stands")
         st.checkbox("Count link-only blocks as evidence", key="link_blocks_as_evidence",
                     help="a block with no word outside its links (a contents entry, a row "
                          "of navigation) counts towards a term's evidence, as the seed's "

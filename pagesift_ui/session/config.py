@@ -91,7 +91,9 @@ class CrawlConfig:
     forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
     off, every verdict stands: the seed's stop rules alone, as the coverage_reached lesson shows
     them; ``forgive_thin_evidence`` (with it) forgives a ``saturated`` verdict while under
-    three quarters of the query's terms have any evidence (``frontier/leads.py``).
+    three quarters of the query's terms have any evidence, and ``forgive_still_finding``
+    (with it) any verdict while the last ``patience`` pages read as relevant at least as
+    often as the crawl so far (``frontier/leads.py``).
     ``link_blocks_as_evidence`` lets a Markdown block with no letter outside its links
     (a contents entry, a row of navigation) count as stop-rule evidence, as the seed's rules
     read every block; off, such a block names pages not read, not content read
@@ -139,6 +141,7 @@ class CrawlConfig:
     stop_on_verdict: bool = True
     forgive_leads: bool = True
     forgive_thin_evidence: bool = True
+    forgive_still_finding: bool = True
     link_blocks_as_evidence: bool = False
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
@@ -185,8 +188,8 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
-        for name in ("forgive_leads", "forgive_thin_evidence", "link_blocks_as_evidence",
-                     "use_sitemaps"):
+        for name in ("forgive_leads", "forgive_thin_evidence", "forgive_still_finding",
+                     "link_blocks_as_evidence", "use_sitemaps"):
             if not isinstance(value := getattr(self, name), bool):
                 raise ConfigError(name, f"must be true or false, got {value!r}")
         if not isinstance(self.strategy, Strategy):
@@ -255,15 +258,18 @@ class CrawlConfig:
         a resume or replay of it takes the steps it took ("die casting" stays English). One
         made before ``link_blocks_as_evidence`` existed counted blocks that are only links
         as evidence, and one made before ``forgive_thin_evidence`` let a verdict on thin
-        evidence stand: without the keys they do so again, so their stop rules replay as
-        they ran; one made before ``meaning_weight`` read relevance by words alone, and does
-        again; one made before ``link_meaning_weight`` scored links by words alone, and does
-        again; one made before ``learn_copy_parameters`` fetched every copy, and does again.
+        evidence stand, as one made before ``forgive_still_finding`` let a verdict stand
+        while relevant pages still came: without the keys they do so again, so their stop
+        rules replay as they ran; one made before ``meaning_weight`` read relevance by words
+        alone, and does again; one made before ``link_meaning_weight`` scored links by words
+        alone, and does again; one made before ``learn_copy_parameters`` fetched every copy,
+        and does again.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
         as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True,
-                     "forgive_thin_evidence": False, "meaning_weight": 0.0,
+                     "forgive_thin_evidence": False, "forgive_still_finding": False,
+                     "meaning_weight": 0.0,
                      "link_meaning_weight": 0.0, "learn_copy_parameters": False}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
                                  **values})
@@ -400,6 +406,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("forgive_thin_evidence", bool, "let a 'saturated' verdict stand however few of "
             "the query's terms have evidence (with lead forgiveness on, one on under three "
             "quarters of them is forgiven)", "--no-thin-evidence-forgiveness"),
+    Setting("forgive_still_finding", bool, "let a verdict stand while relevant pages still "
+            "come (with lead forgiveness on, one is forgiven while the last 'patience' pages "
+            "read as relevant at least as often as the crawl so far)",
+            "--no-still-finding-forgiveness"),
     Setting("link_blocks_as_evidence", bool, "count a block that is only links (a contents "
             "entry, a row of navigation) as stop-rule evidence, as the seed's rules read "
             "every block", "--link-blocks-as-evidence"),

@@ -403,6 +403,9 @@ class CrawlSession:
             self._samples.append(Sample(facts.url, x, relevance))
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
+        # every page read, the seed's too, counts in the rate of relevant pages that may
+        # forgive a verdict (frontier/leads.py, LeadBar.still_finding)
+        self.state.leads.read(relevance)
         if link_signal is not None:
             # the bar of §11.10 learns from the links that found on-topic pages (the link
             # model's own positive label, §11.9), relevant ones once a verdict has fired

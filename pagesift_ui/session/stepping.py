@@ -121,7 +121,8 @@ def judge(
 ) -> Verdict:
     """§11.10: a verdict stands unless a lead is still queued (``frontier/leads.py``), or
     it is the first ``saturated`` verdict on a single source (``LeadBar.one_source_grace``),
-    or a ``saturated`` verdict on too few of the query's terms (``thin_evidence``).
+    or a ``saturated`` verdict on too few of the query's terms (``thin_evidence``), or
+    relevant pages still come (``LeadBar.still_finding``).
 
     ``lead`` is ``pending_lead`` of this step (asked of every observed page, so the
     records say where a verdict would have been forgiven, and why). Forgives in
@@ -134,9 +135,11 @@ def judge(
     forgiven, why = lead.pending, lead.why
     if not forgiven and config.forgive_leads:
         # a saturated verdict on one source is forgiven once, one on a handful of the
-        # query's terms always (frontier/leads.py)
+        # query's terms always, any while relevant pages still come (frontier/leads.py)
         grace = state.leads.grace(reason, adaptive.sources, adaptive.evidence,
-                                  thin=config.forgive_thin_evidence)
+                                  thin=config.forgive_thin_evidence,
+                                  finding=config.forgive_still_finding,
+                                  patience=config.adaptive.patience)
         if grace:
             forgiven, why = True, f"{lead.why}; but {grace}"
     if forgiven:

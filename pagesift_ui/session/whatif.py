@@ -206,6 +206,8 @@ class Replay:
         self._leads = LeadBar()
         self._forgive_leads = session.config.forgive_leads
         self._forgive_thin = session.config.forgive_thin_evidence
+        self._forgive_finding = session.config.forgive_still_finding
+        self._patience = options.patience
         self._link_blocks = session.config.link_blocks_as_evidence
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
@@ -235,12 +237,14 @@ class Replay:
                                       rules_language(record, self._query))
             if self.same_until is None and adaptive.last_fresh != record.fresh:
                 self.same_until = record.step
+            self._leads.read(record.relevance or 0.0)  # as the crawl counts it (crawl.py)
             if record.link is not None:  # the seed was reached by no link
                 self._leads.found(record.score, record.relevance or 0.0, adaptive.last_fresh)
             if reason is not None:
                 stood = not self._forgiven(record, reason)
                 if stood and self._forgive_leads and self._leads.grace(
-                        reason, adaptive.sources, adaptive.evidence, thin=self._forgive_thin):
+                        reason, adaptive.sources, adaptive.evidence, thin=self._forgive_thin,
+                        finding=self._forgive_finding, patience=self._patience):
                     stood = False  # as the crawl forgives it (LeadBar.grace)
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,

@@ -168,6 +168,7 @@ def test_every_page_a_four_in_flight_crawl_took_was_requested_once(server: SlowS
 
 def test_a_replay_of_a_four_in_flight_crawl_gives_its_records(server: SlowServer) -> None:
     config = live_config(server, concurrency=4, stop_on_verdict=True,
+                         forgive_still_finding=False,
                          adaptive={"patience": 2, "min_gain": 0.6})
     memory = RecordingSink()
     server.reset()
@@ -294,7 +295,9 @@ def test_a_stop_puts_the_links_in_flight_back_in_the_queue_unfetched() -> None:
 
 
 def _verdict_session(**settings: Any) -> tuple[CrawlSession, DictSource]:
-    return memory_session(concurrency=4, stop_on_verdict=True,
+    # a crawl that stops on an early verdict: short patience, and no forgiveness while
+    # relevant pages still come (on this small site they come every other page)
+    return memory_session(concurrency=4, stop_on_verdict=True, forgive_still_finding=False,
                           adaptive={"patience": 2, "min_gain": 0.6}, **settings)
 
 
