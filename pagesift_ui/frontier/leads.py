@@ -203,13 +203,14 @@ class LeadBar:
 
     def grace(
         self, reason: StopReason, sources: int, evidence: Sequence[int], *, thin: bool,
-        finding: bool = False, patience: int = 1,
+        finding: bool = False, patience: int = 0,
     ) -> str:
         """Why a verdict that no lead forgives is forgiven all the same, or "": the
         one-source grace (once), else thin evidence (``thin_evidence``) when ``thin``, else
         relevant pages still coming (``still_finding`` over ``patience`` pages) when
-        ``finding``. The crawl (``session/stepping.judge``) and the what-if replay ask this
-        one method."""
+        ``finding``; ``patience`` is the crawl's own (``AdaptiveOptions.patience``), and
+        ``finding`` without it raises ``ValueError``. The crawl (``session/stepping.judge``)
+        and the what-if replay ask this one method."""
         return self.one_source_grace(reason, sources) or (
             thin_evidence(reason, evidence) if thin else "") or (
             self.still_finding(patience) if finding else "")

@@ -52,6 +52,11 @@ def test_the_grace_asks_it_only_when_on_and_after_the_other_graces() -> None:
                      patience=3).startswith("only 1 of the query's 4 terms")
 
 
+def test_the_grace_asks_for_the_crawls_patience() -> None:
+    with pytest.raises(ValueError, match="patience"):
+        _bar([0.5] * 6).grace(StopReason.SATURATED, 5, (3, 3), thin=True, finding=True)
+
+
 @pytest.mark.parametrize("patience", [0, -1, True, 2.0])
 def test_patience_must_be_a_positive_integer(patience: object) -> None:
     with pytest.raises(ValueError, match="patience"):
