@@ -14,14 +14,15 @@ the steps so far (score of the link when it was popped, relevance, freshness) an
 best link outside dry subtrees, the same numbers the crawler has.
 
 The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
-least the lowest score at fetch of the links that found on-topic pages before the first verdict
-or relevant pages since, or for a ``coverage_reached`` verdict of the links that found pages
-with new evidence; the first ``saturated`` verdict on a single source is forgiven once; and
-any verdict while relevant pages still come, ``LeadBar.still_finding``),
-the crawler's before a covered query had its own bar, the lead bar alone, the rule before it
-(on-topic pages throughout), an oracle that stands at the first verdict with 90% recall (the
-bound any rule can reach on these crawls), and the alternatives measured so far
-(docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
+least the lowest score at fetch of the links that found pages with new evidence; the first
+``saturated`` verdict on a single source is forgiven once, one on under three quarters of
+the terms always; and any verdict while relevant pages still come, ``LeadBar.still_finding``),
+the crawler's before one bar for every verdict (then a verdict other than ``coverage_reached``
+was judged by the links that found on-topic pages before the first verdict or relevant pages
+since), before relevant pages still coming, before a covered query had its own bar, the
+lead bar alone, the rule before it (on-topic pages throughout), an oracle that stands at the
+first verdict with 90% recall (the bound any rule can reach on these crawls), and the
+alternatives measured so far (docs/DECISIONS.md, issue 11, "forgiveness replayed"). Per rule:
 mean recall at its stop and median (pages at stop ÷ pages to 90%), issue 11's two stopping
 targets (≥ 0.90 and ≤ 1.5). Nothing touches the network but 127.0.0.1.
 """
@@ -310,38 +311,45 @@ FORGIVABLE_VERDICTS = frozenset(reason.value for reason in FORGIVABLE)
 #: The pending-lead check before a covered query had its own bar: every verdict judged
 #: against the links that found on-topic pages before the first verdict, relevant ones since.
 ON_TOPIC_RULE = tail_bar(on_topic, relevant)
-#: The pending-lead check the crawler records at each step (``lead_pending``): a
-#: ``coverage_reached`` verdict is judged against the links that found fresh pages (pages that
-#: brought new evidence), every other verdict as before (``LeadBar.judge``).
-LEAD_RULE = by_verdict(lead_bar(fresh), ON_TOPIC_RULE)
+#: The pending-lead check before one bar for every verdict (``lead_bar_new_evidence`` off):
+#: a ``coverage_reached`` verdict judged against the links that found fresh pages (pages that
+#: brought new evidence), every other verdict against ``ON_TOPIC_RULE``.
+TAIL_LEAD_RULE = by_verdict(lead_bar(fresh), ON_TOPIC_RULE)
+#: The pending-lead check the crawler records at each step (``lead_pending``): every verdict
+#: judged against the links that found fresh pages (``LeadBar.judge``, ``new_evidence``).
+LEAD_RULE = lead_bar(fresh)
 
-#: What the crawler forgave with before relevant pages still coming did: the lead bar, the
-#: one-source grace, thin evidence.
-BEFORE_STILL_FINDING = thin_terms(one_source_once(LEAD_RULE))
-#: Everything the crawler forgives with: the lead bar, the one-source grace, thin evidence,
-#: relevant pages still coming.
-CRAWLER_RULE = still_finding(BEFORE_STILL_FINDING)
+#: What the crawler forgave with before relevant pages still coming did: the tail lead bar,
+#: the one-source grace, thin evidence.
+BEFORE_STILL_FINDING = thin_terms(one_source_once(TAIL_LEAD_RULE))
+#: ... and before one bar for every verdict: with relevant pages still coming.
+BEFORE_ONE_BAR = still_finding(BEFORE_STILL_FINDING)
+#: Everything the crawler forgives with: the lead bar of new evidence, the one-source grace,
+#: thin evidence, relevant pages still coming.
+CRAWLER_RULE = still_finding(thin_terms(one_source_once(LEAD_RULE)))
 
 RULES: dict[str, Rule] = {
-    "crawler (a covered query: lowest fresh-page score; else lowest on-topic score, relevant "
-    "after the first verdict; a saturated verdict on one source forgiven once, and one on "
-    "under 3/4 of the terms; any verdict while the last 5 pages read as relevant at least as "
-    "often as the crawl so far)":
+    "crawler (every verdict: lowest fresh-page score; a saturated verdict on one source "
+    "forgiven once, and one on under 3/4 of the terms; any verdict while the last 5 pages "
+    "read as relevant at least as often as the crawl so far)":
         CRAWLER_RULE,
+    "the crawler's before one bar for every verdict (a covered query: lowest fresh-page "
+    "score; else lowest on-topic score, relevant after the first verdict)":
+        BEFORE_ONE_BAR,
     "the crawler's before relevant pages still coming forgave a verdict":
         BEFORE_STILL_FINDING,
     "the crawler's before a covered query had its own bar (lowest on-topic score, relevant "
     "after the first verdict, for every verdict)":
         thin_terms(one_source_once(ON_TOPIC_RULE)),
     "the crawler's before thin evidence (saturated on under 3/4 of the terms) was forgiven":
-        one_source_once(LEAD_RULE),
+        one_source_once(TAIL_LEAD_RULE),
     "the crawler's, thin evidence at under 1/2 of the terms":
-        thin_terms(one_source_once(LEAD_RULE), 0.5),
+        thin_terms(one_source_once(TAIL_LEAD_RULE), 0.5),
     "the crawler's, thin evidence at under 2/3 of the terms":
-        thin_terms(one_source_once(LEAD_RULE), 2 / 3),
+        thin_terms(one_source_once(TAIL_LEAD_RULE), 2 / 3),
     "the crawler's, thin evidence until every term has some":
-        thin_terms(one_source_once(LEAD_RULE), 1.0),
-    "the lead bar alone (the crawler's before the one-source grace)": LEAD_RULE,
+        thin_terms(one_source_once(TAIL_LEAD_RULE), 1.0),
+    "the lead bar alone (the crawler's before the one-source grace)": TAIL_LEAD_RULE,
     "lowest on-topic score throughout (the crawler's before the tail rule)": lead_bar(on_topic),
     "oracle (stand at 90% recall)": oracle,
     "never stop (the 200-page budget)": lambda rows, index: True,
@@ -358,13 +366,13 @@ RULES: dict[str, Rule] = {
     "always, after a forgiveness only if a fresh page came since":
         paid_off(lambda rows, index: True, fresh),
     "the lead bar, or the head names a term with no evidence yet":
-        names_unseen_term(LEAD_RULE),
+        names_unseen_term(TAIL_LEAD_RULE),
     "the lead bar, or one of the top 5 names a term with no evidence yet":
-        names_unseen_term(LEAD_RULE, top=True),
+        names_unseen_term(TAIL_LEAD_RULE, top=True),
     "the crawler's, but a covered query forgives only a head that names a query term":
-        covered_names_a_term(one_source_once(LEAD_RULE)),
+        covered_names_a_term(one_source_once(TAIL_LEAD_RULE)),
     "the crawler's, but any verdict is forgiven only for a head that names a query term":
-        covered_names_a_term(one_source_once(LEAD_RULE), every_verdict=True),
+        covered_names_a_term(one_source_once(TAIL_LEAD_RULE), every_verdict=True),
     "the crawler's, but a covered query forgives only a head as strong as a link that found "
     "a fresh page since the first verdict":
         thin_terms(one_source_once(by_verdict(tail_bar(on_topic, fresh), ON_TOPIC_RULE))),

@@ -56,8 +56,8 @@ ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gai
 #: The ``SETTINGS`` the form shows, each under its own name as the widget key.
 FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
                  "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                 "forgive_thin_evidence", "forgive_still_finding", "link_blocks_as_evidence",
-                 "user_agent",
+                 "forgive_thin_evidence", "forgive_still_finding", "lead_bar_new_evidence",
+                 "link_blocks_as_evidence", "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
                  "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
                  "learn_copy_parameters")
@@ -82,6 +82,7 @@ def form_defaults() -> dict[str, Any]:
         **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
                                          "dispersion_cap", "stop_on_verdict", "forgive_leads",
                                          "forgive_thin_evidence", "forgive_still_finding",
+                                         "lead_bar_new_evidence",
                                          "link_blocks_as_evidence", "allow_private",
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host",
@@ -335,9 +336,13 @@ def _crawl_inputs() -> None:
         st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
         st.checkbox("Forgive while a lead is pending", key="forgive_leads",
                     help="a verdict is forgiven while the best queued link scores at least "
-                         "as well as a link that found an on-topic page (a relevant page, "
-                         "once a verdict has fired); off: every verdict stands (the seed's "
-                         "rules alone)")
+                         "as well as a link that brought new evidence; off: every verdict "
+                         "stands (the seed's rules alone)")
+        st.checkbox("Lead bar: links that brought new evidence", key="lead_bar_new_evidence",
+                    help="every verdict's lead must score as well as a link whose page "
+                         "brought new evidence; off: only a 'coverage_reached' verdict's, "
+                         "the others' as well as a link that found an on-topic page (a "
+                         "relevant one once a verdict has fired), the rule before")
         st.checkbox("Forgive 'saturated' while most terms lack evidence",
                     key="forgive_thin_evidence",
                     help="with forgiveness on, a 'saturated' verdict is forgiven while under "

@@ -93,7 +93,9 @@ class CrawlConfig:
     them; ``forgive_thin_evidence`` (with it) forgives a ``saturated`` verdict while under
     three quarters of the query's terms have any evidence, and ``forgive_still_finding``
     (with it) any verdict while the last ``patience`` pages read as relevant at least as
-    often as the crawl so far (``frontier/leads.py``).
+    often as the crawl so far; ``lead_bar_new_evidence`` judges every verdict's lead against
+    the links that brought new evidence, off a ``coverage_reached`` one only and the others
+    against the links that found on-topic pages (``frontier/leads.py``).
     ``link_blocks_as_evidence`` lets a Markdown block with no letter outside its links
     (a contents entry, a row of navigation) count as stop-rule evidence, as the seed's rules
     read every block; off, such a block names pages not read, not content read
@@ -142,6 +144,7 @@ class CrawlConfig:
     forgive_leads: bool = True
     forgive_thin_evidence: bool = True
     forgive_still_finding: bool = True
+    lead_bar_new_evidence: bool = True
     link_blocks_as_evidence: bool = False
     max_body_bytes: int = 5_000_000
     read_timeout_s: float = 10.0
@@ -189,7 +192,7 @@ class CrawlConfig:
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
         for name in ("forgive_leads", "forgive_thin_evidence", "forgive_still_finding",
-                     "link_blocks_as_evidence", "use_sitemaps"):
+                     "lead_bar_new_evidence", "link_blocks_as_evidence", "use_sitemaps"):
             if not isinstance(value := getattr(self, name), bool):
                 raise ConfigError(name, f"must be true or false, got {value!r}")
         if not isinstance(self.strategy, Strategy):
@@ -259,16 +262,18 @@ class CrawlConfig:
         made before ``link_blocks_as_evidence`` existed counted blocks that are only links
         as evidence, and one made before ``forgive_thin_evidence`` let a verdict on thin
         evidence stand, as one made before ``forgive_still_finding`` let a verdict stand
-        while relevant pages still came: without the keys they do so again, so their stop
-        rules replay as they ran; one made before ``meaning_weight`` read relevance by words
-        alone, and does again; one made before ``link_meaning_weight`` scored links by words
-        alone, and does again; one made before ``learn_copy_parameters`` fetched every copy,
-        and does again.
+        while relevant pages still came, and one made before ``lead_bar_new_evidence``
+        judged a verdict other than ``coverage_reached`` by the on-topic bar: without the
+        keys they do so again, so their stop rules replay as they ran; one made before
+        ``meaning_weight`` read relevance by words alone, and does again; one made before
+        ``link_meaning_weight`` scored links by words alone, and does again; one made before
+        ``learn_copy_parameters`` fetched every copy, and does again.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
         as_before = {"language": Language.ENGLISH, "link_blocks_as_evidence": True,
                      "forgive_thin_evidence": False, "forgive_still_finding": False,
+                     "lead_bar_new_evidence": False,
                      "meaning_weight": 0.0,
                      "link_meaning_weight": 0.0, "learn_copy_parameters": False}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
@@ -410,6 +415,10 @@ SETTINGS: tuple[Setting, ...] = (
             "come (with lead forgiveness on, one is forgiven while the last 'patience' pages "
             "read as relevant at least as often as the crawl so far)",
             "--no-still-finding-forgiveness"),
+    Setting("lead_bar_new_evidence", bool, "judge a verdict other than 'coverage_reached' "
+            "by the links that found on-topic pages (relevant ones once a verdict has "
+            "fired), not by those that brought new evidence: the rule before",
+            "--on-topic-lead-bar"),
     Setting("link_blocks_as_evidence", bool, "count a block that is only links (a contents "
             "entry, a row of navigation) as stop-rule evidence, as the seed's rules read "
             "every block", "--link-blocks-as-evidence"),

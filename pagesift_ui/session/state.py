@@ -115,7 +115,7 @@ class FrontierState:
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
-    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found on-topic pages
+    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found pages
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
     # query pairs learned to make copies (?print=1): dropped from links (frontier/copyparams.py)
@@ -136,6 +136,7 @@ class FrontierState:
                         meaning=_meaning(config.query, config.meaning_weight),
                         link_meaning=_link_meaning(config.query, config.link_meaning_weight)),
             adaptive=Adaptive(config.adaptive, len(query)),
+            leads=LeadBar(new_evidence=config.lead_bar_new_evidence),
             subtrees=Harvest(z=z_two_sided(config.delta)),
             clusters=Harvest(z=z_two_sided(config.delta)),
             templates=TemplateStats(),

@@ -203,7 +203,7 @@ class Replay:
         self._adaptive = Adaptive(options, len(self._query))
         # §11.10's bar, rebuilt: which links count towards it depends on when the first
         # verdict fired, and other options fire it elsewhere (frontier/leads.py)
-        self._leads = LeadBar()
+        self._leads = LeadBar(new_evidence=session.config.lead_bar_new_evidence)
         self._forgive_leads = session.config.forgive_leads
         self._forgive_thin = session.config.forgive_thin_evidence
         self._forgive_finding = session.config.forgive_still_finding

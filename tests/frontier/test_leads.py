@@ -1,22 +1,51 @@
 """The pending-lead bar (docs/DESIGN.md §11.10): a verdict is forgiven while the best queued
-link scores at least the lowest score of a link that led to an on-topic page (a relevant page,
+link scores at least the lowest score of a link that led to a page with new evidence; with
+``new_evidence`` off (the rule before, kept for sessions recorded under it) a verdict other
+than ``coverage_reached`` is judged by the links that led to on-topic pages (relevant pages,
 once a verdict has fired); a saturated verdict on one source is forgiven once."""
 
 from __future__ import annotations
+
+import pytest
 
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.leads import LeadBar
 
 
-def test_no_bar_before_a_link_has_found_an_on_topic_page() -> None:
+def test_every_verdict_is_judged_by_the_links_that_brought_new_evidence() -> None:
     bar = LeadBar()
+    assert bar.new_evidence
+    none_yet = bar.judge(0.9, "http://e.edu/a", StopReason.SATURATED)
+    assert not none_yet.pending and none_yet.why == (
+        "no link has led to a page with new evidence yet, so no queued link is a proven lead "
+        "to more")
+    bar.found(0.5, 0.4, fresh=True)
+    bar.found(0.3, 0.2, fresh=True)
+    bar.found(0.1, 0.06)  # on topic, nothing new: no lead by it
+    for reason in (StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES, None):
+        below = bar.judge(0.2, "http://e.edu/h", reason)
+        assert not below.pending and below.why == (
+            "the best queued link scores 0.2 (http://e.edu/h), below 0.3, the lowest score of "
+            "the 2 links that led to pages with new evidence")
+        assert bar.judge(0.3, "http://e.edu/h", reason).pending
+    assert bar.judge(0.2, "http://e.edu/h", StopReason.COVERAGE_REACHED).why.startswith(
+        "the query is covered; the best queued link scores 0.2")
+
+
+def test_the_setting_is_checked() -> None:
+    with pytest.raises(ValueError, match="new_evidence"):
+        LeadBar(new_evidence=1)  # type: ignore[arg-type]
+
+
+def test_no_bar_before_a_link_has_found_an_on_topic_page() -> None:
+    bar = LeadBar(new_evidence=False)
     lead = bar.judge(0.9, "http://e.edu/a")
     assert bar.bar() is None and not lead.pending
     assert "no link has led to an on-topic page yet" in lead.why
 
 
 def test_the_bar_is_the_lowest_score_of_the_links_that_found_on_topic_pages() -> None:
-    bar = LeadBar()
+    bar = LeadBar(new_evidence=False)
     for score in (0.46, 0.21, 0.34):
         bar.found(score, 0.05)
     assert bar.bar() == 0.21 and len(bar) == 3
@@ -45,7 +74,7 @@ def test_a_link_to_a_page_below_on_topic_never_joins_the_bar() -> None:
 def test_after_the_first_verdict_only_links_to_relevant_pages_lower_the_bar() -> None:
     # the tail of a finished pydocs crawl: each forgiven step fetched the head, its page was
     # barely on topic, and the bar followed the head down until nothing ever stood
-    bar = LeadBar()
+    bar = LeadBar(new_evidence=False)
     bar.found(0.4, 0.3)
     bar.found(0.146, 0.06)  # on topic, before any verdict: joins
     bar.verdict_fired()
@@ -85,7 +114,7 @@ def test_a_saturated_verdict_on_one_source_is_graced_once() -> None:
 def test_a_covered_querys_verdict_is_judged_against_the_links_that_found_new_evidence() -> None:
     # every term has its evidence: a link as weak as one that found an on-topic page proves
     # nothing more; only a link as strong as one that brought new evidence is a lead
-    bar = LeadBar()
+    bar = LeadBar(new_evidence=False)
     bar.found(0.5, 0.4, fresh=True)
     bar.found(0.3, 0.2, fresh=True)
     bar.found(0.1, 0.06)  # on topic, nothing new

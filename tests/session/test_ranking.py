@@ -535,7 +535,8 @@ def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead
         "/licence": page("Licence", [FILLER]),
         "/history": page("History", [FILLER]),
     }
-    records = crawl(pages, QUERY, limit=4)
+    # the on-topic bar is the rule before one bar for every verdict (lead_bar_new_evidence)
+    records = crawl(pages, QUERY, limit=4, lead_bar_new_evidence=False)
     notes = next(r for r in records if r.url.endswith("/notes"))
     assert notes.relevance is not None and 0.05 <= notes.relevance < 0.15
     # from /notes on, one link (to it) has found an on-topic page and every check that has a
@@ -545,6 +546,12 @@ def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead
     assert len(judged) >= 2
     assert all("the lowest score of the 1 links that led to on-topic pages" in r.lead_why
                for r in judged)
+    # by default a lead must be as strong as a link that brought new evidence, and a page
+    # below the evidence bar brings none: no link is a proven lead yet
+    by_default = crawl(pages, QUERY, limit=4)
+    assert all(not r.lead_pending for r in by_default if r.lead_pending is not None)
+    assert any(r.lead_why.startswith("no link has led to a page with new evidence yet")
+               for r in by_default if r.step >= notes.step)
 
 
 @pytest.mark.parametrize("forgive", [True, False])
