@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from pagesift_ui.cli.main import build_parser
-from pagesift_ui.cli.options import config_from_args
 from pagesift_ui.demo import build_site
 from pagesift_ui.session import CrawlConfig, CrawlSession, VerdictFate
 from pagesift_ui.session.whatif import what_if
@@ -43,20 +41,3 @@ def test_each_step_says_which_bar_judged_its_head() -> None:
         assert judged and all("links that led to pages with new evidence" in why
                               for why in judged)
         assert any("links that led to on-topic pages" in r.lead_why for r in old.steps)
-
-
-def test_a_config_recorded_before_the_setting_replays_with_the_bar_before() -> None:
-    recorded = CrawlConfig.from_mapping({"seed_url": demo_seed(SITE),
-                                         "query": SITE.query}).to_dict()
-    assert recorded["lead_bar_new_evidence"] is True
-    del recorded["lead_bar_new_evidence"]
-    assert CrawlConfig.from_recorded(recorded).lead_bar_new_evidence is False
-
-
-def test_the_cli_keeps_the_bar_before_by_its_flag() -> None:
-    parser = build_parser()
-    on = parser.parse_args(["crawl", demo_seed(SITE), "--query", SITE.query])
-    off = parser.parse_args(["crawl", demo_seed(SITE), "--query", SITE.query,
-                             "--on-topic-lead-bar"])
-    assert config_from_args(on).lead_bar_new_evidence is True
-    assert config_from_args(off).lead_bar_new_evidence is False

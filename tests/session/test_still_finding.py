@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pagesift_ui.cli.main import build_parser
-from pagesift_ui.cli.options import config_from_args
 from pagesift_ui.demo import build_site
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import CrawlConfig, CrawlSession, VerdictFate
@@ -54,20 +52,3 @@ def test_off_the_verdict_stands_where_the_seeds_rules_put_it() -> None:
 def test_lead_forgiveness_off_turns_it_off_too() -> None:
     with _crawl(forgive_leads=False) as session:
         assert session.stop_step == 34
-
-
-def test_a_config_recorded_before_the_setting_replays_without_it() -> None:
-    recorded = CrawlConfig.from_mapping({"seed_url": demo_seed(SITE),
-                                         "query": SITE.query}).to_dict()
-    assert recorded["forgive_still_finding"] is True
-    del recorded["forgive_still_finding"]
-    assert CrawlConfig.from_recorded(recorded).forgive_still_finding is False
-
-
-def test_the_cli_turns_it_off_by_its_flag() -> None:
-    parser = build_parser()
-    on = parser.parse_args(["crawl", demo_seed(SITE), "--query", SITE.query])
-    off = parser.parse_args(["crawl", demo_seed(SITE), "--query", SITE.query,
-                             "--no-still-finding-forgiveness"])
-    assert config_from_args(on).forgive_still_finding is True
-    assert config_from_args(off).forgive_still_finding is False
