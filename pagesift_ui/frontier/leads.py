@@ -118,7 +118,7 @@ class LeadBar:
     own rule now (``still_finding``). Measured with ``run_all.py`` on all 93 dev queries
     (with relevant pages still coming in place): recall at the own stop 0.955 → 0.932 on the
     tuning sets and 0.720 → 0.709 held out, the median own stop ÷ pages-to-90% 1.52 → 1.42
-    and 1.45 → 1.33, pages at the own stop −9% on both (docs/DECISIONS.md, issue 11: "one
+    and 1.45 → 1.32, pages at the own stop −9% on both (docs/DECISIONS.md, issue 11: "one
     bar for every verdict").
 
     Why the on-topic bar asks more once a verdict has fired: from then on every forgiven
