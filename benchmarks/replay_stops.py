@@ -52,7 +52,11 @@ from pagesift_ui.frontier.adaptive import (  # noqa: E402
     MIN_SOURCES,
     StopReason,
 )
-from pagesift_ui.frontier.leads import THIN_EVIDENCE_SHARE, thin_evidence  # noqa: E402
+from pagesift_ui.frontier.leads import (  # noqa: E402
+    THIN_EVIDENCE_SHARE,
+    LeadBar,
+    thin_evidence,
+)
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
 from pagesift_ui.session import crawl as crawl_module  # noqa: E402
@@ -274,18 +278,17 @@ def covered_names_a_term(rule: Rule, every_verdict: bool = False) -> Rule:
 
 
 def still_finding(rule: Rule, patience: int = HORIZON) -> Rule:
-    """``rule``, or forgive while relevant pages still come (``LeadBar.still_finding``):
-    of the last ``patience`` pages the stop rules observed, the seed included, at least one
-    and at least the share of all observed so far read as relevant. Rows crawled before the
-    ``observed`` key count every step."""
+    """``rule``, or forgive while relevant pages still come: the crawler's own test
+    (``LeadBar.still_finding``) over the pages the stop rules observed, the seed included.
+    Rows crawled before the ``observed`` key count every step."""
     def forgive(rows: Sequence[Row], index: int) -> bool:
         if rule(rows, index):
             return True
-        read = [relevant(r) for r in rows[:index + 1] if r.get("observed", True)]
-        if len(read) < patience:
-            return False
-        recent = sum(read[-patience:])
-        return bool(recent) and recent * len(read) >= sum(read) * patience
+        bar = LeadBar()
+        for row in rows[:index + 1]:
+            if row.get("observed", True):
+                bar.read(row["relevance"])
+        return bool(bar.still_finding(patience))
     return forgive
 
 
