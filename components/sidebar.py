@@ -60,7 +60,7 @@ FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_pr
                  "link_blocks_as_evidence", "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
                  "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
-                 "learn_copy_parameters")
+                 "link_meaning_quantile", "learn_copy_parameters")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -87,7 +87,7 @@ def form_defaults() -> dict[str, Any]:
                                          "user_agent", "use_sitemaps",
                                          "max_sitemap_urls", "concurrency", "per_host",
                                          "meaning_weight", "link_meaning_weight",
-                                         "learn_copy_parameters")},
+                                         "link_meaning_quantile", "learn_copy_parameters")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],
@@ -224,6 +224,7 @@ FIELD_LABELS = {
     "render": "Render JavaScript", "render_deadline_s": "Render deadline",
     "meaning_weight": "Weight of meaning",
     "link_meaning_weight": "Weight of link meaning",
+    "link_meaning_quantile": "Link meaning: lifted above this share of links",
     "learn_copy_parameters": "Learn parameters that make copies",
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
@@ -232,7 +233,8 @@ LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_p
 ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
                              "max_sitemap_urls", "concurrency", "per_host", "render",
                              "render_deadline_s", "language", "meaning_weight",
-                             "link_meaning_weight", "learn_copy_parameters"})
+                             "link_meaning_weight", "link_meaning_quantile",
+                             "learn_copy_parameters"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -386,8 +388,13 @@ def _advanced_inputs() -> None:
         st.number_input("Weight of link meaning", key="link_meaning_weight", step=0.05,
                         format="%.2f",
                         help="the most a link's anchor and list title, read by meaning, add "
-                             "to its score, against the median link read so far; 0: the "
-                             "query's words alone")
+                             "to its score; 0: the query's words alone")
+        st.number_input("Link meaning: lifted above this share of links",
+                        key="link_meaning_quantile", step=0.05,
+                        format="%.2f",
+                        help="a link's anchor and list title are lifted by meaning only when "
+                             "nearer the query than this share of the link texts read so far "
+                             "(0.75: the upper quartile; 0.5: the median, the rule before)")
         st.checkbox("Learn parameters that make copies", key="learn_copy_parameters",
                     help="once copies carrying one query pair (?print=1, ?sort=newest) were "
                          "fetched on two paths, links carrying it stand for the page they "

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.language import SUPPORTED, Language
+from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
@@ -123,10 +124,11 @@ class CrawlConfig:
     the most a page's meaning can add to its relevance (docs/DESIGN.md §7a; English pages
     under an English query; 0: lexical relevance only); ``link_meaning_weight`` the most a
     link's anchor and list title, read by meaning, add to its raw score (§8.2; 0: links by
-    their words only). ``learn_copy_parameters``: a query pair that made copies on two paths
-    (``?print=1``) is learned, and links carrying it stand for the page they copy (§10, "copy
-    parameters"; off: every copy is fetched once). The ranges of the numbers are
-    ``SETTINGS``'.
+    their words only), and ``link_meaning_quantile`` the share of the link texts read that
+    one must be nearer the query than to be lifted at all. ``learn_copy_parameters``: a query
+    pair that made copies on two paths (``?print=1``) is learned, and links carrying it stand
+    for the page they copy (§10, "copy parameters"; off: every copy is fetched once). The
+    ranges of the numbers are ``SETTINGS``'.
     """
 
     seed_url: str
@@ -173,6 +175,9 @@ class CrawlConfig:
     # docs/DECISIONS.md "Adopted: links read by meaning": swept on the tuning sets (0.05,
     # 0.1, 0.15, 0.25); the fewest pages to 90% summed over them (976, 1,010 at 0)
     link_meaning_weight: float = 0.1
+    # docs/DECISIONS.md "Adopted: a link lifted by meaning only above three in four link
+    # texts": the upper quartile (frontier/meaning.py)
+    link_meaning_quantile: float = LINK_TEXT_QUANTILE
     # docs/DECISIONS.md "Adopted: copy parameters learned from the copies fetched"
     learn_copy_parameters: bool = True
 
@@ -267,7 +272,8 @@ class CrawlConfig:
         keys they do so again, so their stop rules replay as they ran; one made before
         ``meaning_weight`` read relevance by words alone, and does again; one made before
         ``link_meaning_weight`` scored links by words alone, and does again; one made before
-        ``learn_copy_parameters`` fetched every copy, and does again.
+        ``link_meaning_quantile`` lifted a link text above the median one, and does again;
+        one made before ``learn_copy_parameters`` fetched every copy, and does again.
         """
         if not isinstance(values, Mapping):
             raise ConfigError("config", f"must be a mapping, got {type(values).__name__}")
@@ -275,7 +281,8 @@ class CrawlConfig:
                      "forgive_thin_evidence": False, "forgive_still_finding": False,
                      "lead_bar_new_evidence": False,
                      "meaning_weight": 0.0,
-                     "link_meaning_weight": 0.0, "learn_copy_parameters": False}
+                     "link_meaning_weight": 0.0, "link_meaning_quantile": 0.5,
+                     "learn_copy_parameters": False}
         return cls.from_mapping({**{k: v for k, v in as_before.items() if k not in values},
                                  **values})
 
@@ -476,6 +483,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("link_meaning_weight", float, "most a link's anchor and list title read by "
             "meaning (English only) add to its raw score; 0: the query's words alone",
             "--link-meaning-weight", 0.0, 1.0),
+    Setting("link_meaning_quantile", float, "share of the link texts read that a link's "
+            "anchor and list title must be nearer the query than before meaning lifts it "
+            "(0.5: above the median one)", "--link-meaning-quantile", 0.0, 1.0),
     Setting("learn_copy_parameters", bool, "fetch every copy once: learn no query pair that "
             "makes copies (by default one that made copies on two paths, ?print=1, is learned "
             "and links carrying it are not fetched)", "--no-copy-learning"),

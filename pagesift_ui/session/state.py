@@ -86,9 +86,9 @@ def _meaning(query: str, weight: float) -> Meaning | None:
     return Meaning(word_vectors(), query, weight) if weight > 0 else None
 
 
-def _link_meaning(query: str, weight: float) -> LinkMeaning | None:
+def _link_meaning(query: str, weight: float, quantile: float) -> LinkMeaning | None:
     """The crawl's reading of links by meaning (docs/DESIGN.md §8.2); None at weight 0."""
-    return LinkMeaning(word_vectors(), query, weight) if weight > 0 else None
+    return LinkMeaning(word_vectors(), query, weight, quantile) if weight > 0 else None
 
 
 def _breadth_first_score(signal: LinkSignal) -> float:
@@ -134,7 +134,8 @@ class FrontierState:
             query=query,
             focus=Focus(query, prior=config.prior_weights, z=z_one_sided(config.delta),
                         meaning=_meaning(config.query, config.meaning_weight),
-                        link_meaning=_link_meaning(config.query, config.link_meaning_weight)),
+                        link_meaning=_link_meaning(config.query, config.link_meaning_weight,
+                                                   config.link_meaning_quantile)),
             adaptive=Adaptive(config.adaptive, len(query)),
             leads=LeadBar(new_evidence=config.lead_bar_new_evidence),
             subtrees=Harvest(z=z_two_sided(config.delta)),

@@ -17,8 +17,10 @@ def test_a_user_marking_the_answers_relevant_reaches_90_percent_no_later() -> No
     assert alone["labels"] == 0 and helped["labels"] > 0
     assert alone["pages_to_90"] is not None and helped["pages_to_90"] is not None
     # measured at 26948a1: 52 pages alone, 34 with 7 answers marked; with name families
-    # (16291f3) 48 and 33 (docs/DECISIONS.md)
-    assert helped["pages_to_90"] < alone["pages_to_90"]
+    # (16291f3) 48 and 33; with links lifted by meaning only above the upper quartile of the
+    # link texts (the twenty-first session) 33 alone already, and 33 with 4 answers marked
+    # (docs/DECISIONS.md): the labels no longer make it sooner, and must not make it later
+    assert helped["pages_to_90"] <= alone["pages_to_90"]
 
 
 def test_the_summary_takes_medians_over_the_oracle_and_counts_a_miss_as_the_budget() -> None:

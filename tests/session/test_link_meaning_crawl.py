@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from pagesift_ui.session import CrawlConfig
+from pagesift_ui.cli.main import build_parser
+from pagesift_ui.cli.options import config_from_args
+from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
+from pagesift_ui.session import CrawlConfig, CrawlSession
 from tests.session.test_ranking import crawl, fetched, page
 
 QUERY = "the C client library: opening a session, sending statements, reading results"
@@ -50,3 +53,26 @@ def test_the_weight_is_a_checked_setting_and_old_recordings_replay_without_it() 
         CrawlConfig(seed_url="http://x.example/", query=QUERY, link_meaning_weight=1.5)
     recorded = {k: v for k, v in config.to_dict().items() if k != "link_meaning_weight"}
     assert CrawlConfig.from_recorded(recorded).link_meaning_weight == 0.0
+
+
+def test_the_quantile_is_a_checked_setting_the_cli_sets_and_old_recordings_read_as_median(
+) -> None:
+    config = CrawlConfig(seed_url="http://x.example/", query=QUERY)
+    assert config.link_meaning_quantile == LINK_TEXT_QUANTILE == 0.75
+    for bad in (-0.1, 1.01, "high"):
+        with pytest.raises(ValueError, match="link_meaning_quantile"):
+            CrawlConfig.from_mapping({"seed_url": "http://x.example/", "query": QUERY,
+                                      "link_meaning_quantile": bad})
+    recorded = {k: v for k, v in config.to_dict().items() if k != "link_meaning_quantile"}
+    assert CrawlConfig.from_recorded(recorded).link_meaning_quantile == 0.5
+    assert CrawlConfig.from_recorded({**recorded, "link_meaning_quantile": 0.75}) == config
+    args = build_parser().parse_args(["crawl", "http://x.example/", "--query", QUERY,
+                                      "--link-meaning-quantile", "0.5"])
+    assert config_from_args(args).link_meaning_quantile == 0.5
+
+
+def test_the_crawl_reads_links_against_its_configured_quantile() -> None:
+    config = CrawlConfig(seed_url="http://x.example/", query=QUERY, link_meaning_quantile=0.6)
+    with CrawlSession(config) as session:
+        link_meaning = session.state.focus.link_meaning
+        assert link_meaning is not None and link_meaning.quantile == 0.6

@@ -33,11 +33,11 @@ def test_a_covered_verdict_while_relevant_pages_come_is_forgiven_and_finds_more(
             "; but 3 of the last 3 pages read as relevant (≥ 0.15), at least the crawl's share "
             "so far (24 of 33): answers still come though they add no new evidence, so this "
             "verdict is forgiven")
-        assert (session.stop_reason, session.stop_step) == (StopReason.COVERAGE_REACHED, 73)
+        assert (session.stop_reason, session.stop_step) == (StopReason.COVERAGE_REACHED, 64)
         assert session.relevant_pages == 42
         replayed = what_if(session)  # the what-if replay judges it as the crawl did
         assert [(v.step, v.stood) for v in replayed.verdicts][:2] == [(34, False), (36, False)]
-        assert replayed.verdicts[-1].step == 73 and replayed.verdicts[-1].stood
+        assert replayed.verdicts[-1].step == 64 and replayed.verdicts[-1].stood
 
 
 def test_off_the_verdict_stands_where_the_seeds_rules_put_it() -> None:
