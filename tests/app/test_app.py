@@ -512,6 +512,24 @@ def test_copy_learning_can_be_turned_off_in_the_sidebar(at: AppTest) -> None:
     assert session.state.copy_params.learned() == {}
 
 
+def test_the_link_meaning_quantile_is_a_setting_and_a_bad_one_is_named_under_start(
+    at: AppTest,
+) -> None:
+    unfold(at, "setup_advanced")
+    assert at.number_input(key="link_meaning_quantile").value == 0.75
+    at.number_input(key="link_meaning_quantile").set_value(1.5).run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert [e.value for e in at.sidebar.error] == [
+        "Link meaning: lifted above this share of links: must be a number from 0.0 to 1.0, "
+        "got 1.5"]
+    at.number_input(key="link_meaning_quantile").set_value(0.5).run()
+    session = start(at)
+    assert session.config.link_meaning_quantile == 0.5
+    link_meaning = session.state.focus.link_meaning
+    assert link_meaning is not None and link_meaning.quantile == 0.5
+
+
 def test_the_link_meaning_weight_is_a_setting_and_the_decision_log_names_its_lift(
     at: AppTest,
 ) -> None:
