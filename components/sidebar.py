@@ -75,19 +75,12 @@ def form_defaults() -> dict[str, Any]:
         "url": "https://",
         "folder": "",
         "query": "",
+        # every form setting that is a config field takes its default as it is (a new
+        # setting needs no entry here); the enums as their values (a radio's options)
+        **{key: fields[key] for key in FORM_SETTINGS if key in fields},
         "scope": Scope(fields["scope"]).value,
         "language": Language(fields["language"]).value,
         "render": RenderMode(fields["render"]).value,
-        "render_deadline_s": fields["render_deadline_s"],
-        **{key: fields[key] for key in ("limit", "delay_s", "respect_robots", "delta",
-                                         "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                                         "forgive_thin_evidence", "forgive_still_finding",
-                                         "lead_bar_new_evidence",
-                                         "link_blocks_as_evidence", "allow_private",
-                                         "user_agent", "use_sitemaps",
-                                         "max_sitemap_urls", "concurrency", "per_host",
-                                         "meaning_weight", "link_meaning_weight",
-                                         "link_meaning_quantile", "learn_copy_parameters")},
         **{key: getattr(adaptive, key) for key in ADAPTIVE_KEYS},
     }
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, fields["prior_weights"],

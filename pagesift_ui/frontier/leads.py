@@ -130,15 +130,6 @@ class LeadBar:
     §11.9); after it, only a link that found a relevant page shows that links this weak
     still lead to answers (docs/DECISIONS.md, issue 11: "the lead bar after the first
     verdict").
-
-    Why the bar asks more once a verdict has fired: from then on every forgiven step fetches
-    the head, and on a site whose pages nearly all touch the query (pydocs: most pages are at
-    0.05–0.15 on any query) the head's page is on topic more often than not, so the bar
-    followed the head down and no verdict ever stood (7 of pydocs' 12 dev queries ran to the
-    200-page budget with 90% of their answers found by page 14–52). Before the first verdict
-    the on-topic links are the evidence there is (the link model's positive label, §11.9);
-    after it, only a link that found a relevant page shows that links this weak still lead
-    to answers (docs/DECISIONS.md, issue 11: "the lead bar after the first verdict").
     """
 
     __slots__ = ("_count", "_fresh_count", "_graced", "_judged", "_lowest", "_lowest_fresh",
