@@ -133,14 +133,31 @@ class LeadBar:
     """
 
     __slots__ = ("_count", "_fresh_count", "_graced", "_judged", "_lowest", "_lowest_fresh",
-                 "_read", "_read_relevant", "new_evidence")
+                 "_read", "_read_relevant", "finding", "new_evidence", "patience", "thin")
 
-    def __init__(self, new_evidence: bool = True) -> None:
-        if not isinstance(new_evidence, bool):
-            raise ValueError(f"new_evidence must be true or false, got {new_evidence!r}")
+    def __init__(
+        self, new_evidence: bool = True, *, thin: bool = False, finding: bool = False,
+        patience: int = 0,
+    ) -> None:
+        for name, value in (("new_evidence", new_evidence), ("thin", thin),
+                            ("finding", finding)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, got {value!r}")
+        if isinstance(patience, bool) or not isinstance(patience, int) or patience < 0:
+            raise ValueError(f"patience must be a non-negative integer, got {patience!r}")
+        if finding and patience < 1:
+            raise ValueError("relevant pages still coming (finding) reads the last patience "
+                             "pages: give the crawl's patience (>= 1)")
         #: every verdict is judged by the links that brought new evidence (else only a
         #: ``coverage_reached`` one, the others by the on-topic bar)
         self.new_evidence = new_evidence
+        #: ``grace`` forgives a ``saturated`` verdict on thin evidence (``thin_evidence``)
+        self.thin = thin
+        #: ``grace`` forgives any verdict while relevant pages still come
+        #: (``still_finding`` over the last ``patience`` pages: the crawl's own,
+        #: ``AdaptiveOptions.patience``)
+        self.finding = finding
+        self.patience = patience
         # only the lowest score is ever read, and the count for the words (the what-if
         # replay feeds every record through ``found``)
         self._lowest: float | None = None
@@ -218,19 +235,16 @@ class LeadBar:
                 "patience pages with nothing new, as it waits for a first find, so this "
                 "verdict is forgiven once")
 
-    def grace(
-        self, reason: StopReason, sources: int, evidence: Sequence[int], *, thin: bool,
-        finding: bool = False, patience: int = 0,
-    ) -> str:
+    def grace(self, reason: StopReason, sources: int, evidence: Sequence[int]) -> str:
         """Why a verdict that no lead forgives is forgiven all the same, or "": the
-        one-source grace (once), else thin evidence (``thin_evidence``) when ``thin``, else
-        relevant pages still coming (``still_finding`` over ``patience`` pages) when
-        ``finding``; ``patience`` is the crawl's own (``AdaptiveOptions.patience``), and
-        ``finding`` without it raises ``ValueError``. The crawl (``session/stepping.judge``)
-        and the what-if replay ask this one method."""
+        one-source grace (once), else thin evidence (``thin_evidence``) when the bar was made
+        with ``thin``, else relevant pages still coming (``still_finding`` over its
+        ``patience`` pages) when made with ``finding``. The crawl
+        (``session/stepping.judge``) and the what-if replay ask this one method, each of a
+        bar made with its own options."""
         return self.one_source_grace(reason, sources) or (
-            thin_evidence(reason, evidence) if thin else "") or (
-            self.still_finding(patience) if finding else "")
+            thin_evidence(reason, evidence) if self.thin else "") or (
+            self.still_finding(self.patience) if self.finding else "")
 
     def bar(self) -> float | None:
         """The lowest of those scores, or None before the first on-topic page."""

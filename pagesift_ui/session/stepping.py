@@ -136,10 +136,7 @@ def judge(
     if not forgiven and config.forgive_leads:
         # a saturated verdict on one source is forgiven once, one on a handful of the
         # query's terms always, any while relevant pages still come (frontier/leads.py)
-        grace = state.leads.grace(reason, adaptive.sources, adaptive.evidence,
-                                  thin=config.forgive_thin_evidence,
-                                  finding=config.forgive_still_finding,
-                                  patience=config.adaptive.patience)
+        grace = state.leads.grace(reason, adaptive.sources, adaptive.evidence)
         if grace:
             forgiven, why = True, f"{lead.why}; but {grace}"
     if forgiven:

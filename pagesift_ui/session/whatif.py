@@ -203,11 +203,11 @@ class Replay:
         self._adaptive = Adaptive(options, len(self._query))
         # §11.10's bar, rebuilt: which links count towards it depends on when the first
         # verdict fired, and other options fire it elsewhere (frontier/leads.py)
-        self._leads = LeadBar(new_evidence=session.config.lead_bar_new_evidence)
-        self._forgive_leads = session.config.forgive_leads
-        self._forgive_thin = session.config.forgive_thin_evidence
-        self._forgive_finding = session.config.forgive_still_finding
-        self._patience = options.patience
+        # (its graces with the session's switches and the replayed patience)
+        config = session.config
+        self._leads = LeadBar(config.lead_bar_new_evidence, thin=config.forgive_thin_evidence,
+                              finding=config.forgive_still_finding, patience=options.patience)
+        self._forgive_leads = config.forgive_leads
         self._link_blocks = session.config.link_blocks_as_evidence
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
@@ -243,8 +243,7 @@ class Replay:
             if reason is not None:
                 stood = not self._forgiven(record, reason)
                 if stood and self._forgive_leads and self._leads.grace(
-                        reason, adaptive.sources, adaptive.evidence, thin=self._forgive_thin,
-                        finding=self._forgive_finding, patience=self._patience):
+                        reason, adaptive.sources, adaptive.evidence):
                     stood = False  # as the crawl forgives it (LeadBar.grace)
                 self._leads.verdict_fired()
                 fired = ReplayedVerdict(record.step, reason, stood, adaptive.stale,

@@ -12,8 +12,8 @@ from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.leads import LeadBar
 
 
-def _bar(relevances: list[float]) -> LeadBar:
-    bar = LeadBar()
+def _bar(relevances: list[float], **graces: bool | int) -> LeadBar:
+    bar = LeadBar(**graces)  # type: ignore[arg-type]
     for relevance in relevances:
         bar.read(relevance)
     return bar
@@ -42,19 +42,29 @@ def test_a_window_below_the_crawls_share_forgives_nothing() -> None:
 
 
 def test_the_grace_asks_it_only_when_on_and_after_the_other_graces() -> None:
-    bar = _bar([0.5, 0.0, 0.5, 0.5, 0.5])
-    evidence = (3, 3, 3, 3)
-    assert bar.grace(StopReason.COVERAGE_REACHED, 5, evidence, thin=True) == ""
-    assert bar.grace(StopReason.COVERAGE_REACHED, 5, evidence, thin=True, finding=True,
-                     patience=3).startswith("3 of the last 3 pages read as relevant")
+    relevances, evidence = [0.5, 0.0, 0.5, 0.5, 0.5], (3, 3, 3, 3)
+    off = _bar(relevances, thin=True)
+    assert off.grace(StopReason.COVERAGE_REACHED, 5, evidence) == ""
+    on = _bar(relevances, thin=True, finding=True, patience=3)
+    assert on.grace(StopReason.COVERAGE_REACHED, 5, evidence).startswith(
+        "3 of the last 3 pages read as relevant")
     # thin evidence speaks first where both would
-    assert bar.grace(StopReason.SATURATED, 5, (3, 0, 0, 0), thin=True, finding=True,
-                     patience=3).startswith("only 1 of the query's 4 terms")
+    assert on.grace(StopReason.SATURATED, 5, (3, 0, 0, 0)).startswith(
+        "only 1 of the query's 4 terms")
 
 
-def test_the_grace_asks_for_the_crawls_patience() -> None:
+def test_the_bar_that_reads_pages_still_coming_asks_for_the_crawls_patience() -> None:
     with pytest.raises(ValueError, match="patience"):
-        _bar([0.5] * 6).grace(StopReason.SATURATED, 5, (3, 3), thin=True, finding=True)
+        LeadBar(thin=True, finding=True)
+    assert LeadBar(finding=False).patience == 0  # no window read: none needed
+
+
+@pytest.mark.parametrize("options", [
+    {"thin": 1}, {"finding": "yes"}, {"patience": -1}, {"patience": True}, {"patience": 2.0},
+])
+def test_the_graces_are_checked_when_the_bar_is_made(options: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=next(iter(options))):
+        LeadBar(**options)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("patience", [0, -1, True, 2.0])
