@@ -102,6 +102,9 @@ class FrontierState:
     query: Query
     focus: Focus
     adaptive: Adaptive
+    # scores of the links that found pages, and the graces the config switches on: made
+    # from the config as the stop rules are, never a default bar that forgives otherwise
+    leads: LeadBar
     subtrees: Harvest
     clusters: Harvest
     templates: TemplateStats
@@ -115,7 +118,6 @@ class FrontierState:
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
-    leads: LeadBar = field(default_factory=LeadBar)  # scores of links that found pages
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
     # query pairs learned to make copies (?print=1): dropped from links (frontier/copyparams.py)

@@ -199,16 +199,16 @@ class Replay:
         self.labels = labels
         self.truth_keys = truth_keys
         self.lead_recorded = lead_recorded
-        self._query = Query(session.config.query, session.config.language)
+        config = session.config
+        self._query = Query(config.query, config.language)
         self._adaptive = Adaptive(options, len(self._query))
         # §11.10's bar, rebuilt: which links count towards it depends on when the first
-        # verdict fired, and other options fire it elsewhere (frontier/leads.py)
-        # (its graces with the session's switches and the replayed patience)
-        config = session.config
+        # verdict fired, and other options fire it elsewhere (frontier/leads.py); its graces
+        # are the session's switches with the replayed patience
         self._leads = LeadBar(config.lead_bar_new_evidence, thin=config.forgive_thin_evidence,
                               finding=config.forgive_still_finding, patience=options.patience)
         self._forgive_leads = config.forgive_leads
-        self._link_blocks = session.config.link_blocks_as_evidence
+        self._link_blocks = config.link_blocks_as_evidence
         self.verdicts: list[ReplayedVerdict] = []
         self.points: list[WhatIfPoint] = []
         self.same_until: int | None = None
