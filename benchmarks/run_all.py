@@ -160,7 +160,10 @@ def _summary_cell(summary: Summary, metric: str) -> str:
         ratio = summary.ratio_to_oracle
         if ratio is None:
             return "–"
-        return f"{ratio.value:.2f}" if ratio.exact else f"≥ {ratio.value:.2f}"
+        median = f"{ratio.value:.2f}" if ratio.exact else f"≥ {ratio.value:.2f}"
+        # how far the choice of queries alone moves the median (summary.median_interval)
+        interval = summary.ratio_interval
+        return median if interval is None else f"{median} ({interval.text()})"
     if metric == "reached_90":
         return f"{summary.reached_90} of {summary.queries}"
     if metric == "recall_at_stop":

@@ -24,7 +24,9 @@ __all__ = [
     "Censored",
     "QueryRow",
     "Summary",
+    "MedianInterval",
     "demo_checks",
+    "median_interval",
     "query_rows",
     "summarise",
 ]
@@ -35,6 +37,12 @@ PAGES_NOTE = ("Pages are fetches that count against the page budget: a duplicate
 #: Issue 11's targets: median pages-to-90% ÷ oracle, every query at 90% within the budget,
 #: mean recall at the crawl's own stop, median pages at own stop ÷ own pages-to-90%.
 TARGETS = {"ratio_to_oracle": 2.0, "recall_at_stop": 0.90, "stop_over_90": 1.5}
+
+#: The bootstrap interval of the median ratio (``median_interval``): its level, resamples and
+#: the seed of its generator, fixed so that the same crawls give the same interval.
+INTERVAL_LEVEL = 0.95
+INTERVAL_RESAMPLES = 9_999
+INTERVAL_SEED = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,56 @@ def _median(values: Sequence[Censored]) -> Censored | None:
     # can move the median up: it is then only a lower bound
     exact = all(c.exact for c in ordered[: n // 2 + 1])
     return Censored(statistics.fmean(c.value for c in middle), exact)
+
+
+@dataclass(frozen=True, slots=True)
+class MedianInterval:
+    """A percentile bootstrap interval of a median over queries: how far the choice of
+    queries alone moves it. ``low`` and ``high`` are lower bounds (not exact) when a value
+    was censored."""
+
+    low: Censored
+    high: Censored
+    level: float = INTERVAL_LEVEL
+    resamples: int = INTERVAL_RESAMPLES
+
+    def text(self, digits: int = 2) -> str:
+        prefix = "" if self.low.exact and self.high.exact else "≥ "
+        return (f"{self.level:.0%}: {prefix}{self.low.value:.{digits}f}–"
+                f"{prefix}{self.high.value:.{digits}f}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"low": self.low.to_json(), "high": self.high.to_json(),
+                "level": self.level, "resamples": self.resamples, "method": "percentile"}
+
+
+def median_interval(values: Sequence[Censored], level: float = INTERVAL_LEVEL,
+                    resamples: int = INTERVAL_RESAMPLES,
+                    seed: int = INTERVAL_SEED) -> MedianInterval | None:
+    """The percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13) of the median of
+    ``values``, resampling the queries with replacement (``scipy.stats.bootstrap``, seeded:
+    the same values give the same interval); None under two values or when they are all
+    equal (no spread to resample).
+
+    The queries of a dev set are a sample of what people ask: a median within this interval
+    of a target is not told apart from it by these queries (docs/DECISIONS.md, issue 11).
+    A censored value is resampled at its lower bound, so every resampled median is at most
+    its true value, and so are the interval's ends: then both are lower bounds.
+    """
+    if len(values) < 2 or len({v.value for v in values}) < 2:
+        return None
+    import numpy as np
+    from scipy import stats  # ~2.5 s to import: only when a summary asks for it
+
+    data = np.array([v.value for v in values], dtype=np.float64)
+    result = stats.bootstrap(
+        (data,), np.median, n_resamples=resamples, confidence_level=level,
+        method="percentile", vectorized=True, rng=np.random.default_rng(seed),
+    )
+    exact = all(v.exact for v in values)
+    interval = result.confidence_interval
+    return MedianInterval(Censored(float(interval.low), exact),
+                          Censored(float(interval.high), exact), level, resamples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +213,8 @@ class Summary:
     recall_at_stop: float | None  # mean recall at own stop
     stop_over_90: float | None  # median pages at own stop ÷ own pages-to-90%
     stop_counted: int  # queries that reached 90% (the others have no such ratio)
+    # the bootstrap interval of ratio_to_oracle over the queries (median_interval)
+    ratio_interval: MedianInterval | None = None
 
     def met(self) -> dict[str, bool]:
         ratio = self.ratio_to_oracle
@@ -173,6 +233,8 @@ class Summary:
             "crawler": self.crawler, "queries": self.queries,
             "median_pages_to_90_over_oracle":
                 self.ratio_to_oracle.to_json() if self.ratio_to_oracle else None,
+            "median_pages_to_90_over_oracle_interval":
+                self.ratio_interval.to_json() if self.ratio_interval else None,
             "ratio_counted": self.ratio_counted,
             "reached_90_within_budget": self.reached_90,
             "mean_recall_at_own_stop":
@@ -195,7 +257,7 @@ def summarise(rows: Sequence[QueryRow], crawler: str = "focused") -> Summary:
     return Summary(
         crawler, len(mine), _median(ratios), len(ratios), reached,
         statistics.fmean(recalls) if recalls else None,
-        statistics.median(stops) if stops else None, len(stops),
+        statistics.median(stops) if stops else None, len(stops), median_interval(ratios),
     )
 
 

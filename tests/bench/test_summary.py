@@ -6,7 +6,13 @@ from __future__ import annotations
 from pagesift_ui.bench import BenchReport, Truth
 from pagesift_ui.bench.graph import explore_site, oracle_order
 from pagesift_ui.bench.run import curve_from_keys, run_crawl
-from pagesift_ui.bench.summary import Censored, demo_checks, query_rows, summarise
+from pagesift_ui.bench.summary import (
+    Censored,
+    demo_checks,
+    median_interval,
+    query_rows,
+    summarise,
+)
 from pagesift_ui.bench.truth import url_key
 from pagesift_ui.session import CrawlConfig
 from tests.fakes import DictSource, policy_for
@@ -75,6 +81,44 @@ def test_censored_values_make_the_median_a_lower_bound_only_when_they_reach_it()
     assert _median([]) is None
 
 
+#: The 22 tuning queries' ratios at main f778181 (benchmarks/results), rounded to 2 digits.
+_TUNING_RATIOS = [1.11, 1.21, 1.43, 1.47, 1.59, 1.60, 1.67, 1.67, 1.67, 1.75, 1.89, 2.40, 3.00,
+                  3.14, 3.18, 3.35, 4.36, 4.75, 5.33, 6.91, 7.06, 18.20]
+
+
+def test_the_median_interval_is_the_seeded_percentile_bootstrap_over_the_queries() -> None:
+    import numpy as np
+    from scipy import stats
+
+    values = [Censored(v) for v in _TUNING_RATIOS]
+    interval = median_interval(values)
+    assert interval is not None
+    # the interval of the twenty-second session's DECISIONS, from the same ratios
+    assert (interval.low, interval.high) == (Censored(1.67), Censored(3.35))
+    assert interval.text() == "95%: 1.67–3.35"
+    assert median_interval(values) == interval  # seeded: the same values, the same interval
+    # the ends are order statistics of the resampled medians: an independent draw of the
+    # same bootstrap lands near them, and the median itself is inside
+    again = stats.bootstrap((np.array(_TUNING_RATIOS),), np.median, method="percentile",
+                            rng=np.random.default_rng(12345)).confidence_interval
+    assert abs(again.low - 1.67) <= 0.1 and abs(again.high - 3.35) <= 0.3
+    assert interval.low.value <= float(np.median(_TUNING_RATIOS)) <= interval.high.value
+
+
+def test_a_censored_ratio_makes_both_ends_of_the_median_interval_lower_bounds() -> None:
+    values = [Censored(v) for v in _TUNING_RATIOS[:-1]] + [Censored(18.2, exact=False)]
+    interval = median_interval(values)
+    assert interval is not None and not interval.low.exact and not interval.high.exact
+    assert interval.text().startswith("95%: ≥ ")
+    assert interval.to_json()["high"] == {"value": interval.high.value, "exact": False}
+
+
+def test_no_median_interval_from_one_query_or_from_equal_ratios() -> None:
+    assert median_interval([Censored(2.0)]) is None
+    assert median_interval([Censored(2.0), Censored(2.0), Censored(2.0)]) is None
+    assert median_interval([]) is None
+
+
 def _urls(names: list[str] | set[str]) -> list[str]:
     return [f"http://x.example/{name}" for name in names]
 
@@ -104,6 +148,9 @@ def test_summary_counts_pages_to_90_against_the_oracle_and_the_budget() -> None:
     assert summary.recall_at_stop == (0.5 + 0.0) / 2
     assert summary.ratio_to_oracle == Censored((5 / 3 + 5 / 2) / 2, exact=False)
     assert summary.stop_counted == 1
+    # two different ratios, one censored: an interval, and only a lower bound
+    assert summary.ratio_interval is not None and not summary.ratio_interval.high.exact
+    assert summary.to_json()["median_pages_to_90_over_oracle_interval"]["level"] == 0.95
     assert summary.met() == {"ratio_to_oracle": False, "reached_90": False,
                              "recall_at_stop": False, "stop_over_90": False}
 
