@@ -84,9 +84,9 @@ class MedianInterval:
     resamples: int = INTERVAL_RESAMPLES
 
     def text(self, digits: int = 2) -> str:
-        prefix = "" if self.low.exact and self.high.exact else "≥ "
-        return (f"{self.level:.0%}: {prefix}{self.low.value:.{digits}f}–"
-                f"{prefix}{self.high.value:.{digits}f}")
+        bounds = "" if self.low.exact and self.high.exact else ", lower bounds"
+        return (f"{self.level:.0%}{bounds}: {self.low.value:.{digits}f}–"
+                f"{self.high.value:.{digits}f}")
 
     def to_json(self) -> dict[str, Any]:
         return {"low": self.low.to_json(), "high": self.high.to_json(),

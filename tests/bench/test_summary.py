@@ -109,7 +109,7 @@ def test_a_censored_ratio_makes_both_ends_of_the_median_interval_lower_bounds() 
     values = [Censored(v) for v in _TUNING_RATIOS[:-1]] + [Censored(18.2, exact=False)]
     interval = median_interval(values)
     assert interval is not None and not interval.low.exact and not interval.high.exact
-    assert interval.text().startswith("95%: ≥ ")
+    assert interval.text().startswith("95%, lower bounds: ")
     assert interval.to_json()["high"] == {"value": interval.high.value, "exact": False}
 
 
