@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from components.labels import LINKS_READ_LABEL
 from components.state import StateKey
 from pagesift_ui.frontier.adaptive import (
     COLD_PATIENCE,
@@ -279,7 +280,8 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
     links = record.links or {}
     if links.get("found"):
         unseen = links.get("not_considered", 0)
-        beyond = f" ({unseen} past the per-page cap not looked at)" if unseen else ""
+        beyond = (f" ({unseen} past the first {config.max_links_per_page:,} not looked at: "
+                  f"Advanced → {LINKS_READ_LABEL})" if unseen else "")
         out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
     if copies := _copies_text(links):
         out.append(copies)

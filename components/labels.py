@@ -1,5 +1,7 @@
 """Words and colours for the engine's outcome enums: one table per enum, the only place the
-UI names them. Charts, tiles, pickers and messages look their labels up here.
+UI names them. Charts, tiles, pickers and messages look their labels up here. Also the name
+of a setting that both the form and a message use (the message tells the user where to
+change it).
 
 A test checks that every table covers every member of its enum, so a new member cannot
 reach the UI unnamed.
@@ -12,7 +14,11 @@ from dataclasses import dataclass
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import SubtreeState, VerdictFate
 
-__all__ = ["STOP_REASONS", "SUBTREE_STATES", "VERDICT_FATES", "Label"]
+__all__ = ["LINKS_READ_LABEL", "STOP_REASONS", "SUBTREE_STATES", "VERDICT_FATES", "Label"]
+
+#: What the form calls ``CrawlConfig.max_links_per_page``; the decision log names it when a
+#: page had more links than that.
+LINKS_READ_LABEL = "Links read per page"
 
 
 @dataclass(frozen=True, slots=True)

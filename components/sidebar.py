@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 from streamlit.elements.lib.mutable_expander_container import ExpanderContainer
 
-from components.labels import STOP_REASONS
+from components.labels import LINKS_READ_LABEL, STOP_REASONS
 from components.persist import start_crawl
 from components.runner import RunMode
 from components.state import (
@@ -60,7 +60,7 @@ FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_pr
                  "link_blocks_as_evidence", "user_agent",
                  "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
                  "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
-                 "link_meaning_quantile", "learn_copy_parameters")
+                 "link_meaning_quantile", "learn_copy_parameters", "max_links_per_page")
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -219,6 +219,7 @@ FIELD_LABELS = {
     "link_meaning_weight": "Weight of link meaning",
     "link_meaning_quantile": "Link meaning: lifted above this share of links",
     "learn_copy_parameters": "Learn parameters that make copies",
+    "max_links_per_page": LINKS_READ_LABEL,
 }
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
 LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
@@ -227,7 +228,7 @@ ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope"
                              "max_sitemap_urls", "concurrency", "per_host", "render",
                              "render_deadline_s", "language", "meaning_weight",
                              "link_meaning_weight", "link_meaning_quantile",
-                             "learn_copy_parameters"})
+                             "learn_copy_parameters", "max_links_per_page"})
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -392,6 +393,12 @@ def _advanced_inputs() -> None:
                     help="once copies carrying one query pair (?print=1, ?sort=newest) were "
                          "fetched on two paths, links carrying it stand for the page they "
                          "copy and are not fetched; off: every copy is fetched once")
+        st.number_input(LINKS_READ_LABEL, key="max_links_per_page", step=1_000,
+                        help="each page's first this many links are cleaned, checked and "
+                             "scored; the rest are counted, not looked at (the decision log "
+                             "says how many). A whole site's table of contents links every "
+                             "section of every page: Python's has 13,961 links, and its first "
+                             "2,000 reach 35 of its 489 pages")
         st.selectbox("Query language", [lang.value for lang in Language], key="language",
                      format_func=_language_label,
                      help="its stemmer and stop words; auto detects it from the query. Pages "

@@ -544,3 +544,25 @@ def test_the_link_meaning_weight_is_a_setting_and_the_decision_log_names_its_lif
     open_view(at, "Decision log")
     assert not at.exception
     assert any("its anchor and list title, read by meaning" in m.value for m in at.markdown)
+
+
+def test_links_read_per_page_is_a_setting_and_the_decision_log_says_where_to_raise_it(
+    at: AppTest,
+) -> None:
+    unfold(at, "setup_advanced")
+    assert at.number_input(key="max_links_per_page").value == 2000
+    at.number_input(key="max_links_per_page").set_value(0).run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert [e.value for e in at.sidebar.error] == [
+        "Links read per page: must be a whole number from 1 to 100000, got 0"]
+    at.number_input(key="max_links_per_page").set_value(5).run()
+    session = start(at)
+    assert session.config.max_links_per_page == 5
+    step(at)
+    seed = session.steps[0].links
+    assert seed is not None and seed["found"] > 5  # the university home has more links
+    assert seed["not_considered"] == seed["found"] - 5
+    open_view(at, "Decision log")
+    assert any(f"Links: {seed['found']} found ({seed['found'] - 5} past the first 5 not "
+               "looked at: Advanced → Links read per page)" in m.value for m in at.markdown)
