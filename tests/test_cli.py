@@ -405,3 +405,12 @@ def test_the_summary_lists_ten_verdicts_and_counts_the_rest() -> None:
     assert listed[-1] == "  verdict at step 40: saturated, recorded (no-stop)"
     assert "  … and 4 more verdicts (the bundle has them all)" in lines
     assert lines[0] == "stop reason: limit_reached (first verdict saturated at step 4)"
+
+
+def test_the_summary_counts_the_links_past_the_per_page_cap_and_names_the_flag() -> None:
+    crawled = _Crawled(pages_over_link_cap=2, links_not_read=11_961)
+    lines = summary_lines(crawled)  # type: ignore[arg-type]
+    assert ("links not read: 11961 past the first 2000 of 2 pages (--max-links reads more)"
+            in lines)
+    assert not any(line.startswith("links not read") for line in summary_lines(
+        _Crawled(pages_over_link_cap=0, links_not_read=0)))  # type: ignore[arg-type]

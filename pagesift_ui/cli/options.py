@@ -161,6 +161,10 @@ def summary_lines(session: CrawlSession) -> list[str]:
         pairs = ", ".join(f"?{pair}" for pair in learned)
         lines.append(f"copies not fetched: {summary.get('copies_not_fetched', 0)} links "
                      f"carrying {pairs}, learned to make copies")
+    if over := summary.get("pages_over_link_cap"):
+        cap = session.config.max_links_per_page
+        lines.append(f"links not read: {summary.get('links_not_read', 0)} past the first "
+                     f"{cap} of {over} page{'s' if over > 1 else ''} (--max-links reads more)")
     target = session.config.adaptive.evidence_per_term
     for term, evidence in summary["evidence"].items():
         lines.append(f"  {term:<20} {evidence:>3} / {target} evidence")

@@ -178,4 +178,13 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         # it) and the links left unfetched for them (frontier/copyparams.py)
         "copy_parameters": session.state.copy_params.learned(),
         "copies_not_fetched": session.state.copies_left,
+        # the pages that had more links than max_links_per_page, and the links past it
+        # that were counted, not read (enqueue.LinkTally.not_considered)
+        "pages_over_link_cap": sum(1 for r in session.steps if _not_read(r)),
+        "links_not_read": sum(_not_read(r) for r in session.steps),
     }
+
+
+def _not_read(record: StepRecord) -> int:
+    """The links of a step's page past ``max_links_per_page``: counted, not read."""
+    return int((record.links or {}).get("not_considered", 0))

@@ -455,6 +455,11 @@ def test_a_crawl_records_the_links_it_did_not_consider(
     step = crawled.fault_step
     assert step.links["found"] >= 3000 and step.links["not_considered"] == step.links["found"] - 100
     assert crawled.went_on()
+    # the session's summary (a bundle's final.summary, the CLI's closing lines) counts them
+    summary = crawled.session.summary()
+    over = [r for r in crawled.session.steps if (r.links or {}).get("not_considered")]
+    assert summary["pages_over_link_cap"] == len(over) >= 1
+    assert summary["links_not_read"] == sum(r.links["not_considered"] for r in over) >= 2900
 
 
 def test_a_robots_txt_with_14k_wildcard_rules_costs_bounded_work_per_url(
