@@ -22,9 +22,9 @@ __all__ = [
     "PAGES_NOTE",
     "TARGETS",
     "Censored",
+    "MedianInterval",
     "QueryRow",
     "Summary",
-    "MedianInterval",
     "demo_checks",
     "median_interval",
     "query_rows",
@@ -101,8 +101,8 @@ def median_interval(values: Sequence[Censored], level: float = INTERVAL_LEVEL,
     the same values give the same interval); None under two values or when they are all
     equal (no spread to resample).
 
-    The queries of a dev set are a sample of what people ask: a median within this interval
-    of a target is not told apart from it by these queries (docs/DECISIONS.md, issue 11).
+    The queries of a dev set are a sample of what people ask: a target inside this interval
+    is not told apart from the median by these queries (docs/DECISIONS.md, issue 11).
     A censored value is resampled at its lower bound, so every resampled median is at most
     its true value, and so are the interval's ends: then both are lower bounds.
     """
