@@ -159,6 +159,9 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
     """The headline numbers as plain JSON values (a bundle's ``final.summary``)."""
     adaptive, query = session.state.adaptive, session.state.query
     fetched = [r for r in session.steps if r.outcome is StepOutcome.FETCHED]
+    # the links past max_links_per_page of each page that had more: counted, not read
+    # (enqueue.LinkTally.not_considered); one pass, as the live view asks every rerun
+    not_read = [count for r in session.steps if (count := _not_read(r))]
     return {
         "steps": len(session.steps),
         "pages_fetched": session.pages_fetched,
@@ -178,10 +181,8 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         # it) and the links left unfetched for them (frontier/copyparams.py)
         "copy_parameters": session.state.copy_params.learned(),
         "copies_not_fetched": session.state.copies_left,
-        # the pages that had more links than max_links_per_page, and the links past it
-        # that were counted, not read (enqueue.LinkTally.not_considered)
-        "pages_over_link_cap": sum(1 for r in session.steps if _not_read(r)),
-        "links_not_read": sum(_not_read(r) for r in session.steps),
+        "pages_over_link_cap": len(not_read),
+        "links_not_read": sum(not_read),
     }
 
 
