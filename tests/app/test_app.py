@@ -512,19 +512,27 @@ def test_copy_learning_can_be_turned_off_in_the_sidebar(at: AppTest) -> None:
     assert session.state.copy_params.learned() == {}
 
 
+def refused_then_started(at: AppTest, key: str, *, default: float, bad: float, good: float,
+                         error: str) -> CrawlSession:
+    """An Advanced number input shows ``default``; ``bad`` is refused at Start with ``error``
+    under it and no session; ``good`` then starts one."""
+    unfold(at, "setup_advanced")
+    assert at.number_input(key=key).value == default
+    at.number_input(key=key).set_value(bad).run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert [e.value for e in at.sidebar.error] == [error]
+    at.number_input(key=key).set_value(good).run()
+    return start(at)
+
+
 def test_the_link_meaning_quantile_is_a_setting_and_a_bad_one_is_named_under_start(
     at: AppTest,
 ) -> None:
-    unfold(at, "setup_advanced")
-    assert at.number_input(key="link_meaning_quantile").value == 0.75
-    at.number_input(key="link_meaning_quantile").set_value(1.5).run()
-    at.button(key="start").click().run()
-    assert at.session_state.session is None
-    assert [e.value for e in at.sidebar.error] == [
-        "Link meaning: lifted above this share of links: must be a number from 0.0 to 1.0, "
-        "got 1.5"]
-    at.number_input(key="link_meaning_quantile").set_value(0.5).run()
-    session = start(at)
+    session = refused_then_started(
+        at, "link_meaning_quantile", default=0.75, bad=1.5, good=0.5,
+        error="Link meaning: lifted above this share of links: must be a number from 0.0 to "
+              "1.0, got 1.5")
     assert session.config.link_meaning_quantile == 0.5
     link_meaning = session.state.focus.link_meaning
     assert link_meaning is not None and link_meaning.quantile == 0.5
@@ -549,15 +557,9 @@ def test_the_link_meaning_weight_is_a_setting_and_the_decision_log_names_its_lif
 def test_links_read_per_page_is_a_setting_and_the_decision_log_says_where_to_raise_it(
     at: AppTest,
 ) -> None:
-    unfold(at, "setup_advanced")
-    assert at.number_input(key="max_links_per_page").value == 2000
-    at.number_input(key="max_links_per_page").set_value(0).run()
-    at.button(key="start").click().run()
-    assert at.session_state.session is None
-    assert [e.value for e in at.sidebar.error] == [
-        "Links read per page: must be a whole number from 1 to 100000, got 0"]
-    at.number_input(key="max_links_per_page").set_value(5).run()
-    session = start(at)
+    session = refused_then_started(
+        at, "max_links_per_page", default=2000, bad=0, good=5,
+        error="Links read per page: must be a whole number from 1 to 100000, got 0")
     assert session.config.max_links_per_page == 5
     step(at)
     seed = session.steps[0].links
