@@ -203,32 +203,42 @@ def on_reset() -> None:
 
 # -- rendering ----------------------------------------------------------------------------
 
-#: The label a field's error names (``ConfigError.field`` → what the form calls it).
-FIELD_LABELS = {
+#: What the form calls each setting, by the field a ``ConfigError`` names, for each part of
+#: the form: the inputs are drawn with these labels, so a failed Start names its field as the
+#: form shows it, and an error in a folded part opens that part. One table per part, so a new
+#: setting cannot be labelled in one list and folded by another.
+SETUP_LABELS = {
     "target": "Target", "scenario": "Demo scenario", "seed_url": "Start URL",
-    "folder": "Folder", "query": "Query", "limit": "Page limit", "adaptive": "Stop rules",
+    "folder": "Folder", "query": "Query", "config": "Setup",
+}
+LIMIT_LABELS = {
+    "limit": "Page limit", "adaptive": "Stop rules",
     "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
-    "patience": "Patience", "min_gain": "Minimum gain", "delay_s": "Delay",
+    "patience": "Patience", "min_gain": "Minimum gain",
+    "forgive_leads": "Forgive while a lead is pending",
+    "lead_bar_new_evidence": "Lead bar: links that brought new evidence",
+    "forgive_thin_evidence": "Forgive 'saturated' while most terms lack evidence",
+    "forgive_still_finding": "Forgive while relevant pages still come",
+    "link_blocks_as_evidence": "Count link-only blocks as evidence",
+    "delay_s": "Delay between requests (s)", "respect_robots": "Respect robots.txt",
+    "use_sitemaps": "Seed from the sitemaps",
+}
+ADVANCED_LABELS = {
     "delta": "δ (error rate)", "prior_weights": "Prior link weights",
-    "dispersion_cap": "Dispersion cap", "scope": "Scope", "language": "Query language",
-    "config": "Setup",
-    "user_agent": "User-Agent",
-    "concurrency": "Fetches in flight", "per_host": "Requests per host",
-    "render": "Render JavaScript", "render_deadline_s": "Render deadline",
-    "meaning_weight": "Weight of meaning",
-    "link_meaning_weight": "Weight of link meaning",
+    "dispersion_cap": "Dispersion cap", "scope": "Scope",
+    "meaning_weight": "Weight of meaning", "link_meaning_weight": "Weight of link meaning",
     "link_meaning_quantile": "Link meaning: lifted above this share of links",
     "learn_copy_parameters": "Learn parameters that make copies",
-    "max_links_per_page": LINKS_READ_LABEL,
+    "max_links_per_page": LINKS_READ_LABEL, "language": "Query language",
+    "concurrency": "Fetches in flight", "per_host": "Requests per host at a time",
+    "stop_on_verdict": "Stop on verdict", "allow_private": "Allow private addresses",
+    "user_agent": "User-Agent", "max_sitemap_urls": "Sitemap URLs at most",
+    "render": "Render JavaScript", "render_deadline_s": "Render deadline (s)",
 }
+FIELD_LABELS = SETUP_LABELS | LIMIT_LABELS | ADVANCED_LABELS
 #: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
-LIMIT_FIELDS = frozenset({"limit", "adaptive", "coverage_threshold", "evidence_per_term",
-                          "patience", "min_gain", "delay_s"})
-ADVANCED_FIELDS = frozenset({"delta", "prior_weights", "dispersion_cap", "scope", "user_agent",
-                             "max_sitemap_urls", "concurrency", "per_host", "render",
-                             "render_deadline_s", "language", "meaning_weight",
-                             "link_meaning_weight", "link_meaning_quantile",
-                             "learn_copy_parameters", "max_links_per_page"})
+LIMIT_FIELDS = frozenset(LIMIT_LABELS)
+ADVANCED_FIELDS = frozenset(ADVANCED_LABELS)
 
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
@@ -250,17 +260,19 @@ def _scenario_label(name: str) -> str:
 
 def _target_inputs() -> None:
     ss = st.session_state
-    st.radio("Target", TARGETS, key="target", horizontal=True)
+    st.radio(SETUP_LABELS["target"], TARGETS, key="target", horizontal=True)
     if ss["target"] == TARGET_DEMO:
-        st.selectbox("Demo scenario", SCENARIOS, key="scenario", on_change=on_scenario_change,
-                     format_func=_scenario_label,
+        st.selectbox(SETUP_LABELS["scenario"], SCENARIOS, key="scenario",
+                     on_change=on_scenario_change, format_func=_scenario_label,
                      help="a scenario with a stop reason in brackets is a lesson: it ends "
                           "with that reason; pick one and press Run to the lesson")
     elif ss["target"] == TARGET_URL:
-        st.text_input("Start URL", key="url", help="http(s) URL of the page to start from")
+        st.text_input(SETUP_LABELS["seed_url"], key="url",
+                      help="http(s) URL of the page to start from")
     else:
-        st.text_input("Folder", key="folder", help="served on 127.0.0.1 while the session lasts")
-    st.text_input("Query", key="query", help="what the crawl looks for")
+        st.text_input(SETUP_LABELS["folder"], key="folder",
+                      help="served on 127.0.0.1 while the session lasts")
+    st.text_input(SETUP_LABELS["query"], key="query", help="what the crawl looks for")
 
 
 def _lesson() -> None:
@@ -321,42 +333,42 @@ def _crawl_inputs() -> None:
     if folded is None:
         return
     with folded:
-        st.number_input("Page limit", key="limit", step=1,
+        st.number_input(LIMIT_LABELS["limit"], key="limit", step=1,
                         help="pages fetched before limit_reached (duplicates and errors are "
                              "steps, not pages)")
-        st.number_input("Coverage threshold", key="coverage_threshold", step=0.05,
-                        format="%.2f")
-        st.number_input("Evidence per term", key="evidence_per_term", step=1)
-        st.number_input("Patience", key="patience", step=1,
+        st.number_input(LIMIT_LABELS["coverage_threshold"], key="coverage_threshold",
+                        step=0.05, format="%.2f")
+        st.number_input(LIMIT_LABELS["evidence_per_term"], key="evidence_per_term", step=1)
+        st.number_input(LIMIT_LABELS["patience"], key="patience", step=1,
                         help="pages in a row with nothing new before 'saturated'")
-        st.number_input("Minimum gain", key="min_gain", step=0.01, format="%.2f")
-        st.checkbox("Forgive while a lead is pending", key="forgive_leads",
+        st.number_input(LIMIT_LABELS["min_gain"], key="min_gain", step=0.01, format="%.2f")
+        st.checkbox(LIMIT_LABELS["forgive_leads"], key="forgive_leads",
                     help="a verdict is forgiven while the best queued link scores at least "
                          "as well as a link that brought new evidence; off: every verdict "
                          "stands (the seed's rules alone)")
-        st.checkbox("Lead bar: links that brought new evidence", key="lead_bar_new_evidence",
+        st.checkbox(LIMIT_LABELS["lead_bar_new_evidence"], key="lead_bar_new_evidence",
                     help="every verdict's lead must score as well as a link whose page "
                          "brought new evidence; off: only a 'coverage_reached' verdict's, "
                          "the others' as well as a link that found an on-topic page (a "
                          "relevant one once a verdict has fired), the rule before")
-        st.checkbox("Forgive 'saturated' while most terms lack evidence",
+        st.checkbox(LIMIT_LABELS["forgive_thin_evidence"],
                     key="forgive_thin_evidence",
                     help="with forgiveness on, a 'saturated' verdict is forgiven while under "
                          "three quarters of the query's terms have any evidence: the topic "
                          "is barely found, so nothing new says little; off: it stands")
-        st.checkbox("Forgive while relevant pages still come", key="forgive_still_finding",
+        st.checkbox(LIMIT_LABELS["forgive_still_finding"], key="forgive_still_finding",
                     help="with forgiveness on, a verdict is forgiven while the last "
                          "'patience' pages read as relevant at least as often as the crawl "
                          "has so far: answers still come though they add nothing new; off: "
                          "it stands")
-        st.checkbox("Count link-only blocks as evidence", key="link_blocks_as_evidence",
+        st.checkbox(LIMIT_LABELS["link_blocks_as_evidence"], key="link_blocks_as_evidence",
                     help="a block with no word outside its links (a contents entry, a row "
                          "of navigation) counts towards a term's evidence, as the seed's "
                          "rules read every block; off: it names pages not read yet")
-        st.number_input("Delay between requests (s)", key="delay_s", step=0.1, format="%.1f",
+        st.number_input(LIMIT_LABELS["delay_s"], key="delay_s", step=0.1, format="%.1f",
                         help="per host; 0 on 127.0.0.1")
-        st.checkbox("Respect robots.txt", key="respect_robots")
-        st.checkbox("Seed from the sitemaps", key="use_sitemaps",
+        st.checkbox(LIMIT_LABELS["respect_robots"], key="respect_robots")
+        st.checkbox(LIMIT_LABELS["use_sitemaps"], key="use_sitemaps",
                     help="when the crawl starts, offer the URLs of the site's sitemaps "
                          "(robots.txt Sitemap: lines, else /sitemap.xml) as candidates")
 
@@ -366,65 +378,72 @@ def _advanced_inputs() -> None:
     if folded is None:
         return
     with folded:
-        st.number_input("δ (error rate)", key="delta", step=0.01, format="%.3f",
+        st.number_input(ADVANCED_LABELS["delta"], key="delta", step=0.01, format="%.3f",
                         help="Wilson intervals use Φ⁻¹(1−δ/2), the link model Φ⁻¹(1−δ)")
-        st.markdown("**Prior link weights**")
+        st.markdown(f"**{ADVANCED_LABELS['prior_weights']}**")
         for key, name in zip(PRIOR_KEYS, FEATURE_NAMES, strict=True):
             st.number_input(f"{name} prior", key=key, step=0.1, format="%.2f")
-        st.number_input("Dispersion cap", key="dispersion_cap", step=1, value=None,
-                        placeholder="auto", help="pages per cluster before the crawl spreads "
-                        "out; empty = max(3, ⌈limit/4⌉)")
-        st.radio("Scope", [s.value for s in Scope], key="scope", horizontal=True)
-        st.number_input("Weight of meaning", key="meaning_weight", step=0.05, format="%.2f",
+        st.number_input(ADVANCED_LABELS["dispersion_cap"], key="dispersion_cap", step=1,
+                        value=None, placeholder="auto",
+                        help="pages per cluster before the crawl spreads out; empty = max(3, "
+                             "⌈limit/4⌉)")
+        st.radio(ADVANCED_LABELS["scope"], [s.value for s in Scope], key="scope",
+                 horizontal=True)
+        st.number_input(ADVANCED_LABELS["meaning_weight"], key="meaning_weight", step=0.05,
+                        format="%.2f",
                         help="the most a page's meaning (static word vectors, English pages "
                              "under an English query) adds to its relevance, against the "
                              "site's median page; 0: the query's words alone")
-        st.number_input("Weight of link meaning", key="link_meaning_weight", step=0.05,
-                        format="%.2f",
+        st.number_input(ADVANCED_LABELS["link_meaning_weight"], key="link_meaning_weight",
+                        step=0.05, format="%.2f",
                         help="the most a link's anchor and list title, read by meaning, add "
                              "to its score; 0: the query's words alone")
-        st.number_input("Link meaning: lifted above this share of links",
+        st.number_input(ADVANCED_LABELS["link_meaning_quantile"],
                         key="link_meaning_quantile", step=0.05,
                         format="%.2f",
                         help="a link's anchor and list title are lifted by meaning only when "
                              "nearer the query than this share of the link texts read so far "
                              "(0.75: the upper quartile; 0.5: the median, the rule before)")
-        st.checkbox("Learn parameters that make copies", key="learn_copy_parameters",
+        st.checkbox(ADVANCED_LABELS["learn_copy_parameters"], key="learn_copy_parameters",
                     help="once copies carrying one query pair (?print=1, ?sort=newest) were "
                          "fetched on two paths, links carrying it stand for the page they "
                          "copy and are not fetched; off: every copy is fetched once")
-        st.number_input(LINKS_READ_LABEL, key="max_links_per_page", step=1_000,
+        st.number_input(ADVANCED_LABELS["max_links_per_page"], key="max_links_per_page",
+                        step=1_000,
                         help="each page's first this many links are cleaned, checked and "
                              "scored; the rest are counted, not looked at (the decision log "
                              "says how many). A whole site's table of contents links every "
                              "section of every page: Python's has 13,961 links, and its first "
                              "2,000 reach 35 of its 489 pages")
-        st.selectbox("Query language", [lang.value for lang in Language], key="language",
+        st.selectbox(ADVANCED_LABELS["language"], [lang.value for lang in Language],
+                     key="language",
                      format_func=_language_label,
                      help="its stemmer and stop words; auto detects it from the query. Pages "
                           "are read in their own language (<html lang>, else detected)")
-        st.number_input("Fetches in flight", key="concurrency", step=1,
+        st.number_input(ADVANCED_LABELS["concurrency"], key="concurrency", step=1,
                         help="pages fetched at once, from different hosts (one request at a "
                              "time per host unless raised below); they are still read in the "
                              "crawl's order, so "
                              "a crawl repeats")
-        st.number_input("Requests per host at a time", key="per_host", step=1,
+        st.number_input(ADVANCED_LABELS["per_host"], key="per_host", step=1,
                         help="with fetches in flight: more than 1 only where the site's owner "
                              "agrees (the delay is then the gap between request starts)")
-        st.checkbox("Stop on verdict", key="stop_on_verdict",
+        st.checkbox(ADVANCED_LABELS["stop_on_verdict"], key="stop_on_verdict",
                     help="off: record verdicts and crawl on to the limit")
-        st.checkbox("Allow private addresses", key="allow_private")
-        st.text_input("User-Agent", key="user_agent",
+        st.checkbox(ADVANCED_LABELS["allow_private"], key="allow_private")
+        st.text_input(ADVANCED_LABELS["user_agent"], key="user_agent",
                       help="sent with every request; its product token (before the first '/') "
                            "picks the robots.txt group")
-        st.number_input("Sitemap URLs at most", key="max_sitemap_urls", step=100,
+        st.number_input(ADVANCED_LABELS["max_sitemap_urls"], key="max_sitemap_urls",
+                        step=100,
                         help="page URLs taken from the sitemaps; the rest are counted")
-        st.radio("Render JavaScript", [m.value for m in RenderMode], key="render",
+        st.radio(ADVANCED_LABELS["render"], [m.value for m in RenderMode], key="render",
                  horizontal=True,
                  help="render pages in headless Chromium before reading them (every request "
                       "held to the same rules as a fetch): empty = only pages whose HTML has "
                       "no text and no links")
-        st.number_input("Render deadline (s)", key="render_deadline_s", step=1.0,
+        st.number_input(ADVANCED_LABELS["render_deadline_s"], key="render_deadline_s",
+                        step=1.0,
                         format="%.0f", help="most seconds one page's render may take")
 
 

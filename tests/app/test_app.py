@@ -18,6 +18,8 @@ from streamlit.testing.v1 import AppTest
 from components import live
 from components.decision_log import md_escape
 from components.export import export_json
+from components.sidebar import ADVANCED_LABELS, FIELD_LABELS, LIMIT_LABELS, PRIOR_KEYS, SETUP_LABELS
+from components.targets import TARGETS
 from pagesift_ui.demo import LESSONS, Lesson, lesson_step, shared_demo
 from pagesift_ui.session import (
     CrawlSession,
@@ -568,3 +570,37 @@ def test_links_read_per_page_is_a_setting_and_the_decision_log_says_where_to_rai
     open_view(at, "Decision log")
     assert any(f"Links: {seed['found']} found ({seed['found'] - 5} past the first 5 not "
                "looked at: Advanced → Links read per page)" in m.value for m in at.markdown)
+
+
+def test_a_bad_sitemap_url_cap_is_named_as_the_form_labels_it(at: AppTest) -> None:
+    session = refused_then_started(
+        at, "max_sitemap_urls", default=1000, bad=0, good=10,
+        error="Sitemap URLs at most: must be a whole number from 1 to 100000, got 0")
+    assert session.config.max_sitemap_urls == 10
+
+
+def test_every_setup_input_is_drawn_with_the_label_its_errors_name_and_in_its_part(
+    at: AppTest,
+) -> None:
+    """The label tables are the one place a setting is named: each input of a part carries
+    its table's label, and each field a table puts in a part has its input there, so an
+    error names its field as the form shows it and opens the part that holds it."""
+    def drawn(where: Any) -> dict[str, str]:
+        inputs = [*where.number_input, *where.checkbox, *where.radio, *where.selectbox,
+                  *where.text_input]
+        return {("seed_url" if w.key == "url" else w.key): w.label for w in inputs
+                if w.key not in PRIOR_KEYS}
+
+    shut: dict[str, str] = {}
+    for target in TARGETS:  # the start URL and the folder are drawn for their targets only
+        at.radio(key="target").set_value(target).run()
+        shut |= drawn(at.sidebar)
+    unfold(at, "setup_limits")
+    unfold(at, "setup_advanced")
+    opened = drawn(at.sidebar)
+    for field, label in (shut | opened).items():
+        assert FIELD_LABELS[field] == label, field
+    no_input = {"config", "adaptive", "prior_weights"}  # whole-form, stop-rule, per-feature
+    assert set(SETUP_LABELS) - no_input <= set(shut)
+    for table in (LIMIT_LABELS, ADVANCED_LABELS):
+        assert set(table) - no_input <= set(opened) - set(shut)
