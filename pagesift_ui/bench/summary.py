@@ -11,7 +11,7 @@ as ``>x``; a median whose middle value is censored is a lower bound (``≥``).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ __all__ = [
     "Summary",
     "demo_checks",
     "median_interval",
+    "query_row",
     "query_rows",
     "summarise",
 ]
@@ -141,6 +142,15 @@ class CrawlerRow:
             (curve.stop_reason or "–") if oracle else curve.own_stop_reason, curve.pages,
         )
 
+    @classmethod
+    def from_report(cls, crawler: Mapping[str, Any]) -> CrawlerRow:
+        """The row of one crawler of a saved report (``CrawlCurve.to_dict``): the numbers
+        ``of`` takes from the curve, read back."""
+        pages_to = crawler["pages_to"]
+        own = crawler["own_stop"]
+        return cls((pages_to["50%"], pages_to["90%"], pages_to["100%"]), own["pages"],
+                   own["recall"] or 0.0, own["reason"], crawler["pages"])
+
     def to_json(self) -> dict[str, Any]:
         return {"pages_to_50": self.pages_to[0], "pages_to_90": self.pages_to[1],
                 "pages_to_100": self.pages_to[2], "own_stop_pages": self.stop_pages,
@@ -190,6 +200,17 @@ class QueryRow:
             "focused_stop_over_pages_to_90": self.stop_over_90(),
             **{name: row.to_json() for name, row in self.crawlers.items()},
         }
+
+
+def query_row(report: Mapping[str, Any]) -> QueryRow:
+    """One query's row from its saved report (``BenchReport.to_dict``, a
+    ``benchmarks/results/<label>.json``): the row ``query_rows`` makes from the live report,
+    so two runs' files can be summarised and compared after the fact (``compare.py``)."""
+    crawlers = {c["name"]: CrawlerRow.from_report(c) for c in report["crawlers"]}
+    unreachable = next((c["unreachable_relevant"] for c in report["crawlers"]
+                        if c["name"] == "oracle"), 0)
+    return QueryRow(report["label"], report["query"], report["relevant"], report["limit"],
+                    crawlers, unreachable)
 
 
 def query_rows(reports: Sequence[BenchReport]) -> list[QueryRow]:

@@ -15,6 +15,7 @@ from pagesift_ui.bench.summary import (
 )
 from pagesift_ui.bench.truth import url_key
 from pagesift_ui.session import CrawlConfig
+from tests.bench.reports import report
 from tests.fakes import DictSource, policy_for
 
 SEED = "http://site.example/"
@@ -119,26 +120,10 @@ def test_no_median_interval_from_one_query_or_from_equal_ratios() -> None:
     assert median_interval([]) is None
 
 
-def _urls(names: list[str] | set[str]) -> list[str]:
-    return [f"http://x.example/{name}" for name in names]
-
-
-def _report(label: str, focused: list[str], oracle: list[str], truth: set[str],
-            limit: int, stop: int | None = None) -> BenchReport:
-    keys = frozenset(_urls(truth))
-    f = curve_from_keys("focused", _urls(focused), keys)
-    f.page_of_step = list(range(1, len(focused) + 1))
-    f.stop_step, f.stop_reason = stop, "saturated" if stop else None
-    f.end_reason = "limit_reached"
-    o = curve_from_keys("oracle", _urls(oracle), keys)
-    return BenchReport(label, Truth("q", "http://x.example/", tuple(sorted(keys))), limit,
-                       [f, o])
-
-
 def test_summary_counts_pages_to_90_against_the_oracle_and_the_budget() -> None:
-    reached = _report("pydocs-a", ["s", "x", "r1", "y", "r2"], ["s", "r1", "r2"],
+    reached = report("pydocs-a", ["s", "x", "r1", "y", "r2"], ["s", "r1", "r2"],
                       {"r1", "r2"}, limit=5, stop=3)
-    never = _report("sqlite-b", ["s", "x", "y", "z"], ["s", "r"], {"r"}, limit=4)
+    never = report("sqlite-b", ["s", "x", "y", "z"], ["s", "r"], {"r"}, limit=4)
     rows = query_rows([reached, never])
     assert rows[0].ratio_to_oracle() == Censored(5 / 3)
     assert rows[1].ratio_to_oracle() == Censored(5 / 2, exact=False)  # (budget + 1) ÷ oracle
