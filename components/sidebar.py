@@ -53,14 +53,48 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 ADAPTIVE_KEYS = ("coverage_threshold", "evidence_per_term", "patience", "min_gain")
-#: The ``SETTINGS`` the form shows, each under its own name as the widget key.
-FORM_SETTINGS = ("limit", *ADAPTIVE_KEYS, "delay_s", "respect_robots", "allow_private", "scope",
-                 "delta", "dispersion_cap", "stop_on_verdict", "forgive_leads",
-                 "forgive_thin_evidence", "forgive_still_finding", "lead_bar_new_evidence",
-                 "link_blocks_as_evidence", "user_agent",
-                 "use_sitemaps", "max_sitemap_urls", "concurrency", "per_host", "render",
-                 "render_deadline_s", "language", "meaning_weight", "link_meaning_weight",
-                 "link_meaning_quantile", "learn_copy_parameters", "max_links_per_page")
+
+#: What the form calls each setting, by the field a ``ConfigError`` names, for each part of
+#: the form: the inputs are drawn with these labels, so a failed Start names its field as the
+#: form shows it, and an error in a folded part opens that part. One table per part, so a new
+#: setting cannot be labelled in one list and folded by another.
+SETUP_LABELS = {
+    "target": "Target", "scenario": "Demo scenario", "seed_url": "Start URL",
+    "folder": "Folder", "query": "Query", "config": "Setup",
+}
+LIMIT_LABELS = {
+    "limit": "Page limit", "adaptive": "Stop rules",
+    "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
+    "patience": "Patience", "min_gain": "Minimum gain",
+    "forgive_leads": "Forgive while a lead is pending",
+    "lead_bar_new_evidence": "Lead bar: links that brought new evidence",
+    "forgive_thin_evidence": "Forgive 'saturated' while most terms lack evidence",
+    "forgive_still_finding": "Forgive while relevant pages still come",
+    "link_blocks_as_evidence": "Count link-only blocks as evidence",
+    "delay_s": "Delay between requests (s)", "respect_robots": "Respect robots.txt",
+    "use_sitemaps": "Seed from the sitemaps",
+}
+ADVANCED_LABELS = {
+    "delta": "δ (error rate)", "prior_weights": "Prior link weights",
+    "dispersion_cap": "Dispersion cap", "scope": "Scope",
+    "meaning_weight": "Weight of meaning", "link_meaning_weight": "Weight of link meaning",
+    "link_meaning_quantile": "Link meaning: lifted above this share of links",
+    "learn_copy_parameters": "Learn parameters that make copies",
+    "max_links_per_page": LINKS_READ_LABEL, "language": "Query language",
+    "concurrency": "Fetches in flight", "per_host": "Requests per host at a time",
+    "stop_on_verdict": "Stop on verdict", "allow_private": "Allow private addresses",
+    "user_agent": "User-Agent", "max_sitemap_urls": "Sitemap URLs at most",
+    "render": "Render JavaScript", "render_deadline_s": "Render deadline (s)",
+}
+FIELD_LABELS = SETUP_LABELS | LIMIT_LABELS | ADVANCED_LABELS
+#: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
+LIMIT_FIELDS = frozenset(LIMIT_LABELS)
+ADVANCED_FIELDS = frozenset(ADVANCED_LABELS)
+#: The ``SETTINGS`` the form shows, each under its own name as the widget key: every field
+#: of the two folded parts but the two that are not one input ("adaptive" names the stop
+#: rules as a whole, "prior_weights" is an input per feature, ``PRIOR_KEYS``).
+FORM_SETTINGS = tuple(field for field in LIMIT_LABELS | ADVANCED_LABELS
+                      if field not in ("adaptive", "prior_weights"))
 PRIOR_KEYS = tuple(f"prior_{name}" for name in FEATURE_NAMES)
 
 
@@ -202,44 +236,6 @@ def on_reset() -> None:
 
 
 # -- rendering ----------------------------------------------------------------------------
-
-#: What the form calls each setting, by the field a ``ConfigError`` names, for each part of
-#: the form: the inputs are drawn with these labels, so a failed Start names its field as the
-#: form shows it, and an error in a folded part opens that part. One table per part, so a new
-#: setting cannot be labelled in one list and folded by another.
-SETUP_LABELS = {
-    "target": "Target", "scenario": "Demo scenario", "seed_url": "Start URL",
-    "folder": "Folder", "query": "Query", "config": "Setup",
-}
-LIMIT_LABELS = {
-    "limit": "Page limit", "adaptive": "Stop rules",
-    "coverage_threshold": "Coverage threshold", "evidence_per_term": "Evidence per term",
-    "patience": "Patience", "min_gain": "Minimum gain",
-    "forgive_leads": "Forgive while a lead is pending",
-    "lead_bar_new_evidence": "Lead bar: links that brought new evidence",
-    "forgive_thin_evidence": "Forgive 'saturated' while most terms lack evidence",
-    "forgive_still_finding": "Forgive while relevant pages still come",
-    "link_blocks_as_evidence": "Count link-only blocks as evidence",
-    "delay_s": "Delay between requests (s)", "respect_robots": "Respect robots.txt",
-    "use_sitemaps": "Seed from the sitemaps",
-}
-ADVANCED_LABELS = {
-    "delta": "δ (error rate)", "prior_weights": "Prior link weights",
-    "dispersion_cap": "Dispersion cap", "scope": "Scope",
-    "meaning_weight": "Weight of meaning", "link_meaning_weight": "Weight of link meaning",
-    "link_meaning_quantile": "Link meaning: lifted above this share of links",
-    "learn_copy_parameters": "Learn parameters that make copies",
-    "max_links_per_page": LINKS_READ_LABEL, "language": "Query language",
-    "concurrency": "Fetches in flight", "per_host": "Requests per host at a time",
-    "stop_on_verdict": "Stop on verdict", "allow_private": "Allow private addresses",
-    "user_agent": "User-Agent", "max_sitemap_urls": "Sitemap URLs at most",
-    "render": "Render JavaScript", "render_deadline_s": "Render deadline (s)",
-}
-FIELD_LABELS = SETUP_LABELS | LIMIT_LABELS | ADVANCED_LABELS
-#: Fields inside the "Page limit and stop rules" and "Advanced" expanders: an error opens it.
-LIMIT_FIELDS = frozenset(LIMIT_LABELS)
-ADVANCED_FIELDS = frozenset(ADVANCED_LABELS)
-
 
 def setup_errors(ss: Mapping[StateKey, Any]) -> list[str]:
     """The last failed Start's messages, each naming its field as the form labels it."""
