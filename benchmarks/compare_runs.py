@@ -40,14 +40,10 @@ def _pages(value: int | None, limit: int) -> str:
 
 
 def _summary_line(name: str, summary: Summary) -> str:
-    ratio = summary.ratio_to_oracle
-    interval = summary.ratio_interval
-    shown = "–" if ratio is None else ("" if ratio.exact else "≥ ") + f"{ratio.value:.2f}"
-    if interval is not None:
-        shown += f" ({interval.low.text()}–{interval.high.text()})"
+    shown = summary.ratio_text()
     recall = "–" if summary.recall_at_stop is None else f"{summary.recall_at_stop:.3f}"
     stop = "–" if summary.stop_over_90 is None else f"{summary.stop_over_90:.2f}"
-    return (f"  {name:<7} median p90 ÷ oracle {shown:<20} at 90% {summary.reached_90:>3} of "
+    return (f"  {name:<7} median p90 ÷ oracle {shown:<24} at 90% {summary.reached_90:>3} of "
             f"{summary.queries:<3} recall at stop {recall:<6} stop ÷ p90 {stop}")
 
 

@@ -157,13 +157,7 @@ def _summary_cell(summary: Summary, metric: str) -> str:
     if summary.queries == 0:
         return "–"
     if metric == "ratio_to_oracle":
-        ratio = summary.ratio_to_oracle
-        if ratio is None:
-            return "–"
-        median = f"{ratio.value:.2f}" if ratio.exact else f"≥ {ratio.value:.2f}"
-        # how far the choice of queries alone moves the median (summary.median_interval)
-        interval = summary.ratio_interval
-        return median if interval is None else f"{median} ({interval.text()})"
+        return summary.ratio_text()
     if metric == "reached_90":
         return f"{summary.reached_90} of {summary.queries}"
     if metric == "recall_at_stop":

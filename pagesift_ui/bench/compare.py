@@ -7,8 +7,9 @@ says more than the two medians: how many queries reached 90% sooner and how many
 pages to 90% summed, and how likely so lopsided a count is when the change makes no
 difference (the exact sign test, Dixon & Mood 1946).
 
-A query that never reached 90% within its budget counts at budget + 1 in the sum (a lower
-bound); against a query that did, it is the later one; two that never did are the same.
+A query that never reached 90% counts at the pages it ran + 1 in the sum (a lower bound, as
+in its ratio to the oracle: the budget + 1 for a crawl that ran to its budget); against a
+query that did, it is the later one; two that never did are the same.
 """
 
 from __future__ import annotations
@@ -38,9 +39,12 @@ def _pages_to_90(row: QueryRow, crawler: str) -> int | None:
 
 
 def _counted(row: QueryRow, crawler: str) -> int:
-    """Pages to 90%, or the budget + 1 for a query that never got there (a lower bound)."""
-    pages = _pages_to_90(row, crawler)
-    return row.limit + 1 if pages is None else pages
+    """Pages to 90%, or its lower bound for a query that never got there (the pages run
+    + 1, as ``QueryRow.pages_to_90`` gives it to the ratio)."""
+    pages = row.pages_to_90(crawler)
+    if pages is None:  # compare() keeps only the rows that have the crawler
+        raise ValueError(f"{row.label} has no {crawler} crawl")
+    return int(pages.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +99,7 @@ class Comparison:
     @property
     def summed(self) -> tuple[int, int]:
         """Pages to 90% summed over the shared queries, before and after (a query never at
-        90% counted at its budget + 1)."""
+        90% counted at its lower bound, ``_counted``)."""
         return (sum(_counted(c.before, self.crawler) for c in self.changes),
                 sum(_counted(c.after, self.crawler) for c in self.changes))
 

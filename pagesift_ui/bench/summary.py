@@ -173,16 +173,22 @@ class QueryRow:
     def site(self) -> str:
         return self.label.split("-", 1)[0]
 
+    def pages_to_90(self, crawler: str = "focused") -> Censored | None:
+        """The crawler's pages to 90%, or the pages it ran + 1 as a lower bound when it never
+        got there (None without the crawler)."""
+        row = self.crawlers.get(crawler)
+        if row is None:
+            return None
+        own = row.pages_to[1]
+        return Censored(row.pages + 1, exact=False) if own is None else Censored(own)
+
     def ratio_to_oracle(self, crawler: str = "focused") -> Censored | None:
         """Pages to 90% ÷ the oracle's (censored when the crawler never got there)."""
         oracle = self.crawlers["oracle"].pages_to[1]
-        row = self.crawlers.get(crawler)
-        if oracle is None or row is None:
+        own = self.pages_to_90(crawler)
+        if oracle is None or own is None:
             return None
-        own = row.pages_to[1]
-        if own is None:
-            return Censored((row.pages + 1) / oracle, exact=False)
-        return Censored(own / oracle)
+        return Censored(own.value / oracle, own.exact)
 
     def stop_over_90(self, crawler: str = "focused") -> float | None:
         """Pages at own stop ÷ own pages to 90% (None when 90% was never reached)."""
@@ -236,6 +242,17 @@ class Summary:
     stop_counted: int  # queries that reached 90% (the others have no such ratio)
     # the bootstrap interval of ratio_to_oracle over the queries (median_interval)
     ratio_interval: MedianInterval | None = None
+
+    def ratio_text(self) -> str:
+        """The median ratio as the tables print it: "2.14 (95%: 1.67–3.35)", "≥ 9.14 (…)"
+        when it is a lower bound, "–" without one."""
+        ratio = self.ratio_to_oracle
+        if ratio is None:
+            return "–"
+        median = f"{ratio.value:.2f}" if ratio.exact else f"≥ {ratio.value:.2f}"
+        # how far the choice of queries alone moves the median (median_interval)
+        interval = self.ratio_interval
+        return median if interval is None else f"{median} ({interval.text()})"
 
     def met(self) -> dict[str, bool]:
         ratio = self.ratio_to_oracle
