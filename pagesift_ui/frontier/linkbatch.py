@@ -43,6 +43,7 @@ __all__ = [
     "MovedRows",
     "PartialSums",
     "column_row",
+    "row_array",
     "score_batch",
     "score_queued",
 ]
@@ -52,6 +53,12 @@ _ROW_DTYPE = np.dtype(
      ("code", np.int64), ("parent", np.float64), ("group", np.int64), ("target", np.int64),
      ("meaning", np.float64)]
 )
+
+def row_array(size: int) -> npt.NDArray[np.void]:
+    """``size`` packed signal rows (``LinkSignal.row``), zeroed: what ``LinkColumns.from_rows``
+    reads."""
+    return np.zeros(size, dtype=_ROW_DTYPE)
+
 
 #: ``LinkColumns``' fields as (name, numpy dtype, width; 0: one number): a queue keeps them
 #: per link (``queue.Packing``, filled by ``column_row``), so a rescore reads columns
@@ -108,8 +115,17 @@ class LinkColumns:
         rows = np.fromiter(
             (signal.row for signal in signals), dtype=_ROW_DTYPE, count=len(signals)
         )
+        return cls.from_rows(rows)
+
+    @classmethod
+    def from_rows(
+        cls, rows: npt.NDArray[np.void], depth: npt.NDArray[np.int64] | None = None
+    ) -> LinkColumns:
+        """Packed signal rows (``row_array``), at ``depth`` instead of their own when given
+        (a link's offers scored at its queued depth, ``offers.py``)."""
         code = rows["code"]
-        depth = code >> ROW_DEPTH_SHIFT
+        if depth is None:
+            depth = code >> ROW_DEPTH_SHIFT
         deepest = int(depth.max()) if len(depth) else 0
         decay = np.array([DEPTH_DECAY**d for d in range(deepest + 1)])[depth]
         return cls(
@@ -117,7 +133,7 @@ class LinkColumns:
             context=rows["context"].copy(), depth=depth, decay=decay,
             parent=rows["parent"].copy(), flag_code=code & _FLAG_MASK,
             group=rows["group"].copy(), target=rows["target"].copy(),
-            meaning=rows["meaning"].copy(), partial=np.full(len(signals), np.nan),
+            meaning=rows["meaning"].copy(), partial=np.full(len(rows), np.nan),
         )
 
     @classmethod

@@ -243,8 +243,10 @@ def enqueue_links(
             lifts.get(anchor_and_title(link.anchor, context), 0.0) if lifts else 0.0,
         )
         if queued is not None:
-            requeue(state, key, queued[0], queued[1], stored_signal(key, queued[2]), signal,
-                    score_of)
+            stored = stored_signal(key, queued[2])
+            if stored is not None:  # the seed, queued again, has no offers
+                state.offers.offer(key, signal, stored)
+            requeue(state, key, queued[0], queued[1], stored, signal, score_of)
             tally.requeued += 1
             continue
         score = score_of(signal)
@@ -252,6 +254,9 @@ def enqueue_links(
             key, url, link_depth, score, signal, config.max_queued_links
         )
         tally_offer(tally, url, outcome, evicted)
+    # each link met again is ranked by the best of its offers as they score now, not by the
+    # one that won when they met (frontier/offers.py; docs/DESIGN.md §9)
+    state.take_best_offers()
     return tally
 
 

@@ -146,6 +146,9 @@ def _relink(state: FrontierState, relevance_of: Mapping[str, float]) -> int:
     the page's relevance (``LinkSignal.parent``; a link met again keeps the better-scoring
     signal, so one whose kept signal came from another page keeps that page's). Returns how
     many moved."""
+    # the offers kept for the links met more than once follow too, or the next page's
+    # best offer would bring back a parent relevance read before the label (offers.py)
+    state.offers.relink(relevance_of)
     moved = 0
     for entry in state.queue.entries():
         signal = signal_of(entry)

@@ -20,6 +20,7 @@ from pagesift_ui.frontier.linkbatch import LINK_COLUMNS, LinkColumns, PartialSum
 from pagesift_ui.frontier.links import LinkExplanation, LinkSignal
 from pagesift_ui.frontier.meaning import LinkMeaning, Meaning, word_vectors
 from pagesift_ui.frontier.neardup import NearDuplicates
+from pagesift_ui.frontier.offers import LinkOffers
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.queue import (
     BestFirst,
@@ -128,6 +129,9 @@ class FrontierState:
     ranking_weights: tuple[float, ...] | None = None
     # what the queue's partial sums were computed under (linkbatch.score_queued)
     partial_sums: PartialSums = field(default_factory=PartialSums)
+    # every distinct offer of the queued links met more than once: each is ranked by the
+    # best of them as they score now (frontier/offers.py)
+    offers: LinkOffers = field(default_factory=LinkOffers)
 
     @classmethod
     def from_config(cls, config: CrawlConfig) -> FrontierState:
@@ -186,6 +190,31 @@ class FrontierState:
         """``link_score`` for the links of one page (``Focus.link_scorer``): the weights read
         once; valid while nothing the model learns moves (a page's enqueue)."""
         return _breadth_first_score if self.breadth_first else self.focus.link_scorer()
+
+    def take_best_offers(self) -> int:
+        """Give every queued link met more than once the best of its offers as they score
+        now, at its queued depth (``frontier/offers.py``); returns how many moved. The
+        score given is the link's now; the rescore after a page's links (``CrawlSession``)
+        brings every other link's up to date. Breadth-first ranks by discovery alone:
+        nothing moves."""
+        if self.breadth_first:
+            return 0
+        moved = 0
+        queue, offers = self.queue, self.offers
+        score_of = self.link_scorer()
+        for key, signal in offers.best(queue.__contains__, self.focus.score_batch):
+            queued = queue.queued(key)
+            # the queue holds the very signal taken last time for most links (identity, not
+            # the fields: ~1 µs a link)
+            if queued is None or queued[2] is signal:
+                continue
+            depth = queued[0]
+            if signal.depth != depth:
+                # kept at the depth it is scored at, so the next pass finds it the same
+                signal = offers.redepth(key, signal, depth)
+            queue.update(key, depth, score_of(signal), signal)
+            moved += 1
+        return moved
 
     def rescore(self) -> bool:
         """Rescore every queued link under the current weights (not when breadth-first)."""
