@@ -339,9 +339,9 @@ def _crawl_inputs() -> None:
                         help="pages in a row with nothing new before 'saturated'")
         st.number_input(LIMIT_LABELS["min_gain"], key="min_gain", step=0.01, format="%.2f")
         st.checkbox(LIMIT_LABELS["forgive_leads"], key="forgive_leads",
-                    help="a verdict is forgiven while the best queued link scores at least "
-                         "as well as a link that brought new evidence; off: every verdict "
-                         "stands (the seed's rules alone)")
+                    help="a verdict is forgiven while the next five links to fetch score, "
+                         "on average, at least as well as a link that brought new evidence; "
+                         "off: every verdict stands (the seed's rules alone)")
         st.checkbox(LIMIT_LABELS["lead_bar_new_evidence"], key="lead_bar_new_evidence",
                     help="every verdict's lead must score as well as a link whose page "
                          "brought new evidence; off: only a 'coverage_reached' verdict's, "

@@ -52,7 +52,7 @@ class StepFacts:
     politeness_note: str = ""
     lead_pending: bool | None = None  # §11.10 asked at this step (observed pages only)
     lead_why: str = ""  # §11.10's answer in words, with its numbers
-    lead_head: float | None = None  # the score of the link §11.10 judged
+    lead_head: float | None = None  # the score §11.10 judged: the next links' mean
     predicted: float | None = None  # prequential: before the model learned this page
     prior_predicted: float | None = None
     language: Language | None = None  # the language the page was read in (observed pages)

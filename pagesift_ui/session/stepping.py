@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import subtree
-from pagesift_ui.frontier.leads import Lead
+from pagesift_ui.frontier.leads import LEAD_LINKS, Lead, lead_score
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
@@ -176,12 +176,24 @@ def pending_lead(
     read off its columns (``first_outside``, §9). ``reason``: this step's verdict, if any (a
     covered query's verdict is judged against the bar of links that brought new
     evidence)."""
-    head = next((e for e in ahead if not state.is_dry(subtree(seed_host, e.url))), None)
-    if head is None:
-        head = state.queue.first_outside(state.is_dry)
-    if head is None:
+    outside = [e for e in ahead if not state.is_dry(subtree(seed_host, e.url))]
+    if len(outside) < LEAD_LINKS:
+        outside += _next_outside(state, seed_host, LEAD_LINKS - len(outside))
+    if not outside:
         return state.leads.judge(None, "")
-    return state.leads.judge(head.score, head.url, reason)
+    return state.leads.judge(lead_score([e.score for e in outside]), outside[0].url, reason)
+
+
+def _next_outside(state: FrontierState, seed_host: str, n: int) -> list[Entry]:
+    """The next ``n`` queued links in pop order (``BestFirst.top``: pins, then by score,
+    demoted templates last) outside dry subtrees."""
+    demoted, asked = state.demoted_templates(), n
+    while True:
+        entries = state.queue.top(asked, demoted)
+        outside = [e for e in entries if not state.is_dry(subtree(seed_host, e.url))]
+        if len(outside) >= n or len(entries) < asked:
+            return outside[:n]
+        asked *= 4
 
 
 def has_fetchable(state: FrontierState) -> bool:

@@ -222,8 +222,8 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
 
 
 def test_explain_step_says_why_a_verdict_stood_with_the_lead_checks_numbers() -> None:
-    why = ("the best queued link scores 0.12 (http://e.edu/x), below 0.36, the lowest score "
-           "of the 9 links that led to on-topic pages")
+    why = ("the next 5 links to fetch score 0.12 on average (the first: http://e.edu/x), below "
+           "0.36, the lowest score of the 9 links that led to on-topic pages")
     stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
                           verdict_fate=VerdictFate.STOPPED, verdict_stale=5, lead_why=why)
     assert explain_step(stopped, CONFIG).endswith(f"The crawl stopped here. It stood: {why}.")

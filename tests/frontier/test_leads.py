@@ -25,11 +25,11 @@ def test_every_verdict_is_judged_by_the_links_that_brought_new_evidence() -> Non
     for reason in (StopReason.SATURATED, StopReason.NO_RELEVANT_PAGES, None):
         below = bar.judge(0.2, "http://e.edu/h", reason)
         assert not below.pending and below.why == (
-            "the best queued link scores 0.2 (http://e.edu/h), below 0.3, the lowest score of "
-            "the 2 links that led to pages with new evidence")
+            "the next 5 links to fetch score 0.2 on average (the first: http://e.edu/h), "
+            "below 0.3, the lowest score of the 2 links that led to pages with new evidence")
         assert bar.judge(0.3, "http://e.edu/h", reason).pending
     assert bar.judge(0.2, "http://e.edu/h", StopReason.COVERAGE_REACHED).why.startswith(
-        "the query is covered; the best queued link scores 0.2")
+        "the query is covered; the next 5 links to fetch score 0.2 on average")
 
 
 def test_the_setting_is_checked() -> None:
@@ -52,10 +52,12 @@ def test_the_bar_is_the_lowest_score_of_the_links_that_found_on_topic_pages() ->
     at_bar = bar.judge(0.21, "http://e.edu/b")
     below = bar.judge(0.2, "http://e.edu/c")
     assert at_bar.pending and not below.pending
-    assert at_bar.why == ("the best queued link scores 0.21 (http://e.edu/b), at least 0.21, the "
-                          "lowest score of the 3 links that led to on-topic pages")
-    assert below.why == ("the best queued link scores 0.2 (http://e.edu/c), below 0.21, the "
-                         "lowest score of the 3 links that led to on-topic pages")
+    assert at_bar.why == ("the next 5 links to fetch score 0.21 on average (the first: "
+                          "http://e.edu/b), at least 0.21, the lowest score of the 3 links "
+                          "that led to on-topic pages")
+    assert below.why == ("the next 5 links to fetch score 0.2 on average (the first: "
+                         "http://e.edu/c), below 0.21, the lowest score of the 3 links that "
+                         "led to on-topic pages")
 
 
 def test_a_zero_score_or_no_queued_link_is_never_a_lead() -> None:
@@ -83,9 +85,9 @@ def test_after_the_first_verdict_only_links_to_relevant_pages_lower_the_bar() ->
     assert bar.bar() == 0.146 and len(bar) == 2
     assert not bar.judge(0.139, "http://e.edu/tail").pending
     assert bar.judge(0.139, "http://e.edu/tail").why == (
-        "the best queued link scores 0.139 (http://e.edu/tail), below 0.146, the lowest score "
-        "of the 2 links that led to on-topic pages before the first verdict or to relevant "
-        "pages since")
+        "the next 5 links to fetch score 0.139 on average (the first: http://e.edu/tail), "
+        "below 0.146, the lowest score of the 2 links that led to on-topic pages before the "
+        "first verdict or to relevant pages since")
     bar.found(0.096, 0.15)  # a weak link that found a relevant page: the bar follows it
     assert bar.bar() == 0.096 and bar.judge(0.139, "http://e.edu/tail").pending
 
@@ -122,9 +124,9 @@ def test_a_covered_querys_verdict_is_judged_against_the_links_that_found_new_evi
     saturated = bar.judge(0.2, "http://e.edu/h", StopReason.SATURATED)
     covered = bar.judge(0.2, "http://e.edu/h", StopReason.COVERAGE_REACHED)
     assert saturated.pending and not covered.pending
-    assert covered.why == ("the query is covered; the best queued link scores 0.2 "
-                           "(http://e.edu/h), below 0.3, the lowest score of the 2 links that "
-                           "led to pages with new evidence")
+    assert covered.why == ("the query is covered; the next 5 links to fetch score 0.2 on average "
+                           "(the first: http://e.edu/h), below 0.3, the lowest score of the 2 "
+                           "links that led to pages with new evidence")
     assert bar.judge(0.3, "http://e.edu/h", StopReason.COVERAGE_REACHED).pending
     assert bar.judge(0.2, "http://e.edu/h").pending  # no verdict: the on-topic bar
 
@@ -135,3 +137,11 @@ def test_a_covered_query_with_no_fresh_find_by_a_link_has_no_lead() -> None:
     lead = bar.judge(0.9, "http://e.edu/h", StopReason.COVERAGE_REACHED)
     assert bar.covered_bar() is None and not lead.pending and lead.head == 0.9
     assert "no link has led to a page with new evidence yet" in lead.why
+
+
+def test_a_lead_is_the_mean_of_the_next_five_links_to_fetch_a_missing_one_counting_zero() -> None:
+    from pagesift_ui.frontier.leads import LEAD_LINKS, lead_score
+
+    assert LEAD_LINKS == 5
+    assert lead_score([1.0, 0.5, 0.5, 0.25, 0.25, 9.0]) == 0.5  # the sixth is not read
+    assert lead_score([0.5]) == 0.1 and lead_score([]) == 0.0

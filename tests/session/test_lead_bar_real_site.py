@@ -64,7 +64,7 @@ def test_a_finished_crawl_stands_when_its_tail_finds_only_barely_on_topic_pages(
     assert stood.lead_pending is False and stood.lead_head is not None
     # a covered query's verdict is judged against the links that found new evidence
     # (frontier/leads.py, docs/DESIGN.md §11.10)
-    assert stood.lead_why.startswith("the query is covered; the best queued link scores")
+    assert stood.lead_why.startswith("the query is covered; the next 5 links to fetch score")
     assert "the lowest score of the" in stood.lead_why
     assert "links that led to pages with new evidence" in stood.lead_why
 
@@ -72,14 +72,15 @@ def test_a_finished_crawl_stands_when_its_tail_finds_only_barely_on_topic_pages(
 def test_what_if_another_patience_gives_the_verdicts_a_crawl_with_it_gives(
     served: tuple[str, Truth],
 ) -> None:
-    # a patience of 10 fires the first verdict later than 5 does, so more on-topic links join
-    # the bar before it: the replay must rebuild the bar, not read the recorded answers. The
-    # verdicts of patience 10 come at other steps than the recorded ones, and some stand and
-    # some are forgiven, so both fates are checked against the crawl with patience 10
+    # a patience of 4 fires the first verdict sooner than 5 does, so fewer on-topic links have
+    # joined the bar by then and links to relevant pages only lower it afterwards: the replay
+    # must rebuild the bar, not read the recorded answers. The verdicts of patience 4 come at
+    # other steps than the recorded ones, and some stand and some are forgiven, so both fates
+    # are checked against the crawl with patience 4
     recorded = _crawl(served, limit=80, stop_on_verdict=False)
-    other = _crawl(served, limit=80, stop_on_verdict=False, adaptive={"patience": 10})
+    other = _crawl(served, limit=80, stop_on_verdict=False, adaptive={"patience": 4})
     assert [r.url for r in other.steps] == [r.url for r in recorded.steps]
-    replayed = what_if(recorded, AdaptiveOptions(patience=10))
+    replayed = what_if(recorded, AdaptiveOptions(patience=4))
     assert [(v.step, v.reason, v.stood) for v in replayed.verdicts] == [
         (v.step, v.reason, v.fate is not VerdictFate.AUTO_FORGIVEN) for v in other.verdicts]
     assert {v.stood for v in replayed.verdicts} == {True, False}

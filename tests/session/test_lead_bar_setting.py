@@ -37,7 +37,7 @@ def test_the_what_if_replay_judges_each_verdict_as_the_crawl_did(new_evidence: b
 def test_each_step_says_which_bar_judged_its_head() -> None:
     with _crawl() as new, _crawl(lead_bar_new_evidence=False) as old:
         assert [r.url for r in new.steps] == [r.url for r in old.steps]  # no page moves
-        judged = [r.lead_why for r in new.steps if r.lead_why.startswith("the best queued")]
+        judged = [r.lead_why for r in new.steps if r.lead_why.startswith("the next 5 links")]
         assert judged and all("links that led to pages with new evidence" in why
                               for why in judged)
         assert any("links that led to on-topic pages" in r.lead_why for r in old.steps)

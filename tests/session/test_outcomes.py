@@ -30,7 +30,7 @@ def test_verdicts_are_typed_and_summarised_in_the_documented_words() -> None:
         assert session.verdicts[-1] == Verdict(last.step, StopReason.COVERAGE_REACHED,
                                                VerdictFate.STOPPED, last.lead_why)
         # a covered query's verdict: judged against the links that found new evidence
-        assert last.lead_why.startswith("the query is covered; the best queued link scores ")
+        assert last.lead_why.startswith("the query is covered; the next 5 links to fetch score ")
         session.forgive()
         assert session.verdicts[-1].fate is VerdictFate.USER_FORGIVEN
         assert session.summary()["verdicts"][-1] == [last.step, "coverage_reached",

@@ -542,7 +542,7 @@ def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead
     # from /notes on, one link (to it) has found an on-topic page and every check that has a
     # queued link to judge compares it with that link's score
     judged = [r for r in records
-              if r.step >= notes.step and r.lead_why.startswith("the best queued link")]
+              if r.step >= notes.step and r.lead_why.startswith("the next 5 links")]
     assert len(judged) >= 2
     assert all("the lowest score of the 1 links that led to on-topic pages" in r.lead_why
                for r in judged)
@@ -556,14 +556,15 @@ def test_a_link_that_found_an_on_topic_page_below_the_evidence_bar_sets_the_lead
 
 @pytest.mark.parametrize("forgive", [True, False])
 def test_lead_forgiveness_can_be_switched_off_to_show_the_seed_rules_alone(forgive: bool) -> None:
-    # the university demo's first verdict (coverage_reached at step 26) comes with a queued
-    # link scoring at least a link that found an on-topic page: forgiven by default, and
-    # standing with forgive_leads off, its record saying both why and that it was off
+    # the field guide demo's first verdict (coverage_reached at step 22) comes while the next
+    # links to fetch score at least the weakest link that brought new evidence: forgiven by
+    # default, and standing with forgive_leads off, its record saying both why and that it
+    # was off
     from pagesift_ui.demo import build_site
     from pagesift_ui.session import VerdictFate
     from tests.fakes import demo_seed, demo_source
 
-    site = build_site("university", 0)
+    site = build_site("fieldguide", 0)
     config = CrawlConfig.from_mapping({"seed_url": demo_seed(site), "query": site.query,
                                        "forgive_leads": forgive})
     with CrawlSession(config, demo_source(site)) as session:
@@ -674,3 +675,52 @@ def test_a_described_contents_entry_is_not_furniture_by_its_url_word(
     monkeypatch.setattr("pagesift_ui.frontier.linkrules.DESCRIPTION_WORDS", 10**6)
     assert fetched(crawl(_described_contents(describe=True), QUERY, 3)) == [
         "/", "/guide.html", "/about.html"]
+
+
+def test_a_link_met_again_is_ranked_by_the_best_of_its_offers_as_they_score_now() -> None:
+    # 12. (frontier/offers.py): after every step, a queued link offered by several pages
+    # scores the best of its offers under the weights and credits of that step, at its
+    # queued depth, whichever offer won when they met
+    from dataclasses import replace
+
+    from pagesift_ui.demo import build_site
+    from tests.fakes import demo_seed, demo_source
+
+    site = build_site("university", 0)
+    config = CrawlConfig.from_mapping({"seed_url": demo_seed(site), "query": site.query,
+                                       "limit": 60, "stop_on_verdict": False})
+    spread = 0
+    with CrawlSession(config, demo_source(site)) as session:
+        for _ in session.iter_steps():
+            state = session.state
+            for key in state.offers:
+                queued = state.queue.queued(key)
+                if queued is None:
+                    continue
+                depth, score = queued[0], queued[1]
+                scores = [state.link_score(o if o.depth == depth else replace(o, depth=depth))
+                          for o in state.offers.offers(key)]
+                assert score == max(scores), key
+                spread += max(scores) > min(scores)
+    assert spread > 100  # links whose offers score apart, step after step
+
+
+def test_a_verdict_is_forgiven_while_the_next_five_links_score_the_bar_on_average() -> None:
+    # 12. (frontier/leads.py LEAD_LINKS): one strong link at the head of weak ones is one
+    # page, not a run of them; the links of a dry subtree are not counted
+    from pagesift_ui.frontier.adaptive import StopReason
+    from pagesift_ui.session.state import FrontierState
+    from pagesift_ui.session.stepping import pending_lead
+
+    config = CrawlConfig.from_mapping({"seed_url": ORIGIN + "/", "query": QUERY})
+    state = FrontierState.from_config(config)
+    state.leads.found(0.5, 0.4, fresh=True)  # the bar: 0.5
+    for n, score in enumerate((0.9, 0.6, 0.5, 0.4, 0.3, 0.2)):
+        state.queue.offer(f"k{n}", f"{ORIGIN}/p{n}.html", 1, score, None, 100)
+    lead = pending_lead(state, "docs.example", reason=StopReason.SATURATED)
+    assert lead.pending and lead.head == pytest.approx(0.54)
+    assert lead.why.startswith(f"the next 5 links to fetch score 0.54 on average (the first: "
+                               f"{ORIGIN}/p0.html), at least 0.5")
+    state.queue.drop("k0")  # the head 0.6 still clears the bar; the next five do not
+    lead = pending_lead(state, "docs.example", reason=StopReason.SATURATED)
+    assert not lead.pending and lead.head == pytest.approx(0.4)
