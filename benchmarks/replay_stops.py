@@ -13,8 +13,9 @@ rule lets stand, and that verdict is where the rule stops. What a rule may read 
 the steps so far (score of the link when it was popped, relevance, freshness) and the queue's
 best link outside dry subtrees, the same numbers the crawler has.
 
-The rules replayed are the crawler's own (``frontier/leads.py``: the best queued link scores at
-least the lowest score at fetch of the links that found pages with new evidence; the first
+The rules replayed are the crawler's own (``frontier/leads.py``: the next five links to fetch
+score on average at least the lowest score at fetch of the links that found pages with new
+evidence; the first
 ``saturated`` verdict on a single source is forgiven once, one on under three quarters of
 the terms always; and any verdict while relevant pages still come, ``LeadBar.still_finding``),
 the crawler's before one bar for every verdict (then a verdict other than ``coverage_reached``
@@ -95,12 +96,14 @@ class QueueAtJudgement:
         if ahead:
             raise ValueError("the replay assumes one fetch at a time (concurrency 1)")
         head = state.queue.first_outside(state.is_dry)
-        self.head = head.score if head is not None else None
         self.top = [e.score for e in state.queue.top(HORIZON)]
         self.head_mask = _named_terms(head)
         self.top_masks = [_named_terms(e) for e in state.queue.top(HORIZON)]
         self.evidence = list(state.adaptive.evidence)  # per query term, at the verdict
-        return self._pending_lead(state, seed_host, ahead, reason)
+        lead = self._pending_lead(state, seed_host, ahead, reason)
+        # the score the crawler judges: the next LEAD_LINKS links' mean (frontier/leads.py)
+        self.head = lead.head
+        return lead
 
 
 def _named_terms(entry: Any) -> int:
