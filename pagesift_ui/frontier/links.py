@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -90,6 +90,7 @@ __all__ = [
     "link_contexts",
     "link_signal",
     "locator_text",
+    "relinked",
     "other_language",
     "score",
 ]
@@ -362,6 +363,18 @@ def _parent_feature(parent: float, parent_is_hub: bool, cited: bool) -> float:
     if cited:
         parent *= CITATION_FACTOR
     return parent
+
+
+def relinked(signal: LinkSignal, relevance_of: Mapping[str, float]) -> LinkSignal | None:
+    """``signal`` with the parent relevance its page has now (``relevance_of`` by page key:
+    a user's label, docs/DESIGN.md §12.3), or None when it was not read on one of those
+    pages or already has it."""
+    if not signal.parent:
+        return None
+    relevance = relevance_of.get(signal.parent)
+    if relevance is None or relevance == signal.parent_relevance:
+        return None
+    return replace(signal, parent_relevance=relevance)
 
 
 def link_signal(

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pagesift_ui.frontier.linkbatch import LinkColumns, row_array
-from pagesift_ui.frontier.links import LinkSignal
+from pagesift_ui.frontier.links import LinkSignal, relinked
 
 __all__ = ["MAX_OFFERS", "LinkOffers"]
 
@@ -112,16 +112,13 @@ class LinkOffers:
             kept = self._kept[key]
             for row in rows:
                 signal = self._signals[row]
-                if signal is None or not signal.parent:
+                moved_signal = None if signal is None else relinked(signal, relevance_of)
+                if signal is None or moved_signal is None:
                     continue
-                relevance = relevance_of.get(signal.parent)
-                if relevance is None or relevance == signal.parent_relevance:
-                    continue
-                relinked = replace(signal, parent_relevance=relevance)
-                self._signals[row] = relinked
-                self._rows[row] = relinked.row
+                self._signals[row] = moved_signal
+                self._rows[row] = moved_signal.row
                 kept.discard(signal)
-                kept.add(relinked)
+                kept.add(moved_signal)
                 moved += 1
         return moved
 

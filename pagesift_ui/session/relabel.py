@@ -22,10 +22,11 @@ had the label been known, so undoing a label restores the state exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
+from pagesift_ui.frontier.links import relinked
 from pagesift_ui.frontier.model import FEATURE_NAMES, LinkModel
 from pagesift_ui.frontier.siblings import sibling_evidence
 from pagesift_ui.frontier.urls import clean, dedupe_key
@@ -152,15 +153,12 @@ def _relink(state: FrontierState, relevance_of: Mapping[str, float]) -> int:
     moved = 0
     for entry in state.queue.entries():
         signal = signal_of(entry)
-        if signal is None or not signal.parent:
+        moved_signal = None if signal is None else relinked(signal, relevance_of)
+        if moved_signal is None:
             continue
-        relevance = relevance_of.get(signal.parent)
-        if relevance is None or relevance == signal.parent_relevance:
-            continue
-        relinked = replace(signal, parent_relevance=relevance)
         # the score stays until the rescore that follows any move (apply_labels): scoring
         # each link here as well would be the same work twice
-        state.queue.update(entry.key, entry.depth, entry.score, relinked)
+        state.queue.update(entry.key, entry.depth, entry.score, moved_signal)
         moved += 1
     return moved
 
