@@ -1,5 +1,5 @@
 """Every distinct offer of a queued link, so that it is ranked by the best of them as they
-score now (docs/DESIGN.md §9, "a link's offers"; issue 11).
+score now (docs/DESIGN.md §11.11, step 5; issue 11).
 
 A queued link met again used to keep the better-scoring of its stored and its new signal *at
 that moment*. What a signal is worth moves afterwards: the list it was offered in proves
@@ -11,8 +11,8 @@ query: ``library/text.html``, the chapter of every answer, kept a citation's sig
 
 ``LinkOffers`` keeps, per queued link met more than once, every distinct signal it was
 offered with (at most ``MAX_OFFERS``) as packed rows, and ``best`` scores them all in one
-batch at the link's queued depth: the crawl gives each link the best of its offers after
-every page's links are offered. The offers are the ones the queue saw; no order decides
+batch: the crawl gives each link the best of its offers, at its queued depth, after every
+page's links are offered (``FrontierState.take_best_offers``). The offers are the ones the queue saw; no order decides
 between them. Measured on all 93 dev queries with the lead judged by the next pops
 (``session/stepping.pending_lead``): pages to 90% summed 990 → 898 on the tuning sets and
 7,175 → 6,884 held out (docs/DECISIONS.md, issue 11: "Adopted: a queued link at the best of
