@@ -12,11 +12,11 @@ query: ``library/text.html``, the chapter of every answer, kept a citation's sig
 ``LinkOffers`` keeps, per queued link met more than once, every distinct signal it was
 offered with (at most ``MAX_OFFERS``) as packed rows, and ``best`` scores them all in one
 batch: the crawl gives each link the best of its offers, at its queued depth, after every
-page's links are offered (``FrontierState.take_best_offers``). The offers are the ones the queue saw; no order decides
-between them. Measured on all 93 dev queries with the lead judged by the next pops
-(``session/stepping.pending_lead``): pages to 90% summed 990 → 898 on the tuning sets and
-7,175 → 6,884 held out (docs/DECISIONS.md, issue 11: "Adopted: a queued link at the best of
-its offers now").
+page's links are offered (``FrontierState.take_best_offers``). The offers are the ones the
+queue saw; no order decides between them. Measured on all 93 dev queries with the lead
+judged by the next pops (``session/stepping.pending_lead``): pages to 90% summed 990 → 898
+on the tuning sets and 7,175 → 6,884 held out (docs/DECISIONS.md, issue 11: "Adopted: a
+queued link at the best of its offers now").
 
 A link offered once has no entry here: its one offer is the queue's signal. The first time
 it is met again, the queue's signal joins as its first offer.
