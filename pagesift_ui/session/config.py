@@ -89,7 +89,7 @@ class CrawlConfig:
     sub-domains (journals, events, help centres); ``HOST`` keeps to the seed's host.
     ``stop_on_verdict=False`` records every stop verdict but keeps crawling to the limit, as if
     "continue anyway" were chosen each time (the CLI's ``--no-stop``). ``forgive_leads``
-    forgives a verdict while the best queued link is still a lead (docs/DESIGN.md §11.10);
+    forgives a verdict while the next links to fetch are still a lead (docs/DESIGN.md §11.10);
     off, every verdict stands: the seed's stop rules alone, as the coverage_reached lesson shows
     them; ``forgive_thin_evidence`` (with it) forgives a ``saturated`` verdict while under
     three quarters of the query's terms have any evidence, and ``forgive_still_finding``
@@ -413,7 +413,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("stop_on_verdict", bool, "record every stop verdict but crawl on to the limit, "
             "as if 'continue anyway' were chosen each time", "--no-stop"),
     Setting("forgive_leads", bool, "let every stop verdict stand: no forgiveness while the "
-            "best queued link is still a lead (the seed's stop rules alone)",
+            "next links to fetch are still a lead (the seed's stop rules alone)",
             "--no-lead-forgiveness"),
     Setting("forgive_thin_evidence", bool, "let a 'saturated' verdict stand however few of "
             "the query's terms have evidence (with lead forgiveness on, one on under three "

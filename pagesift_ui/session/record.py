@@ -249,7 +249,8 @@ class StepRecord:
     # §11.10's answer in words, with its numbers (frontier/leads.py): why a verdict at this
     # step would be forgiven or would stand; "" in records made before it was kept
     lead_why: str = ""
-    # the score of the link §11.10 judged (the best queued outside dry subtrees); None when
+    # the score §11.10 judged (the mean of the next five links outside dry subtrees; in
+    # records made before 2026-12-07 the best queued link's alone); None when
     # none was queued, for a step that observed no page, and in records made before it was
     # kept. What-if replays judge it against their own bar (session/whatif.py)
     lead_head: float | None = None
