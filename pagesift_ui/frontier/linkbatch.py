@@ -54,6 +54,7 @@ _ROW_DTYPE = np.dtype(
      ("meaning", np.float64)]
 )
 
+
 def row_array(size: int) -> npt.NDArray[np.void]:
     """``size`` packed signal rows (``LinkSignal.row``), zeroed: what ``LinkColumns.from_rows``
     reads."""

@@ -100,6 +100,8 @@ class LinkOffers:
             if self._signals[row] is signal:
                 self._signals[row] = moved
                 self._rows[row] = moved.row
+                # the deeper original stays in the set too: offered again, it would score as
+                # its copy does at the queued depth, so it is not worth a row
                 self._kept[key].add(moved)
         return moved
 
@@ -112,8 +114,7 @@ class LinkOffers:
             kept = self._kept[key]
             for row in rows:
                 signal = self._signals[row]
-                moved_signal = None if signal is None else relinked(signal, relevance_of)
-                if signal is None or moved_signal is None:
+                if signal is None or (moved_signal := relinked(signal, relevance_of)) is None:
                     continue
                 self._signals[row] = moved_signal
                 self._rows[row] = moved_signal.row

@@ -244,7 +244,9 @@ def enqueue_links(
         )
         if queued is not None:
             stored = stored_signal(key, queued[2])
-            if stored is not None:  # the seed, queued again, has no offers
+            # the seed, queued again, has no offers; breadth-first ranks by discovery alone
+            # and never reads them (FrontierState.take_best_offers)
+            if stored is not None and not state.breadth_first:
                 state.offers.offer(key, signal, stored)
             requeue(state, key, queued[0], queued[1], stored, signal, score_of)
             tally.requeued += 1
@@ -255,7 +257,7 @@ def enqueue_links(
         )
         tally_offer(tally, url, outcome, evicted)
     # each link met again is ranked by the best of its offers as they score now, not by the
-    # one that won when they met (frontier/offers.py; docs/DESIGN.md §9)
+    # one that won when they met (frontier/offers.py; docs/DESIGN.md §11.11, step 5)
     state.take_best_offers()
     return tally
 

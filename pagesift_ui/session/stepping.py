@@ -170,12 +170,12 @@ def pending_lead(
     state: FrontierState, seed_host: str, ahead: Sequence[Entry] = (),
     reason: StopReason | None = None,
 ) -> Lead:
-    """§11.10: is the best link outside dry subtrees a lead (``frontier/leads.py``)? The
-    answer says why, with numbers, whichever way it goes. ``ahead`` are the links popped and
-    in flight (§11.14), oldest first: the crawl takes them before the queue's, whose best is
-    read off its columns (``first_outside``, §9). ``reason``: this step's verdict, if any (a
-    covered query's verdict is judged against the bar of links that brought new
-    evidence)."""
+    """§11.10: are the next ``LEAD_LINKS`` links to fetch outside dry subtrees a lead, by
+    their mean score (``frontier/leads.py``, ``lead_score``)? The answer says why, with
+    numbers, whichever way it goes. ``ahead`` are the links popped and in flight (§11.14),
+    oldest first: the crawl takes them before the queue's, which come in ``top``'s order.
+    ``reason``: this step's verdict, if any (a covered query's verdict is judged against the
+    bar of links that brought new evidence)."""
     outside = [e for e in ahead if not state.is_dry(subtree(seed_host, e.url))]
     if len(outside) < LEAD_LINKS:
         outside += _next_outside(state, seed_host, LEAD_LINKS - len(outside))

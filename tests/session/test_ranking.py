@@ -724,3 +724,19 @@ def test_a_verdict_is_forgiven_while_the_next_five_links_score_the_bar_on_averag
     state.queue.drop("k0")  # the head 0.6 still clears the bar; the next five do not
     lead = pending_lead(state, "docs.example", reason=StopReason.SATURATED)
     assert not lead.pending and lead.head == pytest.approx(0.4)
+
+
+def test_breadth_first_keeps_no_offers() -> None:
+    # 12. breadth-first ranks by discovery alone and never reads a link's offers: it keeps
+    # none (they would grow with the crawl, never forgotten)
+    from pagesift_ui.demo import build_site
+    from tests.fakes import demo_seed, demo_source
+
+    site = build_site("university", 0)
+    for strategy, kept in (("bfs", False), ("focused", True)):
+        config = CrawlConfig.from_mapping({"seed_url": demo_seed(site), "query": site.query,
+                                           "limit": 30, "stop_on_verdict": False,
+                                           "strategy": strategy})
+        with CrawlSession(config, demo_source(site)) as session:
+            session.run()
+            assert (len(session.state.offers) > 0) is kept, strategy
