@@ -61,8 +61,14 @@ __all__ = [
     "TooManyRedirects",
     "UnsupportedContentType",
     "WarcError",
+    "SHOWN_CHARS",
     "fetch_error_class",
+    "shown",
 ]
+
+#: The most of a value a message echoes: a 100 KB query pasted by mistake is named by its
+#: start, not repeated back in full.
+SHOWN_CHARS = 60
 
 
 class PagesiftError(Exception):
@@ -247,3 +253,13 @@ def fetch_error_class(name: str) -> type[FetchError] | None:
             return cls
         pending.extend(cls.__subclasses__())
     return None
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message names it: its ``repr``, cut to ``SHOWN_CHARS``.
+
+    >>> shown("fees"), len(shown("a " * 100)), shown("a " * 100)[-4:]
+    ("'fees'", 60, ' a …')
+    """
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"

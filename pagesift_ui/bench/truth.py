@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.urls import clean, dedupe_key
 
 __all__ = ["Truth", "url_key", "url_keys"]
@@ -62,7 +62,7 @@ class Truth:
                     seed = value.strip()
                 continue
             if not line.startswith(("http://", "https://")):
-                raise ConfigError("truth", f"{source} line {number}: {line!r} is not a URL")
+                raise ConfigError("truth", f"{source} line {number}: {shown(line)} is not a URL")
             urls.append(line)
         if not query or not seed:
             raise ConfigError("truth", f"{source} needs '# query:' and '# seed:' lines")

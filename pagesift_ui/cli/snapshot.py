@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pagesift_ui.cli.options import Commands, config_error_message, progress_line
+from pagesift_ui.cli.outputs import output_problem
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import StepRecord
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
@@ -62,6 +63,12 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         config = snapshot_config(settings_mapping({"seed_url": args.seed_url, **values}))
     except ConfigError as exc:
         err.write(f"pagesift-ui snapshot: {config_error_message(exc)}\n")
+        return 2
+    # the WARC is checked before the crawl, as crawl's outputs are: never a crawl run only to
+    # find that its file cannot be written
+    problem = output_problem(args)
+    if problem:
+        err.write(f"pagesift-ui snapshot: {problem}\n")
         return 2
 
     def show(record: StepRecord) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from pagesift_ui.errors import BlockedByPolicy, ConfigError, ConnectFailed
+from pagesift_ui.errors import BlockedByPolicy, ConfigError, ConnectFailed, shown
 from pagesift_ui.frontier.checks import is_count, is_number
 
 __all__ = [
@@ -95,31 +95,31 @@ class FetchPolicy:
         ua = self.user_agent
         if not isinstance(ua, str) or not ua.strip() or not ua.isprintable() or not ua.isascii():
             raise ConfigError(
-                "user_agent", f"must be a non-empty printable ASCII string, got {ua!r}"
+                "user_agent", f"must be a non-empty printable ASCII string, got {shown(ua)}"
             )
         for name in ("delay_s", "max_crawl_delay_s", "max_retry_after_s"):
             value = getattr(self, name)
             if not is_number(value) or value < 0:
-                raise ConfigError(name, f"must be a finite number ≥ 0, got {value!r}")
+                raise ConfigError(name, f"must be a finite number ≥ 0, got {shown(value)}")
         for name in ("connect_timeout_s", "read_timeout_s", "fetch_deadline_s"):
             value = getattr(self, name)
             if not is_number(value) or value <= 0:
-                raise ConfigError(name, f"must be a finite number > 0, got {value!r}")
+                raise ConfigError(name, f"must be a finite number > 0, got {shown(value)}")
         if not is_count(self.max_redirects) or self.max_redirects < 0:
             raise ConfigError(
-                "max_redirects", f"must be an integer ≥ 0, got {self.max_redirects!r}"
+                "max_redirects", f"must be an integer ≥ 0, got {shown(self.max_redirects)}"
             )
         for name in ("concurrency", "per_host"):
             value = getattr(self, name)
             if not is_count(value) or value < 1:
-                raise ConfigError(name, f"must be an integer ≥ 1, got {value!r}")
+                raise ConfigError(name, f"must be an integer ≥ 1, got {shown(value)}")
         if not is_count(self.max_body_bytes) or self.max_body_bytes <= 0:
             raise ConfigError(
-                "max_body_bytes", f"must be an integer > 0, got {self.max_body_bytes!r}"
+                "max_body_bytes", f"must be an integer > 0, got {shown(self.max_body_bytes)}"
             )
         for name in ("respect_robots", "allow_private"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(name, f"must be True or False, got {getattr(self, name)!r}")
+                raise ConfigError(name, f"must be True or False, got {shown(getattr(self, name))}")
         if self.seed_url is not None:
             try:
                 Origin.of(self.seed_url)

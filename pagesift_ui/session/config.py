@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.language import SUPPORTED, Language
 from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
@@ -189,7 +189,7 @@ class CrawlConfig:
             raise ConfigError("language", _LANGUAGE_CHOICES)
         if len(Query(self.query, self.language)) == 0:
             raise ConfigError(
-                "query", f"{self.query!r} has only stop words; add a word that names the topic"
+                "query", f"{shown(self.query)} has only stop words; add a word that names the topic"
             )
         for setting in _RANGED:
             setting.check(getattr(self, setting.name))
@@ -199,7 +199,7 @@ class CrawlConfig:
         for name in ("forgive_leads", "forgive_thin_evidence", "forgive_still_finding",
                      "lead_bar_new_evidence", "link_blocks_as_evidence", "use_sitemaps"):
             if not isinstance(value := getattr(self, name), bool):
-                raise ConfigError(name, f"must be true or false, got {value!r}")
+                raise ConfigError(name, f"must be true or false, got {shown(value)}")
         if not isinstance(self.strategy, Strategy):
             raise ConfigError("strategy", f"must be one of {[s.value for s in Strategy]}")
         if not isinstance(self.render, RenderMode):
@@ -239,7 +239,7 @@ class CrawlConfig:
                 kwargs["language"] = Language(str(kwargs["language"]).strip().lower())
             except ValueError:
                 raise ConfigError(
-                    "language", f"{kwargs['language']!r} is not supported; {_LANGUAGE_CHOICES}"
+                    "language", f"{shown(kwargs['language'])} is not supported; {_LANGUAGE_CHOICES}"
                 ) from None
         if "render" in kwargs and not isinstance(kwargs["render"], RenderMode):
             try:
@@ -521,24 +521,27 @@ def settings_mapping(
 def _check_url(url: object) -> None:
     if not isinstance(url, str) or not url.strip():
         raise ConfigError("seed_url", "enter a start URL such as https://www.example.edu/")
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError as exc:  # an unclosed IPv6 bracket: "http://[::1"
+        raise ConfigError("seed_url", f"{shown(url)} is not a valid URL ({exc})") from exc
     if parts.scheme not in ("http", "https"):
         raise ConfigError(
-            "seed_url", f"{url!r} is not an http(s) URL; it must start with http:// or https://"
+            "seed_url", f"{shown(url)} is not an http(s) URL; it must start with http:// or https://"
         )
     if not parts.hostname:
-        raise ConfigError("seed_url", f"{url!r} has no host name")
+        raise ConfigError("seed_url", f"{shown(url)} has no host name")
     try:
         _ = parts.port
     except ValueError as exc:
-        raise ConfigError("seed_url", f"{url!r} has an invalid port") from exc
+        raise ConfigError("seed_url", f"{shown(url)} has an invalid port") from exc
     if url != url.strip() or any(c.isspace() for c in url):
-        raise ConfigError("seed_url", f"{url!r} contains spaces")
+        raise ConfigError("seed_url", f"{shown(url)} contains spaces")
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigError(name, f"must be a whole number from {low} to {high}, got {value!r}")
+        raise ConfigError(name, f"must be a whole number from {low} to {high}, got {shown(value)}")
 
 
 def _check_float(name: str, value: object, low: float, high: float) -> None:
@@ -549,12 +552,12 @@ def _check_float(name: str, value: object, low: float, high: float) -> None:
         and low <= value <= high
     )
     if not ok:
-        raise ConfigError(name, f"must be a number from {low} to {high}, got {value!r}")
+        raise ConfigError(name, f"must be a number from {low} to {high}, got {shown(value)}")
 
 
 def _check_prior(weights: object) -> None:
     if not isinstance(weights, tuple) or len(weights) != FEATURES:
-        raise ConfigError("prior_weights", f"needs {FEATURES} numbers, got {weights!r}")
+        raise ConfigError("prior_weights", f"needs {FEATURES} numbers, got {shown(weights)}")
     for w in weights:
         if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w < 0:
-            raise ConfigError("prior_weights", f"each weight must be a number >= 0, got {w!r}")
+            raise ConfigError("prior_weights", f"each weight must be a number >= 0, got {shown(w)}")

@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pagesift_ui.errors import BundleError, PagesiftError
+from pagesift_ui.errors import BundleError, PagesiftError, shown
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.linkrules import LIST_TITLE_BYTES
 from pagesift_ui.frontier.links import SCORE_TERM_NAMES, LinkVia
@@ -120,8 +120,7 @@ def _fail(error: ErrorClass, path: str, why: str) -> None:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value) if not isinstance(value, _BadNumber) else "a bad number"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return "a bad number" if isinstance(value, _BadNumber) else shown(value)
 
 
 def integer(low: int = 0, high: int = MAX_INT) -> Check:

@@ -27,7 +27,7 @@ import dask
 from distributed import Client, LocalCluster, as_completed
 
 from pagesift_ui import __version__
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.sweep.cell import CellResult, failed_result, run_cell
 from pagesift_ui.sweep.spec import SweepSpec
 from pagesift_ui.sweep.tables import finished_cell, write_cell, write_tables
@@ -81,7 +81,7 @@ def run_sweep(
     ``workers`` processes (default: one per core) runs for the sweep's duration.
     """
     if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ConfigError("workers", f"must be a whole number >= 1, got {workers!r}")
+        raise ConfigError("workers", f"must be a whole number >= 1, got {shown(workers)}")
     started = time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     todo = [cell for cell in spec.cells if finished_cell(out, cell.cell_id) is None]

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from pagesift_ui.bench.truth import Truth
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.prequential import WINDOW
 from pagesift_ui.session import CrawlConfig
 from pagesift_ui.session.config import SETTINGS, settings_mapping
@@ -145,7 +145,7 @@ def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
                           "[[snapshots]], [[queries]], [settings] and [grid]")
     window = _table(raw, "sweep").get("window", WINDOW)
     if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise ConfigError("sweep.window", f"must be a whole number >= 1, got {window!r}")
+        raise ConfigError("sweep.window", f"must be a whole number >= 1, got {shown(window)}")
     snapshots = tuple(
         _snapshot(i, entry, base) for i, entry in enumerate(_tables(raw, "snapshots"))
     )
@@ -200,10 +200,11 @@ def _query(index: int, entry: Mapping[str, Any], base: Path, names: Sequence[str
         raise ConfigError(where, "give the query's text (or a truth file with '# query:')")
     only = entry.get("snapshots", list(names))
     if not isinstance(only, list) or not all(isinstance(n, str) for n in only):
-        raise ConfigError(f"{where}.snapshots", f"must be a list of snapshot names, got {only!r}")
+        raise ConfigError(f"{where}.snapshots",
+                          f"must be a list of snapshot names, got {shown(only)}")
     missing = [n for n in only if n not in names]
     if missing:
-        raise ConfigError(f"{where}.snapshots", f"no snapshot named {missing[0]!r}; the "
+        raise ConfigError(f"{where}.snapshots", f"no snapshot named {shown(missing[0])}; the "
                           f"snapshots are {list(names)}")
     name = _text(where, entry, "name") if "name" in entry else text
     return _Query(name, text, truth, tuple(only))
@@ -218,11 +219,12 @@ def _settings(where: str, table: Mapping[str, Any]) -> dict[str, Any]:
 
 def _grid(table: object) -> dict[str, list[Any]]:
     if not isinstance(table, dict):
-        raise ConfigError("grid", f"[grid] and each [[grid]] must be a table, got {table!r}")
+        raise ConfigError("grid", f"[grid] and each [[grid]] must be a table, got {shown(table)}")
     grid: dict[str, list[Any]] = {}
     for name, values in _settings("grid", {k: v for k, v in table.items()}).items():
         if not isinstance(values, list) or not values:
-            raise ConfigError(f"grid.{name}", f"must be a non-empty list of values, got {values!r}")
+            raise ConfigError(f"grid.{name}",
+                              f"must be a non-empty list of values, got {shown(values)}")
         grid[name] = [_value(name, v) for v in values]
     return grid
 
@@ -287,7 +289,7 @@ def _known(where: str, entry: Mapping[str, Any], known: set[str]) -> None:
 def _text(where: str, entry: Mapping[str, Any], key: str) -> str:
     value = entry[key]
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}.{key}", f"must be text, got {value!r}")
+        raise ConfigError(f"{where}.{key}", f"must be text, got {shown(value)}")
     return value
 
 

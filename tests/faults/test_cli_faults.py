@@ -84,6 +84,20 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_crawl(
     assert len(faults.requests) == before
 
 
+@pytest.mark.parametrize(("target", "words"), [
+    ("no/such/site.warc.gz", "does not exist"), ("folder", "is a folder"),
+], ids=["missing-folder", "a-folder"])
+def test_a_snapshot_whose_warc_cannot_be_written_is_refused_before_the_crawl(
+    faults: FaultServer, tmp_path: Path, target: str, words: str
+) -> None:
+    (tmp_path / "folder").mkdir()
+    before = len(faults.requests)
+    run = cli_in_child("snapshot", faults.url("/seed?next=%2Fok", "www"), "--delay", "0",
+                       "--quiet", "--limit", "3", "--out", str(tmp_path / target))
+    one_line(run, 2, "pagesift-ui snapshot: --out", words)
+    assert len(faults.requests) == before  # not one request: nothing crawled to lose
+
+
 def test_two_outputs_naming_one_file_are_refused(faults: FaultServer, tmp_path: Path) -> None:
     same = str(tmp_path / "x")
     one_line(crawl(faults, "--out", same, "--pages-csv", same), 2, "name the same file")

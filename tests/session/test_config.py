@@ -41,6 +41,7 @@ def test_to_dict_round_trips() -> None:
         ({"seed_url": "http:///path"}, "seed_url", "no host"),
         ({"seed_url": "http://x:99999/"}, "seed_url", "invalid port"),
         ({"seed_url": "http://a b/"}, "seed_url", "spaces"),
+        ({"seed_url": "http://[::1/"}, "seed_url", "not a valid URL (Invalid IPv6 URL)"),
         ({"query": "   "}, "query", "at least one word"),
         ({"query": "the and of"}, "query", "only stop words"),
         ({"limit": 0}, "limit", "whole number"),
@@ -147,3 +148,17 @@ def test_settings_mapping_lays_flat_values_over_a_base_without_changing_it() -> 
     assert merged["adaptive"] == {**base["adaptive"], "min_gain": 0.2}
     assert (merged["limit"], merged["query"], merged["seed_url"]) == (9, "fees", GOOD["seed_url"])
     assert base["adaptive"]["min_gain"] == AdaptiveOptions().min_gain and base["limit"] == 200
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"query": "the " * 30_000}, "query"),
+    ({"seed_url": "http://a b/" + "x" * 100_000}, "seed_url"),
+    ({"user_agent": "bot\n" * 10_000}, "user_agent"),
+])
+def test_a_huge_bad_value_is_named_by_its_start_not_echoed_whole(
+    change: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        CrawlConfig.from_mapping({**GOOD, **change})
+    assert caught.value.field == field
+    assert len(str(caught.value)) < 200 and "…" in str(caught.value)
