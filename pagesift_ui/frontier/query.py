@@ -79,12 +79,13 @@ class Query:
         self.text = text
         self.language: Language = query_language(text, language)
         stops = stop_words(self.language)
-        terms: list[str] = []
+        terms: dict[str, None] = {}  # first-occurrence order; read no further than needed
         for word in words(text):
-            if word in stops or word in terms:
-                continue
-            terms.append(word)
-        self.terms: list[str] = terms[:MAX_TERMS]
+            if word not in stops:
+                terms[word] = None
+                if len(terms) == MAX_TERMS:
+                    break
+        self.terms: list[str] = list(terms)
         self._stem = stem_function(self.language)
         self._stems = tuple(self._stem(term) for term in self.terms)
         self._cjk = tuple(_has_cjk(term) for term in self.terms)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 
 import pytest
 import snowballstemmer
@@ -38,6 +39,27 @@ def test_terms_are_casefolded_deduplicated_and_stop_words_removed() -> None:
 def test_at_most_sixteen_terms() -> None:
     q = Query(" ".join(f"word{i}" for i in range(40)))
     assert len(q) == MAX_TERMS == 16
+    assert q.terms == [f"word{i}" for i in range(16)]
+
+
+def test_a_pasted_page_is_read_only_up_to_its_sixteenth_term(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a query's words are read no further than its last term: a 500 KB paste costs what 16
+    # words cost (its terms were once gathered whole, and compared each with all before it:
+    # 11 s for 50,000 distinct words, in the app's sidebar and the CLI's validation alike)
+    read: list[str] = []
+
+    def counted(text: str) -> Iterator[str]:
+        for word in query_module_words(text):
+            read.append(word)
+            yield word
+
+    query_module_words = query_module.words
+    monkeypatch.setattr(query_module, "words", counted)
+    q = Query("the " + " ".join(f"word{i % 20} the" for i in range(100_000)))
+    assert q.terms == [f"word{i}" for i in range(16)]
+    assert len(read) == 32  # "the" and 16 words with a "the" after each but the last
 
 
 def test_hit_mask_stems_both_sides_and_matches_whole_words() -> None:
