@@ -23,6 +23,7 @@ from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import Query
 from pagesift_ui.frontier.stats import DELTA
+from pagesift_ui.frontier.urls import MAX_URL_LENGTH
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
@@ -537,6 +538,9 @@ def _check_url(url: object) -> None:
         raise ConfigError("seed_url", f"{shown(url)} has an invalid port") from exc
     if url != url.strip() or any(c.isspace() for c in url):
         raise ConfigError("seed_url", f"{shown(url)} contains spaces")
+    if len(url) > MAX_URL_LENGTH:  # the crawl skips longer links too (docs/DESIGN.md §10)
+        raise ConfigError("seed_url", f"{shown(url)} is {len(url):,} characters long; a start "
+                          f"URL has at most {MAX_URL_LENGTH:,}")
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:

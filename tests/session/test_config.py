@@ -42,6 +42,7 @@ def test_to_dict_round_trips() -> None:
         ({"seed_url": "http://x:99999/"}, "seed_url", "invalid port"),
         ({"seed_url": "http://a b/"}, "seed_url", "spaces"),
         ({"seed_url": "http://[::1/"}, "seed_url", "not a valid URL (Invalid IPv6 URL)"),
+        ({"seed_url": "http://x.org/" + "p" * 2036}, "seed_url", "2,049 characters long"),
         ({"query": "   "}, "query", "at least one word"),
         ({"query": "the and of"}, "query", "only stop words"),
         ({"limit": 0}, "limit", "whole number"),
@@ -153,6 +154,7 @@ def test_settings_mapping_lays_flat_values_over_a_base_without_changing_it() -> 
 @pytest.mark.parametrize(("change", "field"), [
     ({"query": "the " * 30_000}, "query"),
     ({"seed_url": "http://a b/" + "x" * 100_000}, "seed_url"),
+    ({"seed_url": "http://x.org/" + "x" * 100_000}, "seed_url"),
     ({"user_agent": "bot\n" * 10_000}, "user_agent"),
 ])
 def test_a_huge_bad_value_is_named_by_its_start_not_echoed_whole(
