@@ -31,6 +31,10 @@ _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _ONE_LINK = re.compile(r"\[(?:[^\]\\]|\\.)*\]\([^\s]*\)")
 #: Between an entry and its definition written on the entry's line.
 DEFINITION_SEPARATOR = " — "
+#: The most spaces a list item is indented by: lists nested deeper are written at this
+#: indent, still items of their list. CommonMark needs no more (33 levels of "- "), and a
+#: page of 50,000 nested lists with a word in each would write gigabytes of spaces.
+MAX_LIST_INDENT = 66
 
 
 class _OpenLink:
@@ -83,8 +87,11 @@ class Collector:
         self._heading: list[str] | None = None
         self._open_links: list[_OpenLink] = []
         # the open lists, innermost last: [ordinal so far (-1 for <ul>), width of the marker
-        # of its current item]; an item is indented by its outer lists' markers, as CommonMark
-        # nests lists, so the Markdown keeps the nesting (siblings.list_blocks_titled reads it)
+        # of its current item, its items' indent]; an item is indented by its outer lists'
+        # markers, as CommonMark nests lists, so the Markdown keeps the nesting
+        # (siblings.list_blocks_titled reads it). Only the innermost list's marker changes,
+        # so a list's indent, summed once when it opens, stays right (summed at every item
+        # it cost a page of 50,000 nested lists 19 s)
         self._lists: list[list[int]] = []
         # a <dt> is being read: written as a list item when it is one link and nothing else
         self._term = False
@@ -171,10 +178,10 @@ class Collector:
         self._plain.clear()
 
     def _start_block(self, name: str, content: bool) -> None:
-        if name == "ol":
-            self._lists.append([0, 0])
-        elif name in ("ul", "dl"):
-            self._lists.append([-1, 0])
+        if name in ("ol", "ul", "dl"):
+            outer = self._lists[-1] if self._lists else None
+            indent = 0 if outer is None else min(outer[2] + outer[1], MAX_LIST_INDENT)
+            self._lists.append([0 if name == "ol" else -1, 0, indent])
         elif name == "dt":
             self._term = True
         elif name == "dd":
@@ -194,8 +201,7 @@ class Collector:
             else:
                 marker = "- "
             innermost[1] = len(marker)
-            indent = sum(outer[1] for outer in self._lists[:-1])
-            self._prefix = " " * indent + marker
+            self._prefix = " " * innermost[2] + marker
         elif name == "pre":
             self._pre_depth += 1
 
@@ -208,7 +214,7 @@ class Collector:
         definition, or one that holds more blocks first (a DocBook table of contents: a
         ``<dd>`` that is a nested ``<dl>``), stays a paragraph (docs/DESIGN.md §2)."""
         self._lists[-1][1] = 2
-        indent = " " * sum(outer[1] for outer in self._lists[:-1])
+        indent = " " * self._lists[-1][2]
         self.markdown_blocks[-1] = f"{indent}- {self.markdown_blocks[-1]}"
         self.markdown_blocks[-1] += DEFINITION_SEPARATOR + definition
         self.plain_blocks[-1] += DEFINITION_SEPARATOR + plain

@@ -29,12 +29,14 @@ from typing import Any
 import pytest
 
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES, link_contexts
-from pagesift_ui.page.extract import MAX_LINKS_READ, MAX_TEXT_CHARS, extract
+from pagesift_ui.page.collect import MAX_LIST_INDENT
+from pagesift_ui.page.extract import MAX_ELEMENTS_READ, MAX_LINKS_READ, MAX_TEXT_CHARS, extract
 from tests.faults.harness import PEAK_RSS_LIMIT_MB
 
 _ROOT = Path(__file__).resolve().parents[2]
 STEP_CPU_LIMIT_S = 20.0  # one step of a huge page, in CPU seconds (it took 41-72 s before)
 HANG_LIMIT_S = 120.0
+NESTED_CPU_LIMIT_S = 8.0  # a page of lists nested to the element cap (19 s before)
 SEED = "http://big.localhost/"
 
 _CHILD = r"""
@@ -80,18 +82,22 @@ def text_links(megabytes: int) -> int:
 
 def big_page(kind: str, size: int) -> str:
     """A page of ``size`` links one to a line (``lines``) or all on one line (``one_line``),
-    or of ``size`` MB of one line of text with a link every ~200 bytes (``text``)."""
+    of ``size`` lists nested in each other, a link in each (``nested``), or of ``size`` MB
+    of one line of text with a link every ~200 bytes (``text``)."""
     head = "<!DOCTYPE html><html><head><title>Refund index</title></head><body><h1>Refunds</h1>"
     if kind == "lines":
         body = "".join(f'<p><a href="/item/{i}">refund item {i}</a></p>\n' for i in range(size))
     elif kind == "one_line":
         body = "".join(f'<a href="/item/{i}">refund item {i}</a> ' for i in range(size))
+    elif kind == "nested":  # size lists, each inside the item of the one before
+        body = "".join(f'<ul><li><a href="/item/{i}">refund item {i}</a>' for i in range(size))
+        body += "</li></ul>" * size
     elif kind == "text":
         body = "<p>" + "".join(
             f'{_WORDS}<a href="/item/{i}">refund item {i}</a> ' for i in range(text_links(size))
         ) + "</p>"
     else:
-        raise ValueError(f"kind must be lines, one_line or text, got {kind!r}")
+        raise ValueError(f"kind must be lines, one_line, nested or text, got {kind!r}")
     return f"{head}{body}</body></html>"
 
 
@@ -143,6 +149,22 @@ def test_a_huge_page_costs_a_bounded_step(kind: str, size: int, found: int) -> N
     assert links["queued"] + links["requeued"] + links["rejected_count"] > 0
     assert step.markdown_chars < 4 * MAX_TEXT_CHARS
     assert step.next_url.startswith(SEED + "item/")  # and the crawl goes on
+
+
+def test_lists_nested_to_the_element_cap_cost_a_bounded_step() -> None:
+    # each item was indented by summing its outer lists' markers: quadratic in the depth
+    # (19 CPU s for this page on the CI's kind of machine; ~1.5 s now), and each block's
+    # indent was unbounded (a word in each of 50,000 nested lists: gigabytes of spaces)
+    levels = MAX_ELEMENTS_READ // 3  # <ul>, <li> and <a>: every level is read
+    step = step_in_child("nested", levels)
+    assert step.outcome == "fetched" and step.links["found"] == levels
+    assert step.cpu_s < NESTED_CPU_LIMIT_S, f"CPU {step.cpu_s:.1f} s"
+    assert step.peak_mb < PEAK_RSS_LIMIT_MB, f"{step.peak_mb:.0f} MB"
+    page = extract(big_page("nested", 100), SEED + "big")
+    lines = [line for line in page.markdown.splitlines() if "refund item" in line]
+    assert len(lines) == 100 and all(line.lstrip().startswith("- [refund item") for line in lines)
+    indents = [len(line) - len(line.lstrip()) for line in lines]
+    assert indents[:3] == [0, 2, 4] and max(indents) == MAX_LIST_INDENT
 
 
 def test_links_past_the_read_cap_are_counted_not_parsed() -> None:
