@@ -31,6 +31,8 @@ from components.whatif import keep_sliders, render_whatif
 __all__ = ["VIEWS", "VIEW_PICKS", "explorer"]
 
 FRONTIER_ROWS = 25
+#: The most of the query the page's caption shows: a pasted page is named by its start.
+QUERY_SHOWN_CHARS = 200
 _FLASH = {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}
 # Less empty space above the title, so the charts fit on the first screen.
 _CSS = "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>"
@@ -113,9 +115,14 @@ def explorer() -> None:
     render_controls(session, running)
     # The query and seed come from the user or from an uploaded bundle: escaped, so a bundle
     # cannot put images or links on the page (issue 12).
-    st.caption(f"Query “{md_escape(session.config.query)}” in "
+    query = session.config.query
+    if len(query) > QUERY_SHOWN_CHARS:
+        query = query[: QUERY_SHOWN_CHARS - 1] + "…"
+    note = session.config.query_note()
+    st.caption(f"Query “{md_escape(query)}” in "
                f"{session.config.describe_language()} from "
-               f"{md_escape(session.config.seed_url)} · limit {session.config.limit}")
+               f"{md_escape(session.config.seed_url)} · limit {session.config.limit}"
+               + (f" · {md_escape(note)}" if note else ""))
     render_storage_note(ss)
     render_verdict_banner(session)
     render_live(running)

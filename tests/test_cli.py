@@ -336,6 +336,20 @@ def test_crawl_shows_the_progress_bar_unless_quiet(served: str) -> None:
     assert "\r" not in quiet
 
 
+def test_a_query_past_sixteen_terms_is_crawled_with_a_note_of_what_is_left_out(
+    served: str,
+) -> None:
+    query = "refund policy " + " ".join(f"w{i}" for i in range(20))
+    code, _, err = run_cli("crawl", served, "--query", query, "--delay", "0", "--no-save",
+                           "--limit", "2", "--quiet")
+    assert code == 0
+    assert ("note: the query uses its first 16 terms; 'w14' and the words after it are left "
+            "out\n") in err
+    _, _, plain = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
+                          "--no-save", "--limit", "2", "--quiet")
+    assert "note:" not in plain
+
+
 def test_user_agent_option_picks_the_robots_group_and_is_recorded_in_the_warc(
     tmp_path: Path,
 ) -> None:

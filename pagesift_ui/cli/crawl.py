@@ -83,6 +83,9 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if session is None:
         assert config is not None  # only --resume leaves it None, and --resume saves
         session = CrawlSession(config, memory.record(default_source(config)), sinks=[memory])
+    note = session.config.query_note()
+    if note:
+        err.write(f"note: {note}\n")
     saved = session.find_sink(StoreSink)
     try:
         warc = _stream_warc(session, args.warc, saved) if args.warc is not None else None

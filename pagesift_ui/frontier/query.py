@@ -61,7 +61,8 @@ class Query:
     (``language.query_language``). ``terms`` are the case-folded query words in
     first-occurrence order, that language's stop words and duplicates removed, at most
     ``MAX_TERMS``; ``stems`` are their stems by that language's Snowball stemmer.
-    ``len(query)`` is the number of terms.
+    ``len(query)`` is the number of terms. ``left_out`` is the first word past those terms
+    ("" when every word was taken): the words from it on are not read at all.
 
     >>> Query("The refund policy").terms
     ['refund', 'policy']
@@ -71,7 +72,7 @@ class Query:
     """
 
     __slots__ = ("_any_cjk", "_bits", "_cjk", "_masks", "_stem", "_stems", "_stems_in",
-                 "_word_hits", "_word_tables", "language", "terms", "text")
+                 "_word_hits", "_word_tables", "language", "left_out", "terms", "text")
 
     def __init__(self, text: str, language: Language = Language.AUTO) -> None:
         if not isinstance(text, str):
@@ -80,11 +81,14 @@ class Query:
         self.language: Language = query_language(text, language)
         stops = stop_words(self.language)
         terms: dict[str, None] = {}  # first-occurrence order; read no further than needed
+        self.left_out = ""  # the first word past the MAX_TERMS terms, if any (a note says so)
         for word in words(text):
-            if word not in stops:
-                terms[word] = None
-                if len(terms) == MAX_TERMS:
-                    break
+            if word in stops or word in terms:
+                continue
+            if len(terms) == MAX_TERMS:
+                self.left_out = word
+                break
+            terms[word] = None
         self.terms: list[str] = list(terms)
         self._stem = stem_function(self.language)
         self._stems = tuple(self._stem(term) for term in self.terms)

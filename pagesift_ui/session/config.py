@@ -21,7 +21,7 @@ from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.language import SUPPORTED, Language
 from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
-from pagesift_ui.frontier.query import Query
+from pagesift_ui.frontier.query import MAX_TERMS, Query
 from pagesift_ui.frontier.stats import DELTA
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
@@ -325,6 +325,16 @@ class CrawlConfig:
         """The language the query is read in: ``language``, or the one detected for ``AUTO``
         (docs/DESIGN.md §1.1). The same query always resolves the same way."""
         return Query(self.query, self.language).language
+
+    def query_note(self) -> str:
+        """What the crawl does not read of the query ("" when it reads it all): a query uses
+        at most ``MAX_TERMS`` terms, and a user who wrote more should see which were
+        left out rather than find them missing from the evidence."""
+        left_out = Query(self.query, self.language).left_out
+        if not left_out:
+            return ""
+        return (f"the query uses its first {MAX_TERMS} terms; {shown(left_out)} and the "
+                f"words after it are left out")
 
     def describe_language(self) -> str:
         """The query's language in words, as the app shows it: "German (detected)"."""

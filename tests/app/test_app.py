@@ -116,6 +116,19 @@ def test_default_scenario_three_steps_show_metrics_and_four_charts(at: AppTest) 
                                 "Link weight: anchor", "Harvest per subtree (Wilson interval)"]
 
 
+def test_a_pasted_query_is_named_by_its_start_and_its_left_out_words_are_said(
+    at: AppTest,
+) -> None:
+    pasted = " ".join(f"fees{i}" for i in range(5_000))  # 35 KB, 5,000 distinct words
+    at.text_input(key="query").input(pasted).run()
+    session = start(at)
+    assert session.config.query == pasted and len(session.state.query) == 16
+    (line,) = [c.value for c in at.caption if c.value.startswith("Query “")]
+    assert len(line) < 500 and "fees0 fees1" in line
+    assert line.endswith("the query uses its first 16 terms; 'fees16' and the words after it "
+                         "are left out")
+
+
 def test_a_bad_url_shows_an_error_and_starts_nothing(at: AppTest) -> None:
     at.radio(key="target").set_value("URL").run()
     at.text_input(key="url").input("not a url").run()

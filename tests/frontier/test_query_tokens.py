@@ -39,7 +39,9 @@ def test_terms_are_casefolded_deduplicated_and_stop_words_removed() -> None:
 def test_at_most_sixteen_terms() -> None:
     q = Query(" ".join(f"word{i}" for i in range(40)))
     assert len(q) == MAX_TERMS == 16
-    assert q.terms == [f"word{i}" for i in range(16)]
+    assert q.terms == [f"word{i}" for i in range(16)] and q.left_out == "word16"
+    # repeated and stop words past the sixteenth term are not left out: nothing is
+    assert Query(" ".join(f"word{i}" for i in range(16)) + " the word3 of").left_out == ""
 
 
 def test_a_pasted_page_is_read_only_up_to_its_sixteenth_term(
@@ -58,8 +60,8 @@ def test_a_pasted_page_is_read_only_up_to_its_sixteenth_term(
     query_module_words = query_module.words
     monkeypatch.setattr(query_module, "words", counted)
     q = Query("the " + " ".join(f"word{i % 20} the" for i in range(100_000)))
-    assert q.terms == [f"word{i}" for i in range(16)]
-    assert len(read) == 32  # "the" and 16 words with a "the" after each but the last
+    assert q.terms == [f"word{i}" for i in range(16)] and q.left_out == "word16"
+    assert len(read) == 34  # "the", 16 words with a "the" after each, and the one left out
 
 
 def test_hit_mask_stems_both_sides_and_matches_whole_words() -> None:
