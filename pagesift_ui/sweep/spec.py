@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +54,8 @@ from pagesift_ui.session import CrawlConfig
 from pagesift_ui.session.config import SETTINGS, settings_mapping
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload, read_payload
 
-__all__ = ["CELL_FORMAT", "Cell", "SnapshotSpec", "SweepSpec", "load_spec", "parse_spec"]
+__all__ = ["CELL_FORMAT", "MAX_CELLS", "Cell", "SnapshotSpec", "SweepSpec", "load_spec",
+           "parse_spec"]
 
 #: Part of every cell's identity: bump it when a cell's results would come out differently
 #: for the same inputs (a new metric, another definition), so a re-run recomputes them.
@@ -61,6 +63,9 @@ CELL_FORMAT = 1
 #: Settings a cell takes from its snapshot and query, not from ``[settings]`` or ``[grid]``.
 _FROM_AXES = ("seed_url", "query")
 _OPTIONAL = {s.name for s in SETTINGS if s.optional}
+#: The most cells one spec may make: each is a crawl (a hundred thousand of 200 pages is
+#: weeks on a laptop), and a grid of many long axes multiplies out before anything runs.
+MAX_CELLS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +161,14 @@ def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
     settings = _settings("settings", _table(raw, "settings"))
     grids = raw.get("grid", {})
     tables = grids if isinstance(grids, list) else [_table(raw, "grid")]
-    points = [point for table in tables for point in _points(_grid(table))]
+    grids = [_grid(table) for table in tables]
+    # counted before the product is built: ten axes of ten values would be 10¹⁰ points
+    runs = sum(len([q for q in queries if s.name in q.snapshots]) for s in snapshots)
+    count = runs * sum(math.prod(len(values) for values in grid.values()) for grid in grids)
+    if count > MAX_CELLS:
+        raise ConfigError("grid", f"makes {count:,} cells (snapshots × queries × grid points); "
+                          f"a sweep runs at most {MAX_CELLS:,}: split it into several specs")
+    points = [point for grid in grids for point in _points(grid)]
     cells = tuple(_cells(snapshots, queries, settings, points, window))
     if not cells:
         raise ConfigError("queries", "no cell to run: every query is limited to other snapshots")

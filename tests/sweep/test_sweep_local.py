@@ -17,6 +17,7 @@ from pagesift_ui.sweep.results import (
     session_curve,
     setting_differences,
 )
+from pagesift_ui.sweep.spec import MAX_CELLS
 from pagesift_ui.sweep.tables import CELL_COLUMNS, STEP_COLUMNS
 from tests.sweep.conftest import CELL_PAGES, Sweep, run_cli
 
@@ -111,3 +112,18 @@ def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
         parse_spec(text.replace('"thompson"', '"greedy"'), base)
     with pytest.raises(ConfigError, match="unknown section"):
         parse_spec(text + "\n[extra]\n", base)
+
+
+def test_a_grid_past_the_cell_limit_is_refused_before_it_is_multiplied_out(
+    local_sweep: Sweep,
+) -> None:
+    # ten axes of ten values: 10¹⁰ points per snapshot and query, refused by their count
+    base = local_sweep.spec.parent
+    text = local_sweep.spec.read_text(encoding="utf-8")
+    axes = "\n".join(f"{name} = {list(range(1, 11))}" for name in (
+        "limit", "patience", "evidence_per_term", "max_redirects", "per_host", "concurrency",
+        "max_sitemaps", "max_links_per_page", "max_queued_links", "dispersion_cap"))
+    with pytest.raises(ConfigError, match=r"grid: makes 20,000,000,000 cells .* at most "
+                                          r"100,000: split it"):
+        parse_spec(text.replace('strategy = ["focused", "thompson"]', axes), base)
+    assert MAX_CELLS == 100_000
