@@ -30,7 +30,13 @@ import pytest
 
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES, link_contexts
 from pagesift_ui.page.collect import MAX_LIST_INDENT
-from pagesift_ui.page.extract import MAX_ELEMENTS_READ, MAX_LINKS_READ, MAX_TEXT_CHARS, extract
+from pagesift_ui.page.extract import (
+    MAX_ELEMENTS_READ,
+    MAX_LINKS_READ,
+    MAX_TEXT_CHARS,
+    MAX_TITLE_CHARS,
+    extract,
+)
 from tests.faults.harness import PEAK_RSS_LIMIT_MB
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -182,6 +188,13 @@ def test_text_past_the_read_cap_is_not_read() -> None:
     # the text nodes taken, spaces folded, blocks joined by a blank line
     assert 0.99 * MAX_TEXT_CHARS < len(page.text) < 1.01 * MAX_TEXT_CHARS
     assert page.links_not_read == text_links(4) - len(page.links)
+
+
+def test_a_title_past_its_cap_is_cut() -> None:
+    # the title is outside the text cap, and every record, table and log line carries it
+    page = extract(f"<html><head><title>{'refund ' * 500_000}</title></head><body><p>x</p>"
+                   "</body></html>", SEED)
+    assert len(page.title) == MAX_TITLE_CHARS and page.title.startswith("refund refund")
 
 
 def test_link_contexts_of_one_long_line_cost_linear_time() -> None:
