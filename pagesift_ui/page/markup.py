@@ -14,6 +14,7 @@ __all__ = [
     "BOILERPLATE_TOKENS",
     "COLLECTED",
     "HEADINGS",
+    "MAX_LANG_CHARS",
     "NORMALISE_COMPILED",
     "PRESERVE_WHITESPACE",
     "SKIPPED",
@@ -45,6 +46,9 @@ HEADINGS = {f"h{level}": "#" * level + " " for level in range(1, 7)}
 COLLECTED = BLOCKS | {"a", "img", "br", "td", "th", "pre"}
 #: The elements inside which a tree walk keeps whitespace as it is (bs4's tree does).
 PRESERVE_WHITESPACE = frozenset({"pre", "textarea"})
+#: The longest ``lang`` value read as a language tag: RFC 5646 §4.4.1 has implementations
+#: keep tags of up to 35 characters; twice that leaves room for private-use subtags.
+MAX_LANG_CHARS = 70
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "menu", "form"})
 BOILERPLATE_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search", "menu"})
 BOILERPLATE_TOKENS = frozenset(
@@ -96,10 +100,15 @@ def is_robots(name: object) -> bool:
 
 
 def lang_of(html: Attrs | None) -> str:
+    """The page's language tag, lower-cased; "" for none, or for a value too long to be one
+    (RFC 5646 §4.4.1: a tag of up to 35 characters suffices; the record keeps it)."""
     if html is None:
         return ""
     lang = html.get("lang") or html.get("xml:lang")
-    return lang.strip().lower() if isinstance(lang, str) else ""
+    if not isinstance(lang, str):
+        return ""
+    lang = lang.strip().lower()
+    return lang if len(lang) <= MAX_LANG_CHARS else ""
 
 
 def attr_list(value: object) -> list[str]:

@@ -37,6 +37,7 @@ from pagesift_ui.page.extract import (
     MAX_TITLE_CHARS,
     extract,
 )
+from pagesift_ui.page.markup import MAX_LANG_CHARS
 from tests.faults.harness import PEAK_RSS_LIMIT_MB
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -195,6 +196,15 @@ def test_a_title_past_its_cap_is_cut() -> None:
     page = extract(f"<html><head><title>{'refund ' * 500_000}</title></head><body><p>x</p>"
                    "</body></html>", SEED)
     assert len(page.title) == MAX_TITLE_CHARS and page.title.startswith("refund refund")
+
+
+def test_a_lang_value_too_long_for_a_language_tag_is_no_language() -> None:
+    page = extract(f'<html lang="{"en-" * 300_000}x"><body><p>x</p></body></html>', SEED)
+    assert page.lang == ""
+    assert extract('<html lang=" DE-ch "><body><p>x</p></body></html>', SEED).lang == "de-ch"
+    longest = "x-" + "a" * (MAX_LANG_CHARS - 2)  # kept up to the cap, not a character more
+    assert extract(f'<html lang="{longest}"><body><p>x</p></body></html>', SEED).lang == longest
+    assert extract(f'<html lang="{longest}b"><body><p>x</p></body></html>', SEED).lang == ""
 
 
 def test_link_contexts_of_one_long_line_cost_linear_time() -> None:
