@@ -15,6 +15,8 @@ from pagesift_ui.cli.options import (
     add_crawl_options,
     config_error_message,
     config_from_args,
+    listen_problem,
+    port_number,
     summary_lines,
     wait_forever,
 )
@@ -63,7 +65,8 @@ def register(commands: Commands) -> None:
 
     serve = commands.add_parser("serve", help="serve a folder on 127.0.0.1 (offline crawling)")
     serve.add_argument("folder", type=Path)
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=port_number, default=8000,
+                       help="the port on 127.0.0.1 (default 8000; 0 picks a free one)")
     serve.set_defaults(handler=run_serve)
 
 
@@ -217,8 +220,13 @@ def run_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     try:
         server = StaticServer(args.folder, port=args.port)
-    except (ValueError, OSError) as exc:
+    except ValueError as exc:
         err.write(f"pagesift-ui serve: {exc}\n")
+        return 2
+    try:
+        server.start()
+    except OSError as exc:
+        err.write(f"pagesift-ui serve: {listen_problem(args.port, exc)}\n")
         return 2
     with server:
         out.write(f"serving {args.folder} at {server.base_url()} (Ctrl-C to stop)\n")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from pagesift_ui.cli.options import Commands, wait_forever
+from pagesift_ui.cli.options import Commands, listen_problem, port_number, wait_forever
 from pagesift_ui.demo.scenarios import BENCH_SCENARIOS, LESSONS, SCENARIOS
 
 #: Where ``bench`` writes unless ``--out`` says otherwise: a new folder under the current
@@ -24,7 +24,7 @@ def register(commands: Commands) -> None:
                       help=f"the site to serve (default university); one per stop reason: "
                            f"{lessons}")
     demo.add_argument("--seed", type=int, default=0, help="generator seed (same seed, same site)")
-    demo.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    demo.add_argument("--port", type=port_number, default=0, help="0 picks a free port")
     demo.add_argument("--truth-out", type=Path, help="write the ground truth here and keep serving")
     demo.set_defaults(handler=run_demo)
 
@@ -54,7 +54,12 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"choose one of {', '.join(SCENARIOS)}\n")
         return 2
     site = build_site(args.scenario, seed=args.seed)
-    with DemoServer(site, port=args.port) as server:
+    try:
+        server = DemoServer(site, port=args.port).start()
+    except OSError as exc:
+        err.write(f"pagesift-ui demo: {listen_problem(args.port, exc)}\n")
+        return 2
+    with server:
         if args.truth_out is not None:
             server.write_truth(args.truth_out)
             err.write(f"ground truth: {args.truth_out}\n")

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.session import (
     CrawlConfig,
     CrawlSession,
@@ -32,6 +32,8 @@ __all__ = [
     "add_crawl_options",
     "config_error_message",
     "config_from_args",
+    "listen_problem",
+    "port_number",
     "progress_line",
     "summary_lines",
     "wait_forever",
@@ -73,6 +75,24 @@ def _argument(setting: Setting, as_recorded: bool) -> dict[str, Any]:
     span = setting.describe_range()
     return {"type": setting.kind, "default": None if as_recorded else default,
             "help": f"{setting.help} ({span + '; ' if span else ''}default {shown})"}
+
+
+def port_number(text: str) -> int:
+    """``--port``'s type: a TCP port, 0 for any free one (argparse names the option)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to 65535 (0: any "
+                                         f"free port), got {shown(text)}")
+    return port
+
+
+def listen_problem(port: int, exc: OSError) -> str:
+    """Why a server could not listen on 127.0.0.1:``port``, and what to do."""
+    return (f"cannot listen on 127.0.0.1:{port} ({exc.strerror or exc}); choose another "
+            "--port, or 0 for any free one")
 
 
 def config_from_args(args: argparse.Namespace, base: CrawlConfig | None = None) -> CrawlConfig:

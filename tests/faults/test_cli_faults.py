@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,6 +97,26 @@ def test_a_snapshot_whose_warc_cannot_be_written_is_refused_before_the_crawl(
                        "--quiet", "--limit", "3", "--out", str(tmp_path / target))
     one_line(run, 2, "pagesift-ui snapshot: --out", words)
     assert len(faults.requests) == before  # not one request: nothing crawled to lose
+
+
+@pytest.mark.parametrize("command", [["demo"], ["serve", "."]], ids=["demo", "serve"])
+@pytest.mark.parametrize("port", ["99999", "-5", "http"])
+def test_a_port_that_is_no_port_is_named_as_the_options_error(command: list[str],
+                                                              port: str) -> None:
+    run = cli_in_child(*command, "--port", port)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert (f"argument --port: must be a whole number from 0 to 65535 (0: any free port), "
+            f"got '{port}'") in run.err
+
+
+@pytest.mark.parametrize("command", [["demo"], ["serve", "."]], ids=["demo", "serve"])
+def test_a_port_in_use_says_so_and_what_to_do(command: list[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = cli_in_child(*command, "--port", str(port), timeout_s=30)
+    one_line(run, 2, f"cannot listen on 127.0.0.1:{port}", "choose another --port")
 
 
 def test_two_outputs_naming_one_file_are_refused(faults: FaultServer, tmp_path: Path) -> None:
