@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from pagesift_ui.errors import FetchError, SessionBroken, SessionDone
+from pagesift_ui.errors import FetchError, SessionBroken, SessionDone, shown
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.siblings import sibling_evidence
-from pagesift_ui.frontier.urls import clean, dedupe_key
+from pagesift_ui.frontier.urls import MAX_URL_LENGTH, clean, dedupe_key
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
 from pagesift_ui.session.ahead import Popped, popped, put_back
@@ -508,8 +508,11 @@ class CrawlSession:
         a URL that is not a fetched page of this session (the seed is one: it has no link,
         so only the rules and harvests change).
         """
+        if relevant is not None and not isinstance(relevant, bool):
+            # "no" is truthy: a label read by truth would mark the page relevant
+            raise ValueError(f"relevant must be True, False or None, got {shown(relevant)}")
         if url not in self._page_signals:
-            raise ValueError(f"{url} is not a fetched page of this session")
+            raise ValueError(f"{shown(url)} is not a fetched page of this session")
         record = next(r for r in self.steps if r.final_url == url and r.relevance is not None)
         learned = any(sample.url == url for sample in self._samples)
         before = label_state(self.state, record.subtree, self._fresh(record),
@@ -543,12 +546,14 @@ class CrawlSession:
 
     def force_dry(self, part: str) -> Override:
         """Treat a subtree as dry: its queued links are dropped when they come up."""
+        _check_part(part)
         self.state.kept_open.discard(part)
         self.state.forced_dry.add(part)
         return self._record(OverrideKind.FORCE_DRY, part, note="forced dry")
 
     def keep_open(self, part: str) -> Override:
         """Never treat a subtree as dry, whatever its Wilson interval says."""
+        _check_part(part)
         self.state.forced_dry.discard(part)
         self.state.kept_open.add(part)
         self._reopen_if_fetchable()
@@ -556,6 +561,7 @@ class CrawlSession:
 
     def clear_subtree(self, part: str) -> Override:
         """Back to the statistics' verdict for a subtree."""
+        _check_part(part)
         self.state.forced_dry.discard(part)
         self.state.kept_open.discard(part)
         self._reopen_if_fetchable()
@@ -614,3 +620,11 @@ class CrawlSession:
         if signal is None:
             return None
         return self.state.focus.explain_relevance(signal).to_dict()
+
+
+def _check_part(part: object) -> None:
+    """A subtree named to an override: a non-empty name no longer than a URL (the Subtrees
+    table's ``host/segment``; one that matches no link is recorded and changes nothing)."""
+    if not isinstance(part, str) or not part or len(part) > MAX_URL_LENGTH:
+        raise ValueError(f"a subtree is a non-empty name of at most {MAX_URL_LENGTH:,} "
+                         f"characters (host/first path segment), got {shown(part)}")

@@ -205,6 +205,23 @@ def test_relabel_refuses_a_url_that_was_not_fetched(university: CrawlSession) ->
         university.relabel("http://www.uni.localhost/never", True)
 
 
+@pytest.mark.parametrize("label", ["no", "yes", 0, 1, 0.5])
+def test_relabel_takes_only_true_false_or_none(university: CrawlSession, label: Any) -> None:
+    # "no" is truthy: read as a truth value it labelled the page relevant
+    seed = university.steps[0]
+    overrides = len(university.overrides)
+    with pytest.raises(ValueError, match=r"relevant must be True, False or None, got "):
+        university.relabel(seed.final_url, label)
+    assert len(university.overrides) == overrides and seed.final_url not in university.labels
+
+
+@pytest.mark.parametrize("part", ["", "x" * 3_000, None])
+def test_a_subtree_override_needs_a_subtree_name(university: CrawlSession, part: Any) -> None:
+    for override in (university.force_dry, university.keep_open, university.clear_subtree):
+        with pytest.raises(ValueError, match="a subtree is a non-empty name"):
+            override(part)
+
+
 # -- what a label does to the queue (docs/DESIGN.md §8, §8a, §12.3) ------------------------
 
 
