@@ -188,6 +188,9 @@ class CrawlConfig:
             raise ConfigError("query", "enter at least one word to search for")
         if not isinstance(self.language, Language):
             raise ConfigError("language", _LANGUAGE_CHOICES)
+        if not isinstance(self.adaptive, AdaptiveOptions):
+            raise ConfigError("adaptive", "must be the stop options (coverage_threshold, "
+                              f"evidence_per_term, patience, min_gain), got {shown(self.adaptive)}")
         if len(Query(self.query, self.language)) == 0:
             raise ConfigError(
                 "query", f"{shown(self.query)} has only stop words; add a word that names the topic"
@@ -213,6 +216,8 @@ class CrawlConfig:
 
         Raises ``ConfigError`` naming the field for any bad or unknown value.
         """
+        if not isinstance(values, Mapping):
+            raise ConfigError("config", f"must be a mapping of settings, got {shown(values)}")
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(values) - known)
         if unknown:

@@ -98,6 +98,9 @@ class CrawlSession:
         clock: Callable[[], float] = time.perf_counter,
         sinks: Iterable[StepSink] = (),
     ) -> None:
+        if not isinstance(config, CrawlConfig):
+            raise ValueError(f"config must be a CrawlConfig (CrawlConfig.from_mapping builds one "
+                             f"from plain values), got {type(config).__name__}")
         self.config = config
         self.state = FrontierState.from_config(config)
         self._source = source if source is not None else default_source(config)

@@ -42,6 +42,8 @@ def test_to_dict_round_trips() -> None:
         ({"seed_url": "http://x:99999/"}, "seed_url", "invalid port"),
         ({"seed_url": "http://a b/"}, "seed_url", "spaces"),
         ({"seed_url": "http://[::1/"}, "seed_url", "not a valid URL (Invalid IPv6 URL)"),
+        ({"adaptive": "oops"}, "adaptive", "must be the stop options"),
+        ({"adaptive": {"patience": "5"}}, "adaptive", "patience must be an integer"),
         ({"seed_url": "http://x.org/" + "p" * 2036}, "seed_url", "2,049 characters long"),
         ({"query": "   "}, "query", "at least one word"),
         ({"query": "the and of"}, "query", "only stop words"),
@@ -164,3 +166,16 @@ def test_a_huge_bad_value_is_named_by_its_start_not_echoed_whole(
         CrawlConfig.from_mapping({**GOOD, **change})
     assert caught.value.field == field
     assert len(str(caught.value)) < 200 and "…" in str(caught.value)
+
+
+@pytest.mark.parametrize("values", [["seed_url", "query"], "seed_url=x", None])
+def test_settings_that_are_not_a_mapping_are_refused_as_such(values: Any) -> None:
+    with pytest.raises(ConfigError, match="config: must be a mapping of settings"):
+        CrawlConfig.from_mapping(values)
+
+
+def test_a_session_needs_a_config_not_its_values() -> None:
+    from pagesift_ui.session import CrawlSession
+
+    with pytest.raises(ValueError, match="config must be a CrawlConfig .* got dict"):
+        CrawlSession(GOOD)  # type: ignore[arg-type]
