@@ -134,7 +134,7 @@ class SessionNotFound(StoreError, KeyError):
 
     def __init__(self, session_id: str) -> None:
         super().__init__(
-            f"no saved session has the id {session_id!r}; `pagesift-ui sessions` lists them"
+            f"no saved session has the id {shown(session_id)}; `pagesift-ui sessions` lists them"
         )
         self.session_id = session_id
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from pagesift_ui.errors import shown
 from pagesift_ui.frontier.adaptive import (
     EVIDENCE_RELEVANCE,
     Adaptive,
@@ -393,6 +394,9 @@ def _recorded_lead(record: StepRecord, lead_recorded: bool) -> bool:
 
 
 def _keys(urls: Collection[str]) -> frozenset[str]:
+    if isinstance(urls, str | bytes):  # iterated, one URL would be read as its characters
+        raise ValueError(f"truth must be a collection of URLs, got the one string "
+                         f"{shown(urls)}")
     return frozenset(dedupe_key(clean(url)) for url in urls)
 
 

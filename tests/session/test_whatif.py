@@ -201,6 +201,9 @@ def test_options_must_be_adaptive_options() -> None:
         what_if(session, {"patience": 3})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="step must be"):
         found_by(session, 0)
+    # one URL, not a collection of them: read as its characters it was "not an absolute URL: h"
+    with pytest.raises(ValueError, match="truth must be a collection of URLs, got the one"):
+        what_if(session, truth="http://www.needle.localhost/")
 
 
 def test_labels_are_applied_from_the_first_step() -> None:

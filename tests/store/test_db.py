@@ -198,3 +198,9 @@ def test_two_stores_on_one_file_see_each_others_sessions(
     with SessionStore(store.path) as other:
         session_id = other.create(site_config(site))
         assert [i.session_id for i in store.list_sessions()] == [session_id]
+
+
+def test_an_unknown_session_id_is_named_by_its_start() -> None:
+    # an id pasted by mistake (a whole page) is not repeated back in full
+    message = str(SessionNotFound("x" * 10_000))
+    assert message.startswith("no saved session has the id 'xxx") and len(message) < 200
