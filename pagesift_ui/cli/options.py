@@ -71,10 +71,10 @@ def _argument(setting: Setting, as_recorded: bool) -> dict[str, Any]:
         default = default.value
         return {"choices": setting.choices, "default": None if as_recorded else default,
                 "help": f"{setting.help} (default {'as recorded' if as_recorded else default})"}
-    shown = "as recorded" if as_recorded else str(default)
+    default_text = "as recorded" if as_recorded else str(default)
     span = setting.describe_range()
     return {"type": setting.kind, "default": None if as_recorded else default,
-            "help": f"{setting.help} ({span + '; ' if span else ''}default {shown})"}
+            "help": f"{setting.help} ({span + '; ' if span else ''}default {default_text})"}
 
 
 def port_number(text: str) -> int:
