@@ -8,6 +8,7 @@ user's overrides between the steps they followed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,11 +57,32 @@ LOG_ENTRIES = 50
 
 
 _MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~$"})
+#: A URL in text shown through Markdown, as GitHub-flavoured Markdown links one by itself
+#: ("autolink literals", GFM spec §6.9) but ending before quotes and brackets: a message
+#: quotes its URLs ('http://…'), and a quote GFM would take into the link.
+_URL_IN_TEXT = re.compile(r"""(?:https?://|www\.)[^\s<>'"`“”‘’()\[\]{}]+""", re.IGNORECASE)
+#: What GFM leaves out of the end of an autolink literal (§6.9): trailing punctuation.
+_URL_TRAILING = "?!.,:;*_~"
 
 
 def md_escape(text: str) -> str:
-    """Text from the web shown literally by ``st.markdown`` (no emphasis, links or $math$)."""
-    return text.translate(_MD_SPECIAL)
+    """Text from the web shown literally by ``st.markdown`` (no emphasis, links or $math$).
+
+    A URL in it becomes an explicit link to itself: escaped like the rest, Markdown would
+    still link it by itself, with the escapes in its address (``no\\_such`` for
+    ``no_such``, a link to another page)."""
+    shown, start = [], 0
+    for found in _URL_IN_TEXT.finditer(text):
+        url = found.group().rstrip(_URL_TRAILING)
+        if url.endswith("//"):
+            continue  # "http://." names no host: text
+        end = found.start() + len(url)
+        target = url if "://" in url else f"http://{url}"
+        shown.append(text[start:found.start()].translate(_MD_SPECIAL))
+        shown.append(f"[{url.translate(_MD_SPECIAL)}](<{target}>)")
+        start = end
+    shown.append(text[start:].translate(_MD_SPECIAL))
+    return "".join(shown)
 
 
 def short_url(url: str, seed_url: str) -> str:
@@ -84,13 +106,18 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
     fired = record.verdict is not None and record.verdict.value == reason
     stale = record.verdict_stale if fired else record.stale
     cold = record.verdict_cold if fired else record.cold
+    # a page whose new evidence is under the minimum gain counts as nothing new, though its
+    # step lists the evidence it added (frontier/adaptive.py, the seed's rule)
+    new_enough = (f"a page counts as new when its new evidence is at least "
+                  f"{config.adaptive.min_gain:.0%} of all collected so far")
     texts = {
-        "saturated": f"{stale} pages in a row brought nothing new (patience {patience})",
+        "saturated": (f"{stale} pages in a row brought nothing new (patience {patience}; "
+                      f"{new_enough})"),
         "coverage_reached": (
             f"every term has enough evidence (coverage {record.coverage:.0%} ≥ "
             f"{config.adaptive.coverage_threshold:.0%}, from {record.sources} pages ≥ "
             f"{MIN_SOURCES}) and {stale} pages in a row brought nothing new "
-            f"(ceil(patience/2) = {half})"
+            f"(ceil(patience/2) = {half}; {new_enough})"
         ),
         "no_relevant_pages": (
             f"nothing relevant was found yet and {cold} pages in a row came through clue-less "

@@ -89,7 +89,7 @@ def on_upload() -> None:
     recording = bundle_recording(opened, uploaded.name)
     set_session(ss, opened.view, recording=recording)
     replayable = " with its recorded responses: it can be replayed" if recording else ""
-    add_flash(ss, "success", f"Opened {md_escape(uploaded.name)} read-only: "
+    add_flash(ss, "success", f"Opened {uploaded.name} read-only: "
                              f"{len(opened.view.steps)} steps{replayable}.")
 
 

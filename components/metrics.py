@@ -77,8 +77,10 @@ def headline_metrics(
                f"coverage_reached needs {config.adaptive.coverage_threshold:.0%}"),
         Metric("Stale", f"{stale} / {patience}",
                f"pages in a row that brought nothing new, against patience {patience}: "
-               "saturated when it reaches patience. A verdict the crawler forgives resets "
-               "it to 0"),
+               "saturated when it reaches patience. A page's new evidence counts only if it "
+               f"is at least the minimum gain ({config.adaptive.min_gain:.0%}) of all "
+               "collected so far, so a step that lists a little new evidence can still be "
+               "stale. A verdict the crawler forgives resets it to 0"),
         Metric("Cold", f"{cold} / {COLD_PATIENCE * patience}",
                "clue-less irrelevant pages in a row before anything was found: "
                f"no_relevant_pages at {COLD_PATIENCE}×patience"),

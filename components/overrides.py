@@ -50,7 +50,7 @@ def _apply(action: Callable[[CrawlSession], object], done: str) -> None:
     try:
         override_current(ss, action)  # saved at once, not only with the next step
     except ValueError as exc:
-        add_flash(ss, "error", md_escape(str(exc)))  # it may quote a URL or subtree
+        add_flash(ss, "error", str(exc))
         return
     ss["fig_memo"] = None
     add_flash(ss, "success", done)

@@ -147,7 +147,7 @@ def fall_back_unsaved(ss: MutableMapping[StateKey, Any], exc: StoreError) -> Non
     saving.store.close()
     logger.warning("saving session %s failed: %s", saving.session_id, exc)
     add_flash(ss, "warning", (
-        f"Saving failed ({md_escape(str(exc))}). The crawl goes on unsaved, without its "
+        f"Saving failed ({exc}). The crawl goes on unsaved, without its "
         f"recorded pages (no replay); session {saving.session_id} keeps every step saved "
         "before and can be resumed."))
 

@@ -85,8 +85,8 @@ def _start_replay(
     played = Recording(recording.answers, recording.config, recording.origin)
     set_session(ss, session, recording=played)
     logger.info("replaying %s offline for %r", recording.origin, config.query)
-    add_flash(ss, "info", f"Replaying {md_escape(recording.origin)} offline "
-                          f"({len(source.urls)} recorded URLs) for “{md_escape(config.query)}”. "
+    add_flash(ss, "info", f"Replaying {recording.origin} offline "
+                          f"({len(source.urls)} recorded URLs) for “{config.query}”. "
                           "Step or Run as usual.")
 
 

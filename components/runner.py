@@ -135,7 +135,8 @@ def pause_message(record: StepRecord, config: CrawlConfig) -> str:
         now = f"the Cold tile reads {record.cold} / {limit} again"
     else:
         fired = (f"Stale was {record.verdict_stale} / {patience}: that many pages in a row "
-                 "brought nothing new")
+                 "brought nothing new (no new evidence, or less than the minimum gain, "
+                 f"{config.adaptive.min_gain:.0%} of all collected so far)")
         now = f"the Stale tile reads {record.stale} / {patience} again"
     if record.verdict_fate is VerdictFate.AUTO_FORGIVEN:
         went_on = f"The crawler forgave it itself ({record.forgiven_why}), so {now}."

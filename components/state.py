@@ -129,7 +129,10 @@ def _release_store(session: CrawlSession) -> None:
 
 
 def add_flash(ss: MutableMapping[StateKey, Any], kind: str, text: str) -> None:
-    """Queue a message (``error``, ``warning``, ``success`` or ``info``) for the next render."""
+    """Queue a message (``error``, ``warning``, ``success`` or ``info``) for the next render.
+
+    ``text`` is plain text: the explorer shows it escaped (``md_escape``), so a URL, a file
+    name or a query in it is shown as it is; escaped here too, it showed its backslashes."""
     if kind == "error":
         logger.warning("shown to the user: %s", text)
     ss["flashes"] = [*ss.get("flashes", []), (kind, text)]

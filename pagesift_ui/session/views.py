@@ -159,6 +159,8 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
     """The headline numbers as plain JSON values (a bundle's ``final.summary``)."""
     adaptive, query = session.state.adaptive, session.state.query
     fetched = [r for r in session.steps if r.outcome is StepOutcome.FETCHED]
+    # the freshness the pages table, the CSV and the subtrees show: after the user's labels
+    fresh = labelled_fresh(session)
     # the links past max_links_per_page of each page that had more: counted, not read
     # (enqueue.LinkTally.not_considered); one pass, as the live view asks every rerun
     not_read = [count for r in session.steps if (count := _not_read(r))]
@@ -167,7 +169,8 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         "pages_fetched": session.pages_fetched,
         "pages_scheduled": session.pages_scheduled,
         "relevant_pages": session.relevant_pages,
-        "harvest_rate": (sum(r.fresh for r in fetched) / len(fetched)) if fetched else 0.0,
+        "harvest_rate": (sum(fresh.get(r.step, r.fresh) for r in fetched) / len(fetched)
+                         if fetched else 0.0),
         "coverage": adaptive.coverage(),
         "covered": adaptive.covered(),
         "evidence": dict(zip(query.terms, adaptive.evidence, strict=True)),

@@ -210,14 +210,16 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
     stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
                           verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
     text = explain_step(stopped, CONFIG)
-    assert "Verdict saturated: 5 pages in a row brought nothing new (patience 5)." in text
+    # a page under the minimum gain counts as nothing new though its step lists evidence
+    assert ("Verdict saturated: 5 pages in a row brought nothing new (patience 5; a page "
+            "counts as new when its new evidence is at least 5% of all collected so far).") in text
     assert text.endswith("The crawl stopped here.")
     forgiven = make_record(9, verdict=StopReason.COVERAGE_REACHED, stale=0, forgiven=True,
                            forgiven_why="a link with clues scoring 0.9 is still queued",
                            verdict_fate=VerdictFate.AUTO_FORGIVEN, verdict_stale=3)
     text = explain_step(forgiven, CONFIG)
     # the counter when the rule fired, not the 0 it was reset to
-    assert "and 3 pages in a row brought nothing new (ceil(patience/2) = 3)" in text
+    assert "and 3 pages in a row brought nothing new (ceil(patience/2) = 3; a page" in text
     assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
 
 
@@ -279,6 +281,19 @@ def test_explain_override_relabel_and_markdown_escaping() -> None:
     assert md_escape("fees $9,250 *new* [x](y)") == r"fees \$9,250 \*new\* \[x\](y)"
     assert short_url("http://other.localhost/a", SEED) == "http://other.localhost/a"
     assert short_url(SEED + "a?b=1", SEED) == "/a?b=1"
+
+
+def test_a_url_in_escaped_text_links_to_itself_without_its_escapes() -> None:
+    # Markdown links a bare URL by itself, escapes included: no\_such went to no%5C_such
+    assert md_escape("http://127.0.0.1:8/no_such_page could not be fetched") == (
+        r"[http://127.0.0.1:8/no\_such\_page](<http://127.0.0.1:8/no_such_page>) could not "
+        "be fetched")
+    # a quoted URL ends at its quote, a sentence's full stop is not part of it
+    assert md_escape("not crawlable: 'http://e.edu/a_b'.") == (
+        r"not crawlable: '[http://e.edu/a\_b](<http://e.edu/a_b>)'.")
+    assert md_escape("see www.e.edu/x_y, then") == (
+        r"see [www.e.edu/x\_y](<http://www.e.edu/x_y>), then")
+    assert md_escape("http:// and https://.") == "http:// and https://."
 
 
 # -- charts ---------------------------------------------------------------------------------

@@ -15,7 +15,13 @@ from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Ada
 from pagesift_ui.frontier.harvest import Harvest
 from pagesift_ui.frontier.model import LinkModel
 from pagesift_ui.frontier.urls import clean, dedupe_key
-from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind, StepRecord
+from pagesift_ui.session import (
+    CrawlConfig,
+    CrawlSession,
+    OverrideKind,
+    StepOutcome,
+    StepRecord,
+)
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.record import Override
@@ -170,6 +176,7 @@ def test_relabel_irrelevant_then_back_to_the_crawlers_own_verdict_restores_exact
     relevant = [r for r in _observed(session)[1:]
                 if r.relevance is not None and r.relevance >= EVIDENCE_RELEVANCE and r.fresh]
     record = relevant[0]
+    live_summary_before = session.summary()
     event = session.relabel(record.final_url, False)
     assert event.changes is not None
     before, after = event.changes["before"], event.changes["after"]
@@ -178,6 +185,10 @@ def test_relabel_irrelevant_then_back_to_the_crawlers_own_verdict_restores_exact
     assert after["subtree_hits"] == before["subtree_hits"] - 1
     row = next(r for r in session.pages() if r.url == record.final_url)
     assert row.relevant is False and row.fresh is False and row.user_label is False
+    # the headline harvest rate reads the same labelled freshness as the pages table
+    rows = [r for r in session.pages() if r.outcome is StepOutcome.FETCHED]
+    assert session.summary()["harvest_rate"] == sum(r.fresh for r in rows) / len(rows)
+    assert session.summary()["harvest_rate"] < live_summary_before["harvest_rate"]
     assert session.state.focus.model.weights == tuple(after["link_weights"])
     back = session.relabel(record.final_url, True)
     assert back.note.startswith("labelled relevant, as the crawler judged it")
