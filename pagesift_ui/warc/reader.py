@@ -307,7 +307,8 @@ def _whole_records(path: Path, stream: BinaryIO) -> tuple[_Budget, int]:
 def _whole_gzip_length(path: Path, stream: BinaryIO, budget: int) -> int:
     """How many bytes from the start of ``stream`` are whole gzip members (each inflated in
     pieces of at most ``_PIECE`` bytes and dropped)."""
-    whole = offset = inflated = 0
+    whole = inflated = 0
+    position = 0  # where in the file ``chunk`` starts
     member = zlib.decompressobj(wbits=31)
     while chunk := stream.read(_CHUNK):
         while chunk:
@@ -320,16 +321,23 @@ def _whole_gzip_length(path: Path, stream: BinaryIO, budget: int) -> int:
             if inflated > budget:
                 raise WarcError(f"{path} inflates to more than {budget:,} bytes, too much for "
                                 f"a file of {stream.seek(0, 2):,} bytes (a compression bomb?)")
-            if member.unconsumed_tail:
-                chunk = member.unconsumed_tail
-                continue
-            if not member.eof:
-                offset += len(chunk)
+            if member.eof:
+                # the member ended: what follows it in ``chunk`` is the next member's. Asked
+                # first: a member that ends as the piece fills leaves those bytes in
+                # ``unconsumed_tail`` too, and fed back to the finished member they only
+                # grew ``unused_data``, for ever (a page of 128 KiB)
+                rest = member.unused_data
+                position += len(chunk) - len(rest)
+                whole = position
+                member, chunk = zlib.decompressobj(wbits=31), rest
+            elif member.unconsumed_tail:
+                # the piece filled first: the rest of ``chunk`` is read next
+                tail = member.unconsumed_tail
+                position += len(chunk) - len(tail)
+                chunk = tail
+            else:
+                position += len(chunk)
                 break
-            rest = member.unused_data
-            offset += len(chunk) - len(rest)
-            whole = offset
-            member, chunk = zlib.decompressobj(wbits=31), rest
     return whole
 
 

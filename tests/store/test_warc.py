@@ -6,10 +6,13 @@ import gzip
 import json
 import subprocess
 import sys
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 from warcio.archiveiterator import ArchiveIterator
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
 from pagesift_ui.errors import (
     HTTPStatusError,
@@ -131,3 +134,24 @@ def test_files_that_are_not_replayable_warcs_are_refused(
     path.write_bytes(content)
     with pytest.raises(WarcError, match=message):
         read_warc(path)
+
+
+@pytest.mark.parametrize("size", [1 << 16, 1 << 17, 3 << 16, 100_000, 2_500_000])
+def test_a_warc_of_pages_over_64_kib_reads_whole_and_at_once(tmp_path: Path, size: int) -> None:
+    # a gzip member is inflated in pieces of 64 KiB: one that ended as a piece filled sent
+    # the reader round for ever (a page of 128 KiB), and one of several pieces was counted
+    # short, so the records after it read as a torn end
+    path = tmp_path / "big.warc.gz"
+    page = b"<html><head><title>Big</title></head><body><p>refund policy</p>"
+    filler = b"<p>" + b"x" * 60 + b"</p>"
+    body = page + filler * ((size - len(page)) // len(filler)) + b"</body></html>"
+    with path.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+        for url in ("http://x.test/", "http://x.test/b", "http://x.test/c"):
+            http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")],
+                                    protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, "response", payload=BytesIO(body), length=len(body), http_headers=http))
+    source = WarcSource(path)
+    assert [source.fetch(f"http://x.test/{end}").body == body for end in ("", "b", "c")] == [
+        True, True, True]
