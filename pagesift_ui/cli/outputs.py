@@ -19,7 +19,7 @@ from typing import TextIO
 
 from pagesift_ui.session import CrawlSession
 from pagesift_ui.session.bundle import bundle_json, pages_csv
-from pagesift_ui.store import Recorded, SessionEvent
+from pagesift_ui.store import Recorded, SessionEvent, default_db_path
 from pagesift_ui.store.portable import bundle_with_responses
 
 __all__ = [
@@ -61,7 +61,24 @@ def output_problem(args: argparse.Namespace) -> str:
         if resolved in seen and not _is_device(path):
             return f"{seen[resolved]} and {flag} name the same file {path}"
         seen[resolved] = flag
+    for resolved, flag in seen.items():
+        for read, what in _inputs(args):
+            if read.resolve() == resolved and not _is_device(read):
+                return (f"{flag} {read} is {what} this command reads; writing there would "
+                        "destroy it: name another file")
     return ""
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[Path, str]]:
+    """The files the command reads that an output must not overwrite: the session store
+    (``--db``, or the default one) and a recording to replay (a bundle or WARC path)."""
+    inputs = []
+    if hasattr(args, "db"):
+        inputs.append((args.db or default_db_path(), "the session store"))
+    recording = getattr(args, "recording", None)
+    if isinstance(recording, str) and Path(recording).exists():
+        inputs.append((Path(recording), "the recording"))
+    return inputs
 
 
 def _is_device(path: Path) -> bool:

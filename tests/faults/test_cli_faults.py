@@ -124,6 +124,30 @@ def test_two_outputs_naming_one_file_are_refused(faults: FaultServer, tmp_path: 
     one_line(crawl(faults, "--out", same, "--pages-csv", same), 2, "name the same file")
 
 
+def test_an_output_over_a_file_the_command_reads_is_refused_and_the_file_kept(
+    faults: FaultServer, tmp_path: Path
+) -> None:
+    # the session store (named or the default one) and a replayed recording: an export
+    # over its own store turned it into JSON, and every session in it was gone
+    store = tmp_path / "store.db"
+    assert crawl(faults, "--db", str(store)).code == 0
+    before = store.read_bytes()
+    with SessionStore(store) as opened:
+        (info,) = opened.list_sessions()
+    one_line(cli_in_child("export", info.session_id, "--db", str(store), "--out", str(store)),
+             2, f"--out {store} is the session store this command reads")
+    one_line(crawl(faults, "--db", str(store), "--pages-csv", str(store)), 2,
+             "--pages-csv", "is the session store")
+    one_line(crawl(faults, "--out", str(default_db_path())), 2, "is the session store")
+    bundle = tmp_path / "b.json"
+    assert cli_in_child("export", info.session_id, "--db", str(store), "--out",
+                        str(bundle)).code == 0
+    recorded = bundle.read_bytes()
+    one_line(cli_in_child("replay", str(bundle), "--pages-csv", str(bundle)), 2,
+             f"--pages-csv {bundle} is the recording this command reads")
+    assert store.read_bytes() == before and bundle.read_bytes() == recorded
+
+
 # -- 9. a write that fails after the crawl ------------------------------------------------
 
 
