@@ -59,7 +59,7 @@ if str(ROOT) not in sys.path:
 
 from pagesift_ui.bench import BenchReport, Truth, run_bench  # noqa: E402
 from pagesift_ui.bench.graph import SiteGraph, explore_site  # noqa: E402
-from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.bench.truth import found_keys  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.net.serve import StaticServer  # noqa: E402
 from pagesift_ui.session import (  # noqa: E402
@@ -193,7 +193,7 @@ def no_stop_run(truth: Truth, config: CrawlConfig) -> NoStopRun:
         for record in session.iter_steps():
             if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
                 pages += 1
-            found |= url_keys((record.url, record.final_url)) & keys
+            found |= found_keys(record) & keys
             recall = len(found) / len(keys)
             if pages_to_90 is None and recall >= 0.9 - 1e-12:
                 pages_to_90 = pages

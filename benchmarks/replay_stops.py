@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from docsites import HELD_OUT, SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
-from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.bench.truth import found_keys  # noqa: E402
 from pagesift_ui.frontier.adaptive import (  # noqa: E402
     EVIDENCE_RELEVANCE,
     MIN_RELEVANCE,
@@ -126,7 +126,7 @@ def crawl_rows(site_name: str, name: str) -> dict[str, Any]:
         try:
             with CrawlSession(config, Fetcher(config.fetch_policy())) as session:
                 for record in session.iter_steps():
-                    found |= url_keys((record.url, record.final_url)) & keys
+                    found |= found_keys(record) & keys
                     if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
                         pages += 1  # a duplicate is a step, not a page (run_all.py)
                     row: Row = {

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from docsites import LIMIT, SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
-from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.bench.truth import found_keys  # noqa: E402
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
@@ -62,7 +62,7 @@ def crawl(site_name: str, name: str, policy: str) -> dict[str, Any]:
             for record in session.iter_steps():
                 if record.outcome is not StepOutcome.DUPLICATE or pages == 0:
                     pages += 1
-                hits = url_keys((record.url, record.final_url)) & keys
+                hits = found_keys(record) & keys
                 found |= hits
                 if to_90 is None and len(found) >= 0.9 * len(keys) - 1e-9:
                     to_90 = pages

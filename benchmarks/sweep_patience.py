@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from docsites import HELD_OUT, SITES, no_stop_crawl  # noqa: E402
 from pagecache import shared_extraction  # noqa: E402
 
-from pagesift_ui.bench.truth import url_keys  # noqa: E402
+from pagesift_ui.bench.truth import found_keys  # noqa: E402
 from pagesift_ui.frontier.adaptive import AdaptiveOptions  # noqa: E402
 from pagesift_ui.net.fetcher import Fetcher  # noqa: E402
 from pagesift_ui.session import CrawlSession  # noqa: E402
@@ -64,7 +64,7 @@ def replayed(site: str, query: str, option: str, values: Sequence[str]) -> dict[
         found: set[str] = set()
         to_90 = None
         for record in session.steps:
-            found |= url_keys((record.url, record.final_url)) & truth.keys
+            found |= found_keys(record) & truth.keys
             if to_90 is None and len(found) >= 0.9 * len(truth.keys):
                 to_90 = record.pages_fetched
         outcomes: dict[str, Outcome] = {}

@@ -23,7 +23,7 @@ from pagesift_ui.session import (
     VerdictFate,
 )
 
-from .truth import url_keys
+from .truth import found_keys
 
 __all__ = ["CrawlCurve", "curve_from_keys", "run_crawl", "trace_row"]
 
@@ -198,7 +198,7 @@ def run_crawl(
     started = time.perf_counter()
     with CrawlSession(config, source) as session:
         for record in session.iter_steps():
-            hits = url_keys((record.url, record.final_url)) & truth
+            hits = found_keys(record) & truth
             found |= hits
             value = len(found) / len(truth) if truth else 0.0
             if record.outcome is StepOutcome.DUPLICATE and curve.recall:

@@ -9,8 +9,9 @@ from urllib.parse import urlsplit
 
 from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.urls import clean, dedupe_key
+from pagesift_ui.session.record import StepOutcome, StepRecord
 
-__all__ = ["Truth", "url_key", "url_keys"]
+__all__ = ["Truth", "found_keys", "url_key", "url_keys"]
 
 
 def _origin(url: str) -> str:
@@ -32,6 +33,15 @@ def url_keys(urls: Iterable[str]) -> set[str]:
         except ValueError:
             continue
     return keys
+
+
+def found_keys(record: StepRecord) -> set[str]:
+    """The page keys a step found: its requested and final URL, if it read a page there. A
+    failed fetch found nothing (a replay's URL missing from its snapshot counted as found,
+    and a thin snapshot read as high recall)."""
+    if record.outcome is StepOutcome.ERROR:
+        return set()
+    return url_keys((record.url, record.final_url))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pagesift_ui import __version__
-from pagesift_ui.bench.truth import url_keys
+from pagesift_ui.bench.truth import found_keys
 from pagesift_ui.errors import NotRecorded
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import evaluate
@@ -114,7 +114,7 @@ def step_rows(cell: Cell, records: Sequence[StepRecord]) -> list[dict[str, Any]]
     rows = []
     for record in records:
         if truth is not None:
-            found |= url_keys((record.url, record.final_url)) & truth
+            found |= found_keys(record) & truth
         learned = record.predicted is not None and record.relevance is not None
         rows.append({
             "cell_id": cell.cell_id,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from pagesift_ui.bench.truth import url_key
+from pagesift_ui.bench.truth import found_keys, url_key
 from pagesift_ui.errors import BundleError
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import (
@@ -137,13 +137,7 @@ def session_curve(
     points = []
     for record in steps:
         if truth is not None:
-            for url in (record.url, record.final_url):
-                try:
-                    key = url_key(url)
-                except ValueError:
-                    continue
-                if key in truth:
-                    found.add(key)
+            found |= found_keys(record) & truth
         points.append(CurvePoint(
             step=record.step,
             pages_fetched=record.pages_fetched,

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from pagesift_ui.bench.truth import found_keys
 from pagesift_ui.demo import DemoSite, build_site
 from pagesift_ui.errors import ConfigError, NotRecorded
-from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome
+from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, StepRecord
 from pagesift_ui.session.bundle import bundle_json
 from pagesift_ui.store import RecordingSink, ReplaySource, SessionStore, start_session
 from pagesift_ui.store.portable import bundle_with_responses
 from pagesift_ui.sweep import load_payload, parse_spec, read_payload, snapshot_config
+from pagesift_ui.sweep.results import session_curve
 from pagesift_ui.sweep.snapshot import SNAPSHOT_QUERY
 from tests.fakes import demo_seed, demo_source
 
@@ -80,7 +82,7 @@ def test_a_saved_session_is_a_snapshot(tmp_path: Path) -> None:
     _crawl_offline(load_payload(payload).responses, config.seed_url)
 
 
-def _crawl_offline(responses: tuple[object, ...] | list[object], seed: str) -> None:
+def _crawl_offline(responses: tuple[object, ...] | list[object], seed: str) -> list[StepRecord]:
     """A focused crawl past the snapshot's pages: the missing ones are not_recorded steps."""
     config = CrawlConfig.from_mapping({"seed_url": seed, "query": _site().query,
                                        "limit": PAGES + 10, "stop_on_verdict": False})
@@ -89,6 +91,20 @@ def _crawl_offline(responses: tuple[object, ...] | list[object], seed: str) -> N
     missing = [r for r in records if r.error_kind == NotRecorded.kind]
     assert missing and all(r.outcome is StepOutcome.ERROR for r in missing)
     assert any(r.outcome is StepOutcome.FETCHED for r in records)
+    return records
+
+
+def test_a_page_missing_from_the_snapshot_is_not_found(tmp_path: Path) -> None:
+    # a thin snapshot read as high recall: its missing pages counted as found
+    memory = _record_bundle(tmp_path / "helpdesk.json")
+    records = _crawl_offline(load_payload(read_payload(tmp_path / "helpdesk.json")).responses,
+                             _snapshot_config().seed_url)
+    missing = [r.url for r in records if r.error_kind == NotRecorded.kind]
+    read = next(r.url for r in records if r.outcome is StepOutcome.FETCHED)
+    truth = [*missing, read]
+    assert session_curve(records, truth)[-1].recall == 1 / len(truth)
+    assert all(found_keys(r) == set() for r in records if r.outcome is StepOutcome.ERROR)
+    assert memory.answers
 
 
 def test_unreadable_snapshots_are_named(tmp_path: Path) -> None:
