@@ -22,6 +22,7 @@ from pagesift_ui.session import (
     SubtreeState,
     VerdictFate,
 )
+from pagesift_ui.session.views import start_failure
 
 from .truth import found_keys
 
@@ -49,6 +50,9 @@ class CrawlCurve:
     unreachable: int = 0
     page_of_step: list[int] = field(default_factory=list)  # pages after step i + 1
     trace: list[dict[str, Any]] = field(default_factory=list)  # one row per step, if asked
+    #: why the crawl read no page at all, from its first step (``start_failure``); None
+    #: once a page was read
+    start_failure: str | None = None
 
     @property
     def pages(self) -> int:
@@ -219,6 +223,7 @@ def run_crawl(
         curve.stop_step = session.stop_step
         curve.end_reason = session.stop_reason.value if session.stop_reason else None
         curve.dry_at_end = _dry_parts(session)
+        curve.start_failure = start_failure(session.steps)
         for verdict in session.verdicts:
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN:  # that one is not a stop
                 curve.counterfactual.setdefault(verdict.reason.value, verdict.step)

@@ -100,7 +100,13 @@ def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     for kind, name in targets:
         if kind == "site":
             truth = Truth.load(args.truth).rebased(args.site)
-            reports.append(run_bench(name, truth, args.limit))
+            report = run_bench(name, truth, args.limit)
+            failure = report.curves[0].start_failure
+            if failure is not None:
+                # a table of 0% for a site that never answered reads as a result
+                err.write(f"pagesift-ui bench: the start URL could not be crawled: {failure}\n")
+                return 1
+            reports.append(report)
             continue
         site = build_site(name)
         with start_demo(name) as server:

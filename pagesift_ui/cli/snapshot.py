@@ -12,6 +12,7 @@ from pagesift_ui.cli.outputs import output_problem
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import StepRecord
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
+from pagesift_ui.session.views import start_failure
 
 __all__ = ["register", "run_snapshot"]
 
@@ -79,6 +80,11 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     session = record_snapshot(config, args.out, on_step=show)
     if not args.quiet:
         err.write("\n")
+    failure = start_failure(session.steps)
+    if failure is not None:
+        err.write(f"pagesift-ui snapshot: the start URL could not be crawled: {failure}; "
+                  f"nothing was written to {args.out}\n")
+        return 1
     fetched = session.pages_fetched
     out.write(f"snapshot: {args.out} ({fetched} pages in {len(session.steps)} steps; "
               f"{session.stop_reason})\n")

@@ -101,7 +101,9 @@ def unreachable_error(
             "unreachable and nothing there is fetched for now (RFC 9309 §2.3.1.4)"
         )
     why = "connection refused" if _refused(failure) else failure.message
-    message = f"{current} could not be fetched: robots.txt unreachable: {why}"
+    # the server's own failure first: "robots.txt unreachable" led the line and read as a
+    # robots rule when the server was down
+    message = f"{current} could not be fetched: {why}, on asking first for {robots_url}"
     if isinstance(failure, ConnectFailed):
         return ConnectFailed(url, message)
     if isinstance(failure, FetchTimeout):

@@ -30,6 +30,7 @@ from pagesift_ui.errors import BundleError, ConfigError
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.crawl import default_source
+from pagesift_ui.session.views import start_failure
 from pagesift_ui.store import Recorded, RecordingSink, SessionStore
 from pagesift_ui.store.portable import (
     RESPONSES_VERSION,
@@ -183,6 +184,8 @@ def record_snapshot(
 ) -> CrawlSession:
     """Crawl live with ``config`` (``snapshot_config``) and write every answer to the WARC
     file ``out``. ``on_step`` sees each record (a progress bar). Returns the closed session.
+    Nothing is written when the start URL itself failed (``start_failure`` of its steps):
+    a WARC of one failed fetch is no snapshot.
 
     The fetcher honours robots.txt and the per-host delay as configured; the answers, robots
     answers included, are what a later replay gets back.
@@ -195,6 +198,8 @@ def record_snapshot(
                 on_step(record)
     finally:
         session.close()
+    if start_failure(session.steps) is not None:
+        return session
     write_warc(out, config, memory.answers, events=memory.events)
     logger.info("snapshot of %s: %d steps to %s", config.seed_url, len(session.steps), out)
     return session

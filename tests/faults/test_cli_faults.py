@@ -319,7 +319,7 @@ def test_the_fake_fetcher_reports_a_refused_robots_txt_as_the_fetcher_does(
     with Fetcher(config.fetch_policy()) as real, pytest.raises(ConnectFailed) as from_real:
         real.fetch(url)
     assert from_fake.value.message == from_real.value.message  # was "disallowed by robots"
-    assert "robots.txt unreachable: connection refused" in from_fake.value.message
+    assert "connection refused, on asking first for" in from_fake.value.message
 
 
 def test_the_benchmark_fetcher_keeps_redirects_in_the_crawl_scope(faults: FaultServer) -> None:
@@ -329,3 +329,35 @@ def test_the_benchmark_fetcher_keeps_redirects_in_the_crawl_scope(faults: FaultS
     with _fetcher(config) as fetcher, pytest.raises(OutOfScope):
         fetcher.fetch(faults.url(f"/redirect?to={faults.url('/ok', 'elsewhere')}", "www"))
     assert faults.paths("elsewhere") == []
+
+
+# -- a site that does not answer: snapshot and bench say so, as crawl does ------------------
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_snapshot_of_a_site_that_does_not_answer_fails_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    seed = f"http://127.0.0.1:{_closed_port()}/"
+    warc = tmp_path / "s.warc.gz"
+    one_line(cli_in_child("snapshot", seed, "--out", str(warc), "--quiet"), 1,
+             "the start URL could not be crawled", "connection refused",
+             f"nothing was written to {warc}")
+    assert not warc.exists()  # was an empty WARC, exit 0
+
+
+def test_a_bench_of_a_site_that_does_not_answer_fails_instead_of_reporting_zeros(
+    tmp_path: Path,
+) -> None:
+    seed = f"http://127.0.0.1:{_closed_port()}/"
+    truth = tmp_path / "t.truth"
+    truth.write_text(f"# query: refund\n# seed: {seed}\n{seed}refunds\n", encoding="utf-8")
+    one_line(cli_in_child("bench", "--site", seed, "--truth", str(truth), "--no-png", "--out",
+                          str(tmp_path / "out")), 1, "the start URL could not be crawled",
+             "connection refused")
+    assert not (tmp_path / "out" / "results.md").exists()

@@ -227,7 +227,8 @@ def test_refused_connection_says_robots_txt_is_unreachable(
     with fetcher(config) as live, pytest.raises(ConnectFailed) as caught:
         live.fetch(config.seed_url)
     assert caught.value.kind == "connect_failed"
-    assert "robots.txt unreachable: connection refused" in caught.value.message
+    assert (f"http://127.0.0.1:{closed_port}/ could not be fetched: connection refused, on "
+            f"asking first for http://127.0.0.1:{closed_port}/robots.txt") in caught.value.message
 
 
 def test_refused_connection_without_robots_is_a_connect_failure(closed_port: int) -> None:
@@ -281,7 +282,7 @@ def test_a_dripping_robots_txt_is_stopped_at_the_deadline(
     assert time.monotonic() - started < 2 * 1.5 + 2 * SLACK_S
     first = crawled.session.steps[0]
     assert (first.outcome, first.error_kind) == (StepOutcome.ERROR, "timeout")
-    assert "robots.txt unreachable" in (first.error or "")
+    assert "on asking first for" in (first.error or "")
     assert crawled.saved.steps == tuple(crawled.session.steps)
 
 
