@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -180,6 +183,32 @@ def _stream_warc(session: CrawlSession, path: Path, saved: StoreSink | None) -> 
                            answers=saved.recorded(), events=saved.events)
 
 
+@contextlib.contextmanager
+def _stop_after_the_step(err: TextIO) -> Iterator[threading.Event]:
+    """The first Ctrl-C asks the crawl to stop once the step under way is recorded (set
+    on the event); a second one interrupts at once, as Ctrl-C always does. Scrapy stops the
+    same way. Cut off half-way, a step leaves counters that no record has; the summary then
+    reads the records (``CrawlSession.interruption``). Outside the main thread, where no
+    handler can be set, Ctrl-C interrupts at once."""
+    asked = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+
+    def ask(signum: int, frame: object) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt
+        asked.set()
+        err.write("\nCtrl-C: stopping after this step (Ctrl-C again to stop at once)\n")
+        err.flush()
+
+    previous = signal.signal(signal.SIGINT, ask)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
     """Run to the stop with a progress bar; True if interrupted by Ctrl-C. The session and
     its WARC sink, if any, are closed."""
@@ -188,8 +217,10 @@ def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
         session.add_sink(progress)
     warc = session.find_sink(WarcSink)
     try:
-        for _ in session.iter_steps():
-            pass
+        with _stop_after_the_step(err) as asked:
+            for _ in session.iter_steps():
+                if asked.is_set():
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         # The outputs show the crawl cancelled; the saved session stays open (the stop is
         # not saved), so --resume continues it. Nothing already crawled is lost. The WARC

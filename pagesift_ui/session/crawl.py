@@ -598,6 +598,13 @@ class CrawlSession:
         self._notify(lambda sink: sink.on_override(self, event))
         return event
 
+    @property
+    def interruption(self) -> str:
+        """Why a step broke off half-way (Ctrl-C inside a fetch, say), "" if none did. Its
+        counters and verdicts may then hold part of a step that has no record; the summary
+        reads the records instead (``views.live_summary``)."""
+        return self._interrupted
+
     # -- views (session/views.py) ---------------------------------------------------------
 
     @property

@@ -93,3 +93,9 @@ class LiveSession(ReadableSession, Protocol):
 
     @property
     def verdicts(self) -> Sequence[Verdict]: ...
+
+    @property
+    def interruption(self) -> str:
+        """Why a step broke off half-way ("" if none did): the counters then hold part of a
+        step no record has."""
+        ...

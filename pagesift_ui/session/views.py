@@ -164,7 +164,7 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
     # the links past max_links_per_page of each page that had more: counted, not read
     # (enqueue.LinkTally.not_considered); one pass, as the live view asks every rerun
     not_read = [count for r in session.steps if (count := _not_read(r))]
-    return {
+    summary = {
         "steps": len(session.steps),
         "pages_fetched": session.pages_fetched,
         "pages_scheduled": session.pages_scheduled,
@@ -186,6 +186,34 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         "copies_not_fetched": session.state.copies_left,
         "pages_over_link_cap": len(not_read),
         "links_not_read": sum(not_read),
+    }
+    if session.interruption:
+        summary.update(_as_recorded(session))
+    return summary
+
+
+def _as_recorded(session: LiveSession) -> dict[str, Any]:
+    """The counts of a session whose last step broke off half-way, as its records have them:
+    the live counters already hold part of that step (a page counted, a verdict fired), and
+    a summary of 55 pages in 54 steps, with a verdict at step 55, named a step no record,
+    bundle or CSV has."""
+    steps = len(session.steps)
+    last = session.steps[-1] if session.steps else None
+    stop_step = session.stop_step
+    if stop_step is not None and stop_step > steps:
+        stop_step = None
+    return {
+        "pages_fetched": last.pages_fetched if last else 0,
+        "pages_scheduled": last.pages_scheduled if last else 0,
+        "relevant_pages": sum(row.relevant for row in page_rows(session)),
+        "coverage": last.coverage if last else 0.0,
+        "covered": last.covered if last else False,
+        "evidence": dict(zip(last.terms, last.evidence, strict=True)) if last else {},
+        "queue_length": last.queue_length if last else 0,
+        "stop_step": stop_step,
+        "first_verdict": session.first_verdict.value if stop_step is not None
+        and session.first_verdict else None,
+        "verdicts": [verdict.to_list() for verdict in session.verdicts if verdict.step <= steps],
     }
 
 

@@ -179,3 +179,28 @@ def test_relabel_is_recorded_and_counts() -> None:
     assert [p.user_label for p in session.pages() if p.url == about] == [True]
     with pytest.raises(ValueError, match="not a fetched page"):
         session.relabel("http://127.0.0.1:1/never", True)
+
+
+def test_a_step_cut_off_after_its_page_was_counted_is_not_in_the_summary(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C while a page's links were being offered: the page was counted and its verdict
+    # fired, but the step has no record; the summary said "N + 1 pages in N steps" and named
+    # a verdict at a step no record, bundle or CSV had
+    session = make_session(limit=12, stop_on_verdict=False)
+    session.run(max_steps=4)
+    recorded = session.summary()
+
+    def cut_off(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(session, "_enqueue", cut_off)
+    with pytest.raises(KeyboardInterrupt):
+        session.step()
+    assert session.pages_fetched == recorded["pages_fetched"] + 1  # the live counter moved
+    assert session.interruption.startswith("step 5 was interrupted")
+    summary = session.summary()
+    assert summary["steps"] == 4
+    for key in ("pages_fetched", "pages_scheduled", "relevant_pages", "coverage", "evidence",
+                "queue_length", "verdicts", "stop_step", "harvest_rate"):
+        assert summary[key] == recorded[key], key

@@ -9,6 +9,7 @@ a subprocess too (``crawl --resume ID``), in a process with another hash seed.
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import subprocess
@@ -115,3 +116,36 @@ def test_a_crawl_killed_mid_step_resumes_to_the_same_end(tmp_path: Path) -> None
     assert after.info.stop_reason == reference.info.stop_reason is not None
     assert after.info.status is SessionStatus.DONE
     assert {r.outcome.value for r in after.steps} >= {"fetched", "error"}
+
+
+def test_the_first_ctrl_c_stops_the_crawl_once_the_step_under_way_is_recorded(
+    tmp_path: Path,
+) -> None:
+    # Ctrl-C cut a step off half-way: the summary counted a page and a verdict that no
+    # record, bundle or CSV had ("55 pages fetched in 54 steps")
+    db, bundle = tmp_path / "s.sqlite3", tmp_path / "b.json"
+    with GatedSite(OPEN_PAGES) as site:
+        crawl = _crawl(*_settings(site), "--out", str(bundle), db=db)
+        try:
+            assert site.held.wait(TIMEOUT_S), "the crawl never reached the held page"
+            crawl.send_signal(signal.SIGINT)
+            # the held step goes on once its page comes: it is recorded, then the crawl stops
+            threading.Timer(1.0, site.release).start()
+            out, err = crawl.communicate(timeout=TIMEOUT_S)
+        finally:
+            site.release()
+            if crawl.poll() is None:
+                crawl.kill()
+    assert crawl.returncode == 130, err
+    assert "Ctrl-C: stopping after this step" in err and "Traceback" not in err
+    with SessionStore(db) as store:
+        (info,) = store.list_sessions()
+        saved = store.load(info.session_id)
+    assert info.status is SessionStatus.OPEN  # --resume continues it
+    pages = saved.steps[-1].pages_fetched
+    assert len(saved.steps) >= OPEN_PAGES - 1, out + err  # every step under way was finished
+    assert f"{pages} pages fetched in {len(saved.steps)} steps" in out
+    final = json.loads(bundle.read_text(encoding="utf-8"))
+    assert len(final["steps"]) == len(saved.steps)
+    assert final["final"]["summary"]["pages_fetched"] == pages
+    assert all(step <= len(saved.steps) for step, *_ in final["final"]["summary"]["verdicts"])
