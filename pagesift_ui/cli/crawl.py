@@ -16,6 +16,7 @@ from pagesift_ui.cli.options import (
     Commands,
     ProgressSink,
     add_crawl_options,
+    changed_options,
     config_error_message,
     config_from_args,
     listen_problem,
@@ -148,6 +149,12 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
             return "--resume continues a saved session, which --no-save would not update"
         if args.seed_url is not None or args.query is not None:
             return "--resume uses the saved session's settings; leave out the URL and --query"
+        changed = changed_options(args)
+        if changed:
+            # they were dropped without a word: a resumed crawl ran to its recorded limit
+            return (f"--resume continues the saved crawl with its own settings, so "
+                    f"{' '.join(changed)} would change nothing; `pagesift-ui replay "
+                    f"{args.resume} {' '.join(changed)}` re-runs it offline with these")
         return ""
     if args.seed_url is None or args.query is None:
         return "give the start URL and --query (or --resume ID to continue a saved session)"
@@ -163,8 +170,10 @@ def _open_saved(
     store = SessionStore(args.db)
     if args.resume is not None:
         session = resume(store, args.resume)
+        going_on = ("continuing" if not session.done else
+                    f"it had stopped ({session.stop_reason}), so nothing is crawled")
         err.write(f"session {args.resume}: rebuilt {len(session.steps)} saved steps "
-                  f"offline from {store.path}; continuing\n")
+                  f"offline from {store.path}; {going_on}\n")
         return session
     assert config is not None
     session = start_session(store, config)

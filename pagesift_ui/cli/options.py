@@ -30,6 +30,7 @@ __all__ = [
     "Handler",
     "ProgressSink",
     "add_crawl_options",
+    "changed_options",
     "config_error_message",
     "config_from_args",
     "listen_problem",
@@ -60,6 +61,20 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, as_recorded: bool = Fa
     for setting in CRAWL_OPTIONS:
         parser.add_argument(_FLAGS[setting.name], dest=setting.name,
                             **_argument(setting, as_recorded))
+
+
+def changed_options(args: argparse.Namespace) -> list[str]:
+    """The ``CRAWL_OPTIONS`` whose values differ from their defaults, as typed (``--limit
+    80``; a switch alone): ``crawl``'s options, read as given, so one given at its default
+    value is not told apart."""
+    changed = []
+    for setting in CRAWL_OPTIONS:
+        default = setting.default.value if setting.choices else setting.default
+        value = getattr(args, setting.name, default)
+        if value != default:
+            flag = _FLAGS[setting.name]
+            changed.append(flag if setting.kind is bool else f"{flag} {value}")
+    return changed
 
 
 def _argument(setting: Setting, as_recorded: bool) -> dict[str, Any]:

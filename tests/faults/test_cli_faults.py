@@ -361,3 +361,20 @@ def test_a_bench_of_a_site_that_does_not_answer_fails_instead_of_reporting_zeros
                           str(tmp_path / "out")), 1, "the start URL could not be crawled",
              "connection refused")
     assert not (tmp_path / "out" / "results.md").exists()
+
+
+def test_resume_with_settings_that_it_would_ignore_is_refused(
+    faults: FaultServer, tmp_path: Path
+) -> None:
+    # --limit and --patience were dropped without a word: the crawl ran to its saved limit
+    store = tmp_path / "store.db"
+    assert crawl(faults, "--db", str(store)).code == 0
+    with SessionStore(store) as opened:
+        (info,) = opened.list_sessions()
+    line = one_line(cli_in_child("crawl", "--resume", info.session_id, "--db", str(store),
+                                 "--limit", "80", "--patience", "2"), 2,
+                    "--limit 80 --patience 2 would change nothing",
+                    f"pagesift-ui replay {info.session_id} --limit 80 --patience 2")
+    assert "--resume continues the saved crawl with its own settings" in line
+    done = cli_in_child("crawl", "--resume", info.session_id, "--db", str(store), "--quiet")
+    assert done.code == 0 and "it had stopped" in done.err and "continuing" not in done.err
