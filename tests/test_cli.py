@@ -275,8 +275,9 @@ def test_crawl_help_shows_the_configs_defaults_and_ranges(
     [
         (["--limit", "0"], "--limit: must be a whole number from 1 to 100000, got 0"),
         (["--delay", "-1"], "--delay: must be a number from 0.0 to 60.0"),
-        (["--patience", "0"], "patience must be an integer >= 1"),
-        (["--coverage-threshold", "1.5"], "coverage_threshold must be in (0, 1]"),
+        # the stop options by their flags too, not by their field in the config
+        (["--patience", "0"], "--patience: must be an integer >= 1"),
+        (["--coverage-threshold", "1.5"], "--coverage-threshold: must be in (0, 1]"),
     ],
 )
 def test_an_out_of_range_option_exits_2_naming_it(option: list[str], words: str) -> None:

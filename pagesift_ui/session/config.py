@@ -12,7 +12,7 @@ import dataclasses
 import enum
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -227,6 +227,11 @@ class CrawlConfig:
             try:
                 kwargs["adaptive"] = AdaptiveOptions(**kwargs["adaptive"])
             except (TypeError, ValueError) as exc:
+                # named by the stop option itself ("min_gain", not "adaptive"), so the app and
+                # the CLI name it as their forms do (Minimum gain, --min-gain)
+                name, _, rest = str(exc).partition(" ")
+                if name in _ADAPTIVE_NAMES and rest:
+                    raise ConfigError(name, rest) from exc
                 raise ConfigError("adaptive", str(exc)) from exc
         if "scope" in kwargs and not isinstance(kwargs["scope"], Scope):
             try:
@@ -510,6 +515,8 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _RANGED = tuple(s for s in SETTINGS if not s.adaptive and s.low is not None)
+#: The stop options' names (``AdaptiveOptions``), each a field an error may name.
+_ADAPTIVE_NAMES = frozenset(f.name for f in fields(AdaptiveOptions))
 _PATHS = {s.name: s.path for s in SETTINGS}
 
 

@@ -152,6 +152,16 @@ def test_an_invalid_setting_is_reported_under_start_naming_its_field(at: AppTest
     assert folded.proto.expanded  # the field with the error is shown
 
 
+def test_a_bad_stop_option_is_named_by_its_label(at: AppTest) -> None:
+    # it was "Stop rules: min_gain must be in [0, 1]", the field's name in the config
+    unfold(at, "setup_limits")
+    at.number_input(key="min_gain").set_value(1.5).run()
+    at.button(key="start").click().run()
+    assert at.session_state.session is None
+    assert [e.value for e in at.sidebar.error] == [
+        "Minimum gain: must be in [0, 1], got 1.5"]
+
+
 def test_a_folded_setting_keeps_its_value_while_its_part_is_closed(at: AppTest) -> None:
     unfold(at, "setup_limits")
     at.number_input(key="limit").set_value(30).run()
