@@ -43,9 +43,10 @@ __all__ = ["render_compare"]
 logger = logging.getLogger(__name__)
 
 
-def _truth(seed_url: str) -> tuple[str, ...] | None:
-    """The demo's answer key for a session on a bundled demo site (recall), else None."""
-    return demo_truth(seed_url)
+def _truth(seed_url: str, query: str) -> tuple[str, ...] | None:
+    """The demo's answer key of ``query`` for a session on a bundled demo site (recall),
+    else None."""
+    return demo_truth(seed_url, query)
 
 
 # -- callbacks ----------------------------------------------------------------------------
@@ -58,7 +59,7 @@ def on_add_open() -> None:
     if session is None or not session.steps:
         ss["compare_error"] = "The explorer has no session with steps to add."
         return
-    truth = ss.get("truth") or _truth(session.config.seed_url)
+    truth = ss.get("truth") or _truth(session.config.seed_url, session.config.query)
     add_compared(ss, open_entry(session, int(ss.get("session_serial", 0)), truth))
 
 

@@ -44,8 +44,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: The truth URLs of a session's site from its seed URL (None: not known).
-TruthOf = Callable[[str], Sequence[str] | None]
+#: The truth URLs of a session's site from its seed URL and query (None: not known).
+TruthOf = Callable[[str, str], Sequence[str] | None]
 
 #: Session-state keys of the Compare page and the sweep view (beside ``STATE_DEFAULTS``).
 COMPARE_DEFAULTS: dict[str, Any] = {
@@ -166,7 +166,7 @@ def saved_entry(store: SessionStore, session_id: str, truth_of: TruthOf) -> Comp
     """A session of the store; raises ``StoreError`` (``SessionNotFound``)."""
     view = saved_view(store.load(session_id))
     return Compared(f"saved:{store.path}:{session_id}", f"saved {session_id}", Origin.SAVED,
-                    view, _recall(view.steps, truth_of(view.config.seed_url)))
+                    view, _recall(view.steps, truth_of(view.config.seed_url, view.config.query)))
 
 
 def bundle_entry(file_name: str, data: bytes, truth_of: TruthOf) -> Compared:
@@ -175,7 +175,7 @@ def bundle_entry(file_name: str, data: bytes, truth_of: TruthOf) -> Compared:
     view = load_portable(data).view
     digest = hashlib.sha256(data).hexdigest()[:16]
     return Compared(f"bundle:{file_name}:{digest}", file_name, Origin.BUNDLE, view,
-                    _recall(view.steps, truth_of(view.config.seed_url)))
+                    _recall(view.steps, truth_of(view.config.seed_url, view.config.query)))
 
 
 def cell_label(row: dict[str, Any], swept: Sequence[str]) -> str:

@@ -32,6 +32,7 @@ from components.targets import (
     TARGET_URL,
     TARGETS,
     demo_info,
+    demo_truth,
     resolve_target,
 )
 from pagesift_ui.demo import SCENARIOS, Lesson, lesson_of
@@ -222,7 +223,10 @@ def on_start() -> None:
     set_session(ss, opened.session)  # closes the one before (and its folder server)
     ss["static_server"] = target.server
     ss["lesson"] = None  # Run to the lesson sets it after this
-    ss["truth"] = target.truth
+    # the answer key of the query asked (a demo knows its own query's and the multilingual
+    # site's German one; another query's answers are not known, so no recall is shown)
+    ss["truth"] = (demo_truth(config.seed_url, config.query)
+                   if values["target"] == TARGET_DEMO else None)
     if opened.warning:
         add_flash(ss, "warning", opened.warning)
     logger.info("session started on %s for %r", config.seed_url, config.query)

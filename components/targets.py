@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urlsplit
 
-from pagesift_ui.demo import SCENARIOS, build_site, shared_demo
+from pagesift_ui.demo import SCENARIOS, build_site, query_key, shared_demo
 from pagesift_ui.demo.scenarios import STABLE_PORTS
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.net.serve import StaticServer
@@ -38,12 +38,11 @@ DEFAULT_SCENARIO = "university" if "university" in SCENARIOS else SCENARIOS[0]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A resolved start: the seed URL, the folder server to stop on Reset (if any), and a
-    demo's answer key."""
+    """A resolved start: the seed URL and the folder server to stop on Reset (if any). A
+    demo's answer key depends on the query too: ``demo_truth``."""
 
     seed_url: str
     server: StaticServer | None = None
-    truth: tuple[str, ...] | None = None  # a demo's answer key (recall in the what-if panel)
 
 
 def demo_info(name: str) -> tuple[str, str]:
@@ -61,7 +60,7 @@ def resolve_target(target: str, scenario: str, url: str, folder: str) -> Target:
     if target == TARGET_DEMO:
         try:
             demo = shared_demo(scenario)
-            return Target(demo.seed_url, truth=tuple(demo.truth_urls()))
+            return Target(demo.seed_url)
         except (ValueError, OSError) as exc:
             raise ConfigError("scenario", f"the demo {scenario!r} could not start: {exc}") from exc
     if target == TARGET_URL:
@@ -77,9 +76,11 @@ def resolve_target(target: str, scenario: str, url: str, folder: str) -> Target:
     raise ConfigError("target", f"choose one of {list(TARGETS)}, got {target!r}")
 
 
-def demo_truth(seed_url: str) -> tuple[str, ...] | None:
-    """The answer key of the demo scenario a session started at ``seed_url``, if it is one
-    (recall in the what-if panel); None for any other site.
+def demo_truth(seed_url: str, query: str) -> tuple[str, ...] | None:
+    """The answer key of ``query`` on the demo scenario a session started at ``seed_url``, if
+    it is one and knows that query's answers (its own, or one of ``more_queries``: the
+    multilingual German one); None for any other site or query. Recall in the what-if panel
+    and the comparison: the scenario's key measured another query's crawl as 0%.
 
     A scenario is recognised by its seed host and path on whatever port the session used,
     and its answer key is put on that port: a demo that took a free port because its stable
@@ -95,16 +96,23 @@ def demo_truth(seed_url: str) -> tuple[str, ...] | None:
         return None
     # the scenario on its own stable port first: the usual case, one build
     for name in sorted(SCENARIOS, key=lambda scenario: STABLE_PORTS.get(scenario) != port):
-        seed_host, seed_path, relevant = _demo_answers(name)
+        seed_host, seed_path, keys = _demo_answers(name)
         if f"http://{seed_host}:{port}{seed_path}" == seed_url:
+            relevant = keys.get(query_key(query))
+            if relevant is None:
+                return None
             return tuple(sorted(f"http://{host}:{port}{path}" for host, path in relevant))
     return None
 
 
 @cache
-def _demo_answers(name: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
-    """Scenario ``name``'s seed host, seed path and answer key (host, path), as the app
-    serves it (seed 0); the site is built once per process and only these are kept (all
-    seven sites are ~20 MB)."""
+def _demo_answers(
+    name: str,
+) -> tuple[str, str, dict[str, tuple[tuple[str, str], ...]]]:
+    """Scenario ``name``'s seed host, seed path and answer keys (host, path) by query
+    (``query_key``), as the app serves it (seed 0); the site is built once per process and
+    only these are kept (all seven sites are ~20 MB)."""
     site = build_site(name, 0)
-    return site.seed_host, site.seed_path, tuple(site.relevant)
+    keys = {query_key(other.text): tuple(other.relevant) for other in site.more_queries}
+    keys[query_key(site.query)] = tuple(site.relevant)
+    return site.seed_host, site.seed_path, keys

@@ -305,7 +305,7 @@ def replay(ss: MutableMapping[StateKey, Any], session: AnySession,
     memo: WhatIfMemo | None = ss.get("whatif_memo")
     if memo is not None and memo[0] == key:
         return memo[1]
-    truth = ss.get("truth") or demo_truth(session.config.seed_url)
+    truth = ss.get("truth") or demo_truth(session.config.seed_url, session.config.query)
     result = _kept_replay(ss, session, options, truth).result(session)
     ss["whatif_memo"] = (key, result)
     return result

@@ -32,6 +32,7 @@ from pagesift_ui.store import (
 )
 from pagesift_ui.store.portable import load_portable
 from pagesift_ui.store.replay import first_difference
+from pagesift_ui.sweep.snapshot import is_snapshot_config
 
 __all__ = [
     "register",
@@ -220,7 +221,16 @@ def _read_file(path: Path) -> _Recording:
 
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:
-    """The recorded settings (none for a foreign WARC) changed by the options given."""
+    """The recorded settings (none for a foreign WARC) changed by the options given.
+
+    A snapshot's settings say how the site was recorded (breadth-first to its limit, every
+    verdict ignored, no query), not how to crawl it: it is replayed as a crawl, with the
+    crawl's defaults and its own start URL, as a sweep replays it, and needs ``--query``
+    (it was replayed breadth-first without a stop, for the query "site snapshot")."""
+    if recorded is not None and is_snapshot_config(recorded):
+        if args.query is None:
+            raise ConfigError("query", "none was recorded with a snapshot: give --query")
+        recorded = CrawlConfig(seed_url=recorded.seed_url, query=args.query)
     return config_from_args(args, base=recorded)
 
 

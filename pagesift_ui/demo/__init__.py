@@ -30,7 +30,7 @@ importing only the kit; :mod:`.scenarios` maps names to builders and lessons;
 from __future__ import annotations
 
 from .kit.server import DemoServer
-from .kit.site import DemoResponse, DemoSite
+from .kit.site import DemoResponse, DemoSite, query_key
 from .lessons import Lesson, lesson_step
 from .scenarios import (
     BENCH_SCENARIOS,
@@ -53,6 +53,7 @@ __all__ = [
     "build_site",
     "lesson_of",
     "lesson_step",
+    "query_key",
     "shared_demo",
     "start_demo",
 ]

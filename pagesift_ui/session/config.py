@@ -490,7 +490,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("user_agent", str, "the User-Agent header; its product token (before the first "
             "'/') picks the robots.txt group (RFC 9309 §2.2.1)", "--user-agent"),
     Setting("strategy", Strategy, "focused: best-first by link score; bfs: breadth-first; "
-            "thompson: best-first with link weights drawn from the model's posterior"),
+            "thompson: best-first with link weights drawn from the model's posterior",
+            "--strategy"),
     Setting("language", Language, "the query's language (its stemmer and stop words): auto "
             "detects it from the query; pages are read in their own", "--language"),
     Setting("render", RenderMode, "render pages in headless Chromium before reading them: "

@@ -44,6 +44,7 @@ __all__ = [
     "SNAPSHOT_QUERY",
     "LoadedSnapshot",
     "SnapshotPayload",
+    "is_snapshot_config",
     "load_payload",
     "read_payload",
     "record_snapshot",
@@ -174,6 +175,13 @@ def snapshot_config(values: dict[str, Any]) -> CrawlConfig:
     """
     fixed = {"strategy": Strategy.BFS, "stop_on_verdict": False}
     return CrawlConfig.from_mapping({"query": SNAPSHOT_QUERY, **values, **fixed})
+
+
+def is_snapshot_config(config: CrawlConfig) -> bool:
+    """``config`` is a snapshot crawl's (``snapshot_config`` with no query of its own): it
+    says how the site was recorded, not how to crawl it."""
+    return (config.strategy is Strategy.BFS and not config.stop_on_verdict
+            and config.query == SNAPSHOT_QUERY)
 
 
 def record_snapshot(

@@ -627,3 +627,15 @@ def test_every_setup_input_is_drawn_with_the_label_its_errors_name_and_in_its_pa
     assert set(SETUP_LABELS) - no_input <= set(shut)
     for table in (LIMIT_LABELS, ADVANCED_LABELS):
         assert set(table) - no_input <= set(opened) - set(shut)
+
+
+def test_recall_is_measured_by_the_answers_of_the_query_asked(at: AppTest) -> None:
+    # the German query's crawl was measured by the English answers: "answers found 0"
+    at.selectbox(key="scenario").set_value("multilingual").run()
+    at.text_input(key="query").input("Wohnen für Austauschstudierende").run()
+    at.button(key="start").click().run()
+    truth = at.session_state.truth
+    assert truth is not None and len(truth) == 9 and all("/en/" not in url for url in truth)
+    at.text_input(key="query").input("mensa opening hours").run()
+    at.button(key="start").click().run()
+    assert at.session_state.truth is None  # its answers are not known: no recall shown

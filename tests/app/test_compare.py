@@ -136,7 +136,8 @@ def recall_by_hand(steps: list[StepRecord], truth: list[str]) -> list[float]:
 def saved_crawl(patience: int, steps: int) -> tuple[str, CrawlSession]:
     """A crawl of the demo saved in the test's store, ``steps`` steps taken."""
     config = CrawlConfig.from_mapping({
-        "seed_url": shared_demo(SCENARIO).seed_url, "query": "tuition fees visa",
+        # the scenario's own query: recall needs the answers of the query asked
+        "seed_url": shared_demo(SCENARIO).seed_url, "query": shared_demo(SCENARIO).site.query,
         "limit": 12, "adaptive": {"patience": patience}})
     store = SessionStore()
     session = start_session(store, config)

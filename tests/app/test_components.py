@@ -719,8 +719,27 @@ def test_a_demo_is_known_with_its_answer_key_on_any_port() -> None:
     from pagesift_ui.demo import SCENARIOS, DemoServer, build_site
 
     for name in SCENARIOS:
-        with DemoServer(build_site(name, 0)) as server:  # a free port
-            assert demo_truth(server.seed_url) == tuple(server.truth_urls())
-            assert demo_truth(server.base_url() + "/elsewhere") is None
-    assert demo_truth("http://example.org/") is None
-    assert demo_truth("http://[::1") is None  # not a URL
+        site = build_site(name, 0)
+        with DemoServer(site) as server:  # a free port
+            query = site.query
+            assert demo_truth(server.seed_url, query) == tuple(server.truth_urls())
+            assert demo_truth(server.seed_url, f"  {query.upper()} ") == tuple(
+                server.truth_urls())
+            assert demo_truth(server.seed_url, "something else") is None  # answers unknown
+            assert demo_truth(server.base_url() + "/elsewhere", query) is None
+    assert demo_truth("http://example.org/", "x") is None
+    assert demo_truth("http://[::1", "x") is None  # not a URL
+
+
+def test_the_multilingual_demo_knows_its_german_query_s_answers() -> None:
+    # the what-if panel measured the German query's crawl by the English answers: 0%
+    from components.targets import demo_truth
+    from pagesift_ui.demo import DemoServer, build_site
+
+    site = build_site("multilingual", 0)
+    (german,) = site.more_queries
+    with DemoServer(site) as server:
+        truth = demo_truth(server.seed_url, german.text)
+        assert truth is not None and len(truth) == 9
+        assert all("/wohnen" in url or "/austausch/" in url for url in truth)
+        assert set(truth).isdisjoint(server.truth_urls())

@@ -3,12 +3,15 @@ crawl against it is offline, and a page it lacks is a "not in snapshot" step."""
 
 from __future__ import annotations
 
+import io
+import json
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from pagesift_ui.bench.truth import found_keys
+from pagesift_ui.cli import main
 from pagesift_ui.demo import DemoSite, build_site
 from pagesift_ui.errors import ConfigError, NotRecorded
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepOutcome, StepRecord
@@ -132,3 +135,23 @@ sampling_seed = [0, 1, 2]
         "strategy=thompson sampling_seed=1", "strategy=thompson sampling_seed=2"]
     assert len({cell.cell_id for cell in spec.cells}) == 4
     assert spec.snapshots[0].name == "s.json"
+
+
+def test_a_snapshot_is_replayed_as_a_crawl_for_the_query_given(tmp_path: Path) -> None:
+    # it was replayed breadth-first, never stopping, for the query "site snapshot"
+    path = tmp_path / "helpdesk.json"
+    _record_bundle(path)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(path)], out, err) == 2
+    assert "none was recorded with a snapshot: give --query" in err.getvalue()
+    bundle = tmp_path / "replay.json"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(path), "-q", _site().query, "--out", str(bundle)], out,
+                err) == 0, err.getvalue()
+    config = json.loads(bundle.read_text(encoding="utf-8"))["config"]
+    assert (config["strategy"], config["stop_on_verdict"]) == ("focused", True)
+    assert config["query"] == _site().query and config["limit"] == 200  # the crawl default
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(path), "-q", "x", "--strategy", "bfs", "--out", str(bundle)],
+                out, err) == 0
+    assert json.loads(bundle.read_text(encoding="utf-8"))["config"]["strategy"] == "bfs"

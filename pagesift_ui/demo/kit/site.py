@@ -20,7 +20,8 @@ from urllib.parse import parse_qsl, urlencode
 from .html import PORT_TOKEN, Chrome, Link, PageSpec, para, render_page
 
 __all__ = [
-    "DemoResponse", "DemoSite", "DynamicHandler", "ScenarioQuery", "SiteBuilder", "split_host",
+    "DemoResponse", "DemoSite", "DynamicHandler", "ScenarioQuery", "SiteBuilder", "query_key",
+    "split_host",
 ]
 
 logger = logging.getLogger(__name__)
@@ -72,6 +73,11 @@ class _Routes:
     kept_params: frozenset[str]
 
 
+def query_key(query: str) -> str:
+    """A query as scenarios compare them: case-folded, white space collapsed."""
+    return " ".join(query.casefold().split())
+
+
 @dataclass(frozen=True, slots=True)
 class ScenarioQuery:
     """Another query a scenario answers, with its own answer key: (host, path) pairs as in
@@ -109,6 +115,18 @@ class DemoSite:
     watch: str = ""
     settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     more_queries: tuple[ScenarioQuery, ...] = ()
+
+    def answers_for(self, query: str) -> frozenset[tuple[str, str]] | None:
+        """The answer key of ``query``: ``relevant`` for the scenario's own query, a
+        ``more_queries`` key for one of those, None for any other query (its answers are
+        not known). Queries are compared case-folded, with white space collapsed."""
+        asked = query_key(query)
+        if asked == query_key(self.query):
+            return self.relevant
+        for other in self.more_queries:
+            if asked == query_key(other.text):
+                return other.relevant
+        return None
 
     @property
     def page_count(self) -> int:
