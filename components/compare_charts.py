@@ -24,6 +24,7 @@ from components.compare_set import Compared
 from components.labels import STOP_REASONS
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.model import FEATURE_NAMES
+from pagesift_ui.session.views import harvest_rate
 from pagesift_ui.sweep.results import setting_differences
 
 __all__ = [
@@ -114,8 +115,7 @@ def series_of(entry: Compared, x_axis: XAxis, recall: bool) -> Series:
         steps=tuple(r.step for r in steps),
         x=tuple(r.pages_fetched if x_axis is XAxis.PAGES else r.step for r in steps),
         found=found,
-        harvest=tuple(r.relevant_pages / r.pages_fetched if r.pages_fetched else 0.0
-                      for r in steps),
+        harvest=tuple(harvest_rate(r.relevant_pages, r.pages_fetched) for r in steps),
         coverage=tuple(r.coverage for r in steps),
         weights=tuple(tuple(r.link_weights) for r in steps),
         marks=stop_marks(entry),
@@ -215,8 +215,8 @@ def summary_frame(entries: Sequence[Compared]) -> pd.DataFrame:
             "steps": len(entry.steps),
             "pages": last.pages_fetched if last else 0,
             "relevant pages": last.relevant_pages if last else 0,
-            "harvest": round(last.relevant_pages / last.pages_fetched, 3)
-            if last and last.pages_fetched else 0.0,
+            "harvest": round(harvest_rate(last.relevant_pages, last.pages_fetched), 3)
+            if last else 0.0,
             "stop step": stop,
             "stop reason": session.first_verdict.value if session.first_verdict else "",
             "recall at stop": _recall_at(entry, stop) if stop is not None else None,

@@ -11,6 +11,7 @@ import streamlit as st
 from components.labels import STOP_REASONS
 from pagesift_ui.frontier.adaptive import COLD_PATIENCE, EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.session import CrawlConfig, StepRecord
+from pagesift_ui.session.views import harvest_rate
 
 __all__ = ["Metric", "headline_metrics", "render_metrics"]
 
@@ -45,6 +46,18 @@ def _verdict_value(summary: Mapping[str, Any], last: StepRecord | None) -> tuple
     return "—", None
 
 
+def _harvest(summary: Mapping[str, Any]) -> float:
+    """Relevant pages per page fetched, from the counts (a bundle of an older version named
+    the share of pages with new evidence ``harvest_rate``)."""
+    return harvest_rate(int(summary.get("relevant_pages", 0)),
+                        int(summary.get("pages_fetched", 0)))
+
+
+def _fresh_note(summary: Mapping[str, Any]) -> str | None:
+    fresh = summary.get("fresh_rate")
+    return None if fresh is None else f"{fresh:.0%} brought new evidence"
+
+
 def _steps_note(steps: Sequence[StepRecord]) -> str | None:
     return f"in {len(steps)} step{'s' * (len(steps) != 1)}" if steps else None
 
@@ -69,8 +82,9 @@ def headline_metrics(
                "or a non-HTML answer is a step but not a page", _steps_note(steps)),
         Metric("Relevant pages", str(summary.get("relevant_pages", 0)),
                f"pages with relevance ≥ {EVIDENCE_RELEVANCE}, after your labels"),
-        Metric("Harvest rate", f"{summary.get('harvest_rate', 0.0):.0%}",
-               "share of fetched pages that brought new on-topic content"),
+        Metric("Harvest rate", f"{_harvest(summary):.0%}",
+               "relevant pages ÷ pages fetched, after your labels (the focused-crawling "
+               "harvest rate; Compare and the sweeps plot the same)", _fresh_note(summary)),
         Metric("Queue", str(summary.get("queue_length", 0)), "links waiting to be fetched"),
         Metric("Coverage", f"{summary.get('coverage', 0.0):.0%}",
                f"mean over terms of min(1, evidence / {config.adaptive.evidence_per_term}); "

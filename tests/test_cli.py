@@ -393,12 +393,21 @@ class _Crawled:
     def __init__(self, **summary: object) -> None:
         self._summary = {"stop_reason": "limit_reached", "first_verdict": "saturated",
                          "stop_step": 4, "steps": 60, "pages_fetched": 60,
-                         "relevant_pages": 3, "harvest_rate": 0.05, "coverage": 0.5,
+                         "relevant_pages": 3, "harvest_rate": 0.05, "fresh_rate": 0.1,
+                         "coverage": 0.5,
                          "covered": False, "evidence": {"refund": 3, "polici": 0},
                          "verdicts": [], **summary}
 
     def summary(self) -> dict[str, object]:
         return self._summary
+
+
+def test_the_summary_s_harvest_rate_is_relevant_pages_per_page_fetched() -> None:
+    # "relevant pages: 7 … harvest rate: 12.0%" read as a contradiction: the rate was the
+    # share of pages with new evidence
+    lines = summary_lines(_Crawled())  # type: ignore[arg-type]
+    assert ("harvest rate: 5.0% (relevant pages ÷ pages fetched); 10.0% of the pages brought "
+            "new evidence") in lines
 
 
 def test_the_summary_names_the_pairs_learned_to_make_copies() -> None:

@@ -188,7 +188,8 @@ def summary_lines(session: CrawlSession) -> list[str]:
         f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps "
         "(a duplicate, a failed fetch or a non-HTML answer is a step, not a page)",
         f"relevant pages: {summary['relevant_pages']}",
-        f"harvest rate: {summary['harvest_rate']:.1%}",
+        f"harvest rate: {summary['harvest_rate']:.1%} (relevant pages ÷ pages fetched); "
+        f"{summary['fresh_rate']:.1%} of the pages brought new evidence",
         f"coverage: {summary['coverage']:.0%}"
         + (" (covered)" if summary["covered"] else ""),
     ]

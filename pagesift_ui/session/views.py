@@ -29,6 +29,7 @@ from pagesift_ui.session.state import signal_of, wilson_rows
 
 __all__ = [
     "frontier_rows",
+    "harvest_rate",
     "live_summary",
     "live_wilson_table",
     "page_rows",
@@ -169,8 +170,11 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         "pages_fetched": session.pages_fetched,
         "pages_scheduled": session.pages_scheduled,
         "relevant_pages": session.relevant_pages,
-        "harvest_rate": (sum(fresh.get(r.step, r.fresh) for r in fetched) / len(fetched)
-                         if fetched else 0.0),
+        # relevant pages per page fetched (Chakrabarti, van den Berg & Dom 1999), as Compare
+        # and the sweeps plot it; the share that brought new on-topic content is apart
+        "harvest_rate": harvest_rate(session.relevant_pages, session.pages_fetched),
+        "fresh_rate": (sum(fresh.get(r.step, r.fresh) for r in fetched) / len(fetched)
+                       if fetched else 0.0),
         "coverage": adaptive.coverage(),
         "covered": adaptive.covered(),
         "evidence": dict(zip(query.terms, adaptive.evidence, strict=True)),
@@ -192,6 +196,12 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
     return summary
 
 
+def harvest_rate(relevant_pages: int, pages_fetched: int) -> float:
+    """Relevant pages per page fetched (0 before any page): the focused-crawling harvest
+    rate (Chakrabarti, van den Berg & Dom 1999), as every view names it."""
+    return min(relevant_pages / pages_fetched, 1.0) if pages_fetched else 0.0
+
+
 def _as_recorded(session: LiveSession) -> dict[str, Any]:
     """The counts of a session whose last step broke off half-way, as its records have them:
     the live counters already hold part of that step (a page counted, a verdict fired), and
@@ -202,10 +212,13 @@ def _as_recorded(session: LiveSession) -> dict[str, Any]:
     stop_step = session.stop_step
     if stop_step is not None and stop_step > steps:
         stop_step = None
+    pages = last.pages_fetched if last else 0
+    relevant = sum(row.relevant for row in page_rows(session))
     return {
-        "pages_fetched": last.pages_fetched if last else 0,
+        "pages_fetched": pages,
         "pages_scheduled": last.pages_scheduled if last else 0,
-        "relevant_pages": sum(row.relevant for row in page_rows(session)),
+        "relevant_pages": relevant,
+        "harvest_rate": harvest_rate(relevant, pages),
         "coverage": last.coverage if last else 0.0,
         "covered": last.covered if last else False,
         "evidence": dict(zip(last.terms, last.evidence, strict=True)) if last else {},

@@ -373,7 +373,8 @@ _OVERRIDE = record(
 _VERDICT_ROW = items(_anything, size=3)
 _SUMMARY = record({}, {
     "steps": _COUNT, "pages_fetched": _COUNT, "pages_scheduled": _COUNT,
-    "relevant_pages": _COUNT, "harvest_rate": _SHARE, "coverage": _SHARE, "covered": boolean,
+    "relevant_pages": _COUNT, "harvest_rate": _SHARE, "fresh_rate": _SHARE, "coverage": _SHARE,
+    "covered": boolean,
     "evidence": mapping(_COUNT, limit=1_000), "queue_length": _COUNT,
     "stop_reason": nullable(_REASON), "first_verdict": nullable(_REASON),
     "stop_step": nullable(_COUNT), "verdicts": items(_VERDICT_ROW), "done": boolean,

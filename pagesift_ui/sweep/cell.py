@@ -25,6 +25,7 @@ from pagesift_ui.frontier.prequential import evaluate
 from pagesift_ui.session import CrawlSession, StepRecord
 from pagesift_ui.session.bundle import bundle_json, session_bundle
 from pagesift_ui.session.config import SETTINGS
+from pagesift_ui.session.views import harvest_rate
 from pagesift_ui.store import ReplaySource
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload
 from pagesift_ui.sweep.spec import Cell
@@ -129,8 +130,7 @@ def step_rows(cell: Cell, records: Sequence[StepRecord]) -> list[dict[str, Any]]
             "pages_scheduled": record.pages_scheduled,
             "pages_fetched": record.pages_fetched,
             "relevant_pages": record.relevant_pages,
-            "harvest": record.relevant_pages / record.pages_fetched
-            if record.pages_fetched else 0.0,
+            "harvest": harvest_rate(record.relevant_pages, record.pages_fetched),
             "found": len(found) if truth is not None else None,
             "recall": len(found) / len(truth) if truth else None,
             "coverage": record.coverage,

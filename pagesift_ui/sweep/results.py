@@ -30,6 +30,7 @@ from pagesift_ui.session import CrawlConfig, StepRecord
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.session.config import SETTINGS
 from pagesift_ui.session.view import SessionView
+from pagesift_ui.session.views import harvest_rate
 from pagesift_ui.sweep.tables import MANIFEST_FORMAT, session_path
 
 __all__ = [
@@ -142,7 +143,7 @@ def session_curve(
             step=record.step,
             pages_fetched=record.pages_fetched,
             relevant_pages=record.relevant_pages,
-            harvest=record.relevant_pages / record.pages_fetched if record.pages_fetched else 0.0,
+            harvest=harvest_rate(record.relevant_pages, record.pages_fetched),
             recall=len(found) / len(truth) if truth else None,
             stopped=record.stopped,
         ))

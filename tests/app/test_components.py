@@ -485,15 +485,21 @@ def test_relevance_rows_say_what_meaning_added() -> None:
 
 
 def test_headline_metrics_labels_and_values() -> None:
-    summary = {"pages_fetched": 3, "relevant_pages": 2, "harvest_rate": 0.5,
+    summary = {"pages_fetched": 4, "relevant_pages": 2, "harvest_rate": 0.5, "fresh_rate": 0.25,
                "queue_length": 40, "coverage": 0.25, "stop_reason": None}
     steps = [make_record(2, pages_fetched=2), make_record(3, stale=2, cold=1, pages_fetched=3)]
     metrics = {m.label: m for m in headline_metrics(summary, steps, CONFIG)}
     assert list(metrics) == ["Pages fetched", "Relevant pages", "Harvest rate", "Queue",
                              "Coverage", "Stale", "Cold", "Verdict"]
     assert all(len(label) <= 14 for label in metrics)  # whole in a tile at 1280 px
-    assert metrics["Pages fetched"].value == "3" and metrics["Pages fetched"].delta == "in 2 steps"
-    assert metrics["Harvest rate"].value == "50%"
+    assert metrics["Pages fetched"].value == "4" and metrics["Pages fetched"].delta == "in 2 steps"
+    # relevant ÷ fetched, as Compare and the sweeps name it; the share with new evidence apart
+    assert (metrics["Harvest rate"].value, metrics["Harvest rate"].delta) == (
+        "50%", "25% brought new evidence")
+    # an older bundle named the share with new evidence harvest_rate: read from the counts
+    old = {m.label: m for m in headline_metrics({**summary, "harvest_rate": 0.9, "fresh_rate":
+                                                 None}, steps, CONFIG)}
+    assert (old["Harvest rate"].value, old["Harvest rate"].delta) == ("50%", None)
     assert metrics["Stale"].value == "2 / 5"
     assert metrics["Cold"].value == "1 / 10"
     assert metrics["Verdict"].value == "—"

@@ -202,5 +202,5 @@ def test_a_step_cut_off_after_its_page_was_counted_is_not_in_the_summary(
     summary = session.summary()
     assert summary["steps"] == 4
     for key in ("pages_fetched", "pages_scheduled", "relevant_pages", "coverage", "evidence",
-                "queue_length", "verdicts", "stop_step", "harvest_rate"):
+                "queue_length", "verdicts", "stop_step", "harvest_rate", "fresh_rate"):
         assert summary[key] == recorded[key], key

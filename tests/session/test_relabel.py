@@ -185,10 +185,13 @@ def test_relabel_irrelevant_then_back_to_the_crawlers_own_verdict_restores_exact
     assert after["subtree_hits"] == before["subtree_hits"] - 1
     row = next(r for r in session.pages() if r.url == record.final_url)
     assert row.relevant is False and row.fresh is False and row.user_label is False
-    # the headline harvest rate reads the same labelled freshness as the pages table
+    # the headline rates read the same labels as the pages table
     rows = [r for r in session.pages() if r.outcome is StepOutcome.FETCHED]
-    assert session.summary()["harvest_rate"] == sum(r.fresh for r in rows) / len(rows)
-    assert session.summary()["harvest_rate"] < live_summary_before["harvest_rate"]
+    summary = session.summary()
+    assert summary["fresh_rate"] == sum(r.fresh for r in rows) / len(rows)
+    assert summary["fresh_rate"] < live_summary_before["fresh_rate"]
+    assert summary["harvest_rate"] == summary["relevant_pages"] / summary["pages_fetched"]
+    assert summary["harvest_rate"] < live_summary_before["harvest_rate"]
     assert session.state.focus.model.weights == tuple(after["link_weights"])
     back = session.relabel(record.final_url, True)
     assert back.note.startswith("labelled relevant, as the crawler judged it")
