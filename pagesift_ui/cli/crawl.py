@@ -28,10 +28,11 @@ from pagesift_ui.cli.outputs import (
     WRITE_FAILED,
     FailedWrite,
     export_command,
+    missing_store,
     output_problem,
     write_outputs,
 )
-from pagesift_ui.errors import ConfigError
+from pagesift_ui.errors import ConfigError, StoreError
 from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
 from pagesift_ui.session.views import start_failure
@@ -97,9 +98,18 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         warc = _stream_warc(session, args.warc, saved) if args.warc is not None else None
     except OSError as exc:
+        # nothing was crawled: a new session is not left behind empty, a resumed one is as
+        # it was; the file passed the check before (a full disk, /dev/full)
         session.close()
-        err.write(f"pagesift-ui crawl: cannot write the WARC file: {exc}\n")
-        return 1
+        kept = ""
+        if saved is not None and args.resume is None:
+            with SessionStore(args.db) as store:
+                store.delete(saved.session_id)
+        elif saved is not None:
+            kept = f"; session {saved.session_id} is as it was"
+        err.write(f"pagesift-ui crawl: --warc {args.warc} could not be written "
+                  f"({exc.strerror or exc}); nothing was crawled{kept}\n")
+        return 2
     interrupted = _crawl(session, args.quiet, err)
     # the answers are asked for only if a bundle is written (a saved crawl reads them back)
     responses: Callable[[], Sequence[Recorded]]
@@ -167,6 +177,8 @@ def _open_saved(
     """The saved session to crawl (new, or ``--resume``); None with ``--no-save``."""
     if args.no_save:
         return None
+    if args.resume is not None and (missing := missing_store(args.db)):
+        raise StoreError(f"{missing}, so no session {args.resume} to resume")
     store = SessionStore(args.db)
     if args.resume is not None:
         session = resume(store, args.resume)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.cli.options import Commands, listen_problem, port_number, wait_forever
+from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
 from pagesift_ui.demo.scenarios import BENCH_SCENARIOS, LESSONS, SCENARIOS
 
 #: Where ``bench`` writes unless ``--out`` says otherwise: a new folder under the current
@@ -53,6 +54,10 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui demo: unknown scenario {args.scenario!r}; "
                   f"choose one of {', '.join(SCENARIOS)}\n")
         return 2
+    problem = output_problem(args)
+    if problem:  # before the server starts, as for every file a command writes
+        err.write(f"pagesift-ui demo: {problem}\n")
+        return 2
     site = build_site(args.scenario, seed=args.seed)
     try:
         server = DemoServer(site, port=args.port).start()
@@ -61,7 +66,12 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     with server:
         if args.truth_out is not None:
-            server.write_truth(args.truth_out)
+            try:
+                server.write_truth(args.truth_out)
+            except OSError as exc:
+                err.write(f"pagesift-ui demo: --truth-out {args.truth_out} could not be "
+                          f"written ({exc.strerror or exc})\n")
+                return WRITE_FAILED
             err.write(f"ground truth: {args.truth_out}\n")
         out.write(f"scenario {site.name}: {site.description}\n")
         out.write(f"query: {site.query}\nseed: {server.seed_url}\n(Ctrl-C to stop)\n")

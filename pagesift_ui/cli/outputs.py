@@ -27,6 +27,7 @@ __all__ = [
     "WRITE_FAILED",
     "FailedWrite",
     "export_command",
+    "missing_store",
     "output_problem",
     "write_outputs",
 ]
@@ -34,7 +35,8 @@ __all__ = [
 #: The exit code of a command that did its work but could not write an output file.
 WRITE_FAILED = 3
 #: The options naming files a command writes, by their ``argparse`` destination.
-OUTPUT_FLAGS = {"out": "--out", "pages_csv": "--pages-csv", "warc": "--warc"}
+OUTPUT_FLAGS = {"out": "--out", "pages_csv": "--pages-csv", "warc": "--warc",
+                "truth_out": "--truth-out"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,13 @@ def output_problem(args: argparse.Namespace) -> str:
                 return (f"{flag} {read} is {what} this command reads; writing there would "
                         "destroy it: name another file")
     return ""
+
+
+def missing_store(db: Path | None) -> str:
+    """Why the session store a reading command names cannot be read ("" when it is there):
+    opening a store makes its file, and `sessions --db typo.db` left an empty one behind."""
+    path = db if db is not None else default_db_path()
+    return "" if path.exists() else f"there is no session store at {path}"
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[Path, str]]:

@@ -16,7 +16,7 @@ from pagesift_ui.cli.options import (
     config_from_args,
     summary_lines,
 )
-from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem, write_outputs
+from pagesift_ui.cli.outputs import WRITE_FAILED, missing_store, output_problem, write_outputs
 from pagesift_ui.errors import BundleError, ConfigError, SessionNotFound
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.store import (
@@ -80,6 +80,13 @@ def register(commands: Commands) -> None:
 
 
 def run_sessions(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    missing = missing_store(args.db)
+    if missing:
+        if args.db is not None:
+            err.write(f"pagesift-ui sessions: {missing} (check --db)\n")
+            return 1
+        out.write(f"no saved sessions ({missing} yet)\n")
+        return 0
     with SessionStore(args.db) as store:
         infos = store.list_sessions()
         if not infos:
@@ -122,6 +129,10 @@ def run_export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if problem:
         err.write(f"pagesift-ui export: {problem}\n")
         return 2
+    missing = missing_store(args.db)
+    if missing:
+        err.write(f"pagesift-ui export: {missing}, so no session {args.session_id}\n")
+        return 1
     with SessionStore(args.db) as store:
         session = resume(store, args.session_id)
         try:
@@ -179,6 +190,9 @@ def _read_recording(name: str, db: Path | None) -> _Recording:
     path = Path(name)
     if path.exists() or not _could_be_id(name):
         return _read_file(path)
+    missing = missing_store(db)
+    if missing:
+        raise BundleError(f"{name}: no such file, and {missing} to find a session by that id")
     with SessionStore(db) as store:
         try:
             saved = store.load(name)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pagesift_ui.cli.options import Commands, config_error_message, progress_line
-from pagesift_ui.cli.outputs import output_problem
+from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import StepRecord
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
@@ -77,7 +77,13 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write("\r" + progress_line(record, config.limit))
             err.flush()
 
-    session = record_snapshot(config, args.out, on_step=show)
+    try:
+        session = record_snapshot(config, args.out, on_step=show)
+    except OSError as exc:  # the WARC is written after the crawl: a full disk, /dev/full
+        err.write(f"\npagesift-ui snapshot: --out {args.out} could not be written "
+                  f"({exc.strerror or exc}); the crawl is not kept: snapshot again to a file "
+                  "that can be written\n")
+        return WRITE_FAILED
     if not args.quiet:
         err.write("\n")
     failure = start_failure(session.steps)

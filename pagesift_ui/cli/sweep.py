@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.cli.options import Commands
+from pagesift_ui.errors import shown
 
 __all__ = ["progress_text", "register", "run_sweep_command"]
 
@@ -29,10 +30,22 @@ def register(commands: Commands) -> None:
     sweep.add_argument("--scheduler", metavar="ADDRESS",
                        help="an existing Dask scheduler (tcp://HOST:PORT); default: a local "
                        "cluster for the sweep's duration")
-    sweep.add_argument("--workers", type=int,
+    sweep.add_argument("--workers", type=worker_count,
                        help="worker processes of the local cluster (default: one per core)")
     sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     sweep.set_defaults(handler=run_sweep_command)
+
+
+def worker_count(text: str) -> int:
+    """``--workers``' type: a positive whole number (argparse names the option)."""
+    try:
+        workers = int(text)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got "
+                                         f"{shown(text)}")
+    return workers
 
 
 def progress_text(done: int, total: int, failed: int, elapsed_s: float, last: str) -> str:
@@ -49,6 +62,11 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
     if not args.verbose:  # Dask logs every cluster start and stop at INFO
         logging.getLogger("distributed").setLevel(logging.WARNING)
+    if args.out.exists() and not args.out.is_dir():
+        # a results folder: a file there failed after the spec was read, as "File exists"
+        err.write(f"pagesift-ui sweep: --out {args.out} is a file; name a folder (it is "
+                  "made if missing)\n")
+        return 2
     spec = load_spec(args.spec)
 
     def show(progress: Progress) -> None:

@@ -182,9 +182,46 @@ def test_a_failed_write_with_no_save_says_the_results_are_lost(
 
 
 def test_a_warc_that_cannot_be_written_stops_before_the_crawl(faults: FaultServer) -> None:
-    before = len(faults.requests)
-    one_line(crawl(faults, "--warc", "/dev/full"), 1, "cannot write the WARC file")
-    assert len(faults.requests) == before
+    before, saved = len(faults.requests), saved_sessions()
+    # an output that cannot be written: exit 2, naming it; it left an empty open session
+    one_line(crawl(faults, "--warc", "/dev/full"), 2,
+             "--warc /dev/full could not be written (No space left on device)",
+             "nothing was crawled")
+    assert len(faults.requests) == before and saved_sessions() == saved
+
+
+def test_a_reading_command_never_makes_a_store_where_it_names_none(tmp_path: Path) -> None:
+    typo = tmp_path / "typo.db"
+    one_line(cli_in_child("sessions", "--db", str(typo)), 1,
+             f"there is no session store at {typo}")
+    one_line(cli_in_child("export", "abc123", "--db", str(typo), "--out",
+                          str(tmp_path / "x.json")), 1, "no session abc123")
+    one_line(cli_in_child("crawl", "--resume", "abc123", "--db", str(typo)), 1,
+             "no session abc123 to resume")
+    one_line(cli_in_child("replay", "abc123", "--db", str(typo)), 1,
+             "there is no session store at")
+    assert not typo.exists()
+
+
+def test_outputs_and_options_a_command_cannot_use_exit_2_naming_them(tmp_path: Path) -> None:
+    spec = tmp_path / "s.toml"
+    spec.write_text("[[snapshots]]\npath = 'x.warc.gz'\n", encoding="utf-8")
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    one_line(cli_in_child("sweep", str(spec), "--out", str(afile)), 2,
+             f"--out {afile} is a file; name a folder")
+    run = cli_in_child("sweep", str(spec), "--out", str(tmp_path / "r"), "--workers", "0")
+    assert run.code == 2 and "argument --workers: must be a whole number of at least 1" in run.err
+    one_line(cli_in_child("demo", "--truth-out", str(tmp_path / "missing" / "t.txt")), 2,
+             "--truth-out", "does not exist")
+
+
+def test_a_snapshot_that_cannot_be_written_says_which_file(
+    faults: FaultServer,
+) -> None:
+    one_line(cli_in_child("snapshot", faults.url("/seed?next=%2Fok", "www"), "--limit", "2",
+                          "--delay", "0", "--out", "/dev/full", "--quiet"), 3,
+             "--out /dev/full could not be written (No space left on device)")
 
 
 # -- 9. replay: a bundle, a WARC file or a session id -------------------------------------
@@ -203,7 +240,7 @@ def bundle(faults: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> Pat
 @pytest.mark.parametrize(("name", "words"), [
     ("missing.json", "no such file"),
     ("folder", "is a folder"),
-    ("deadbeef", "no such file, and no saved session in"),
+    ("deadbeef", "deadbeef: no such file, and"),  # no saved session, or no store
 ], ids=["missing-file", "a-folder", "unknown-id"])
 def test_replay_of_nothing_usable_is_one_clear_line(
     tmp_path: Path, name: str, words: str
