@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from pagesift_ui.cli.options import Commands, listen_problem, port_number, wait_forever
 from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
 from pagesift_ui.demo.scenarios import BENCH_SCENARIOS, LESSONS, SCENARIOS
+
+if TYPE_CHECKING:
+    from pagesift_ui.bench.report import BenchReport
 
 #: Where ``bench`` writes unless ``--out`` says otherwise: a new folder under the current
 #: directory, never the committed results in benchmarks/results.
@@ -80,6 +83,14 @@ def run_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _short_of_90(report: BenchReport) -> str:
+    """Which crawler never reached 90% recall (it read "not reached by both crawlers" when
+    one of them had)."""
+    missed = [curve.name for curve in report.curves[:2] if curve.pages_to(0.9) is None]
+    return (f"{' and '.join(missed)} never reached 90% recall within {report.limit} pages, "
+            "so there is no ratio")
+
+
 def _bench_targets(args: argparse.Namespace, err: TextIO) -> list[tuple[str, str]] | None:
     """("scenario", name) or ("site", label) pairs to run, or None after an error message."""
     if args.site or args.truth:
@@ -128,7 +139,7 @@ def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         err.write(f"{report.label}: {', '.join(str(p) for p in paths.values())}\n")
         out.write(f"{report.label}: focused needs {ratio:.2f}× the pages breadth-first needs "
                   "for 90% recall\n" if ratio is not None else
-                  f"{report.label}: 90% recall not reached by both crawlers\n")
+                  f"{report.label}: {_short_of_90(report)}\n")
     table = markdown_table(reports)
     (args.out / "results.md").write_text(table, encoding="utf-8")
     out.write(table)

@@ -185,8 +185,10 @@ def summary_lines(session: CrawlSession) -> list[str]:
           for step, reason, text in verdicts[:SUMMARY_VERDICTS]),
         *([f"  … and {len(verdicts) - SUMMARY_VERDICTS} more verdicts (the bundle has them all)"]
           if len(verdicts) > SUMMARY_VERDICTS else []),
-        f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps "
-        "(a duplicate, a failed fetch or a non-HTML answer is a step, not a page)",
+        f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps; "
+        f"{summary.get('pages_scheduled', summary['pages_fetched'])} of the budget of "
+        f"{session.config.limit} used (every fetch counts against it but a duplicate: a "
+        "failed fetch or a non-HTML answer uses the budget and reads no page)",
         f"relevant pages: {summary['relevant_pages']}",
         f"harvest rate: {summary['harvest_rate']:.1%} (relevant pages ÷ pages fetched); "
         f"{summary['fresh_rate']:.1%} of the pages brought new evidence",

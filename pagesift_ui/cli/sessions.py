@@ -168,7 +168,12 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     source = ReplaySource(responses)
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])
-    drive(session, events if same else (), strict=False)
+    # with its own settings a replay is the recording's steps again, and ends where they
+    # end: an interrupted recording ran on to its limit, every later step not recorded
+    drive(session, events if same else (), strict=False,
+          steps=len(recorded_steps) if same and recorded_steps is not None else None)
+    if not session.done:
+        session.stop(note="the recording ends here (it was interrupted)")
     failed = write_outputs(session, lambda: replayed.answers, replayed.events, args, err)
     out.write(f"replayed {_count(len(session.steps), 'step')} offline from {args.recording}; "
               f"{_count(len(source.unavailable), 'URL')} unavailable (not in the recording)\n")
@@ -224,6 +229,10 @@ def _read_file(path: Path) -> _Recording:
 
         recording = read_warc(path)
         return recording.config, list(recording.responses), list(recording.events), None
+    if path.name.lower().endswith((".warc", ".warc.gz")):
+        # read as a bundle, it was "the file is not valid JSON"
+        raise BundleError(f"{path} is not a WARC file: it starts with neither 'WARC/' nor "
+                          "gzip's header")
     opened = load_portable(path)
     if opened.responses is None:
         raise BundleError(

@@ -99,3 +99,18 @@ def test_a_truth_file_follows_the_site_to_another_port() -> None:
     moved = truth.rebased("http://127.0.0.1:8123/index.html")
     assert moved.seed == "http://127.0.0.1:8123/index.html"
     assert moved.urls == ("http://127.0.0.1:8123/a.html", "http://other.localhost:9/b.html")
+
+
+def test_the_bench_line_names_the_crawler_that_missed_90_percent() -> None:
+    # it said "not reached by both crawlers" when the focused crawl had reached it
+    from pagesift_ui.bench.run import curve_from_keys
+    from pagesift_ui.cli.demo import _short_of_90
+
+    keys = frozenset({"http://x.example/a", "http://x.example/b"})
+    focused = curve_from_keys("focused", sorted(keys), keys)
+    bfs = curve_from_keys("breadth-first", ["http://x.example/a", "http://x.example/c"], keys)
+    report = BenchReport("x", Truth("q", "http://x.example/", tuple(sorted(keys))), 2,
+                         [focused, bfs])
+    assert report.speedup_at(0.9) is None
+    assert _short_of_90(report) == ("breadth-first never reached 90% recall within 2 pages, "
+                                    "so there is no ratio")

@@ -147,3 +147,25 @@ def test_replaying_a_foreign_warc_needs_a_start_url_and_query(tmp_path: Path) ->
     code, out, err = run("replay", str(warc), "--seed", "http://x.test/", "--query", "refunds")
     assert code == 0, err
     assert "replayed 1 step offline" in out and "0 URLs unavailable" in out
+
+
+def test_a_replay_of_an_interrupted_session_ends_where_its_recording_ends(
+    site: FixtureSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # it ran on to the limit with every later step "not recorded"
+    with fetches_interrupted_after(monkeypatch, 5):
+        assert crawl(site, "--limit", "12", "--no-stop")[0] == 130
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    code, out, err = run("replay", info.session_id)
+    assert code == 0, err
+    assert "replayed 5 steps offline" in out and "0 URLs unavailable" in out
+    assert "the replay reproduces all 5 recorded steps" in out
+    assert "stop reason: cancelled" in out
+
+
+def test_a_file_named_as_a_warc_that_is_none_is_named_so(tmp_path: Path) -> None:
+    bad = tmp_path / "crawl.warc.gz"
+    bad.write_bytes(b"{not a WARC}")
+    code, _, err = run("replay", str(bad), "--query", "x")
+    assert code == 1 and "crawl.warc.gz is not a WARC file" in err  # was "not valid JSON"
