@@ -318,26 +318,36 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         out.append(f"Politeness: {record.politeness_note}.")
     if record.render is not None:
         out.append(f"JavaScript: {RenderReport.from_dict(record.render).note}.")
-    if record.verdict is not None:
-        out.append(f"Verdict {explain_verdict(record.verdict, record, config)}.")
-        if record.forgiven:
-            out.append(f"Forgiven: {record.forgiven_why}.")
-            if record.verdict_fate is VerdictFate.NO_STOP and record.lead_why:
-                # recorded past (--no-stop): what the pending-lead check said, with numbers
-                # (a verdict the one-source grace forgave says the lead's answer in its why)
-                out.append(f"It stood: {record.lead_why}.")
-        elif record.stopped:
-            stood = f" It stood: {record.lead_why}." if record.lead_why else ""
-            out.append(f"The crawl stopped here.{stood}")
     return out
 
 
-def explain_step(record: StepRecord, config: CrawlConfig) -> str:
-    """One paragraph saying what the step did and why, from the record alone."""
+def _verdict_text(record: StepRecord, config: CrawlConfig) -> list[str]:
+    """The verdict that fired at the step, if one did, and what became of it."""
+    if record.verdict is None:
+        return []
+    out = [f"Verdict {explain_verdict(record.verdict, record, config)}."]
+    if record.forgiven:
+        out.append(f"Forgiven: {record.forgiven_why}.")
+        if record.verdict_fate is VerdictFate.NO_STOP and record.lead_why:
+            # recorded past (--no-stop): what the pending-lead check said, with numbers
+            # (a verdict the one-source grace forgave says the lead's answer in its why)
+            out.append(f"It stood: {record.lead_why}.")
+    elif record.stopped:
+        stood = f" It stood: {record.lead_why}." if record.lead_why else ""
+        out.append(f"The crawl stopped here.{stood}")
+    return out
+
+
+def explain_step(record: StepRecord, config: CrawlConfig, *, verdict_first: bool = False) -> str:
+    """One paragraph saying what the step did and why, from the record alone. With
+    ``verdict_first`` the verdict opens it: the explorer's Latest box is a box of fixed height
+    that scrolls, and at its end the verdict, the point of a stop, was out of sight."""
     parts = [_head_text(record, config)]
     if record.outcome is StepOutcome.FETCHED:
         parts += [_relevance_text(record), _evidence_text(record), _coverage_text(record, config)]
     parts += _tail_text(record, config)
+    verdict = _verdict_text(record, config)
+    parts = [*verdict, *parts] if verdict_first else [*parts, *verdict]
     return " ".join(p for p in parts if p)
 
 

@@ -35,7 +35,8 @@ class Label:
 STOP_REASONS: dict[StopReason, Label] = {
     StopReason.COVERAGE_REACHED: Label("covered", "#2ca02c", "star"),
     StopReason.SATURATED: Label("saturated", "#ff7f0e", "x"),
-    StopReason.NO_RELEVANT_PAGES: Label("nothing found", "#d62728", "triangle-down"),
+    # "nothing found" was cut to "nothing fo…" in a tile at 1280 px with the sidebar open
+    StopReason.NO_RELEVANT_PAGES: Label("none found", "#d62728", "triangle-down"),
     StopReason.LIMIT_REACHED: Label("limit", "#1f77b4", "square"),
     StopReason.EXHAUSTED: Label("exhausted", "#7f7f7f", "diamond"),
     StopReason.CANCELLED: Label("cancelled", "#9467bd", "circle-open"),

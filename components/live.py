@@ -187,7 +187,7 @@ class SummarySlots:
         if session.steps:
             if self._latest is None:
                 self._latest = st.container(border=True, height=140, key="latest").empty()
-            latest = explain_step(session.steps[-1], session.config)
+            latest = explain_step(session.steps[-1], session.config, verdict_first=True)
             self._latest.markdown(f"**Latest.** {md_escape(latest)}")
 
 

@@ -99,7 +99,7 @@ def headline_metrics(
                "clue-less irrelevant pages in a row before anything was found: "
                f"no_relevant_pages at {COLD_PATIENCE}×patience"),
         Metric("Verdict", verdict, "the stop rule that fired: covered = coverage_reached, "
-               "nothing found = no_relevant_pages; with Stop on verdict off, the first "
+               "none found = no_relevant_pages; with Stop on verdict off, the first "
                "verdict that stood and its step", verdict_note),
     ]
 

@@ -223,6 +223,18 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
     assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
 
 
+def test_the_latest_box_opens_with_the_verdict() -> None:
+    # the box scrolls, and the verdict at the end of the step's paragraph was out of sight
+    stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
+                          verdict_fate=VerdictFate.STOPPED, verdict_stale=5)
+    text = explain_step(stopped, CONFIG, verdict_first=True)
+    assert text.startswith("Verdict saturated: 5 pages in a row brought nothing new")
+    assert "The crawl stopped here." in text and "Step 9" in text
+    assert sorted(text.split()) == sorted(explain_step(stopped, CONFIG).split())
+    plain = make_record(4)
+    assert explain_step(plain, CONFIG, verdict_first=True) == explain_step(plain, CONFIG)
+
+
 def test_explain_step_says_why_a_verdict_stood_with_the_lead_checks_numbers() -> None:
     why = ("the next 5 links to fetch score 0.12 on average (the first: http://e.edu/x), below "
            "0.36, the lowest score of the 9 links that led to on-topic pages")
