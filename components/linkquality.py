@@ -161,7 +161,8 @@ def render_link_quality() -> None:
         return
     st.caption(f"{points[-1].n} links predicted, then learned. Lower log-loss and Brier "
                "score are better; AUC is the chance that a relevant link was predicted above "
-               "an irrelevant one (½: no better than a coin).")
+               "an irrelevant one (½: no better than a coin), None until both kinds were "
+               "seen (in the window, for its columns).")
     st.dataframe(quality_frame(points, window), key="quality_table", hide_index=True,
                  width="stretch")
     st.plotly_chart(quality_figure(points, window), key="quality_chart", width="stretch")
