@@ -68,8 +68,10 @@ def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFr
                        "furniture": row.furniture, "pinned": row.pinned,
                        "demoted": row.demoted, "cluster": row.cluster, "depth": row.depth})
         records.append(record)
-    columns = ["rank", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping", "now", "blind",
-               "cited", "named list", "furniture", "pinned", "demoted", "cluster", "depth"]
+    # "pinned" beside the rank: a pinned link heads the queue with a lower score than the
+    # next, and its flag far to the right read as a ranking error
+    columns = ["rank", "pinned", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping",
+               "now", "blind", "cited", "named list", "furniture", "demoted", "cluster", "depth"]
     return pd.DataFrame.from_records(records, columns=columns)
 
 

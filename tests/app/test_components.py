@@ -534,7 +534,7 @@ def test_frontier_and_pages_frames() -> None:
     row = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, True, False,
                       "Fees", LINK)
     frame = frontier_frame([row], SEED)
-    assert frame.columns.is_unique
+    assert frame.columns.is_unique and list(frame.columns[:3]) == ["rank", "pinned", "score"]
     assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
     # the terms that are not learned have columns of their own (0 when the link has none)
     assert frame.loc[0, "meaning·w"] == 0.0 and "siblings·w" in frame.columns
