@@ -25,7 +25,7 @@ from pagesift_ui.frontier.prequential import evaluate
 from pagesift_ui.session import CrawlSession, StepRecord
 from pagesift_ui.session.bundle import bundle_json, session_bundle
 from pagesift_ui.session.config import SETTINGS
-from pagesift_ui.session.views import harvest_rate
+from pagesift_ui.session.views import harvest_rate, start_failure
 from pagesift_ui.store import ReplaySource
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload
 from pagesift_ui.sweep.spec import Cell
@@ -67,6 +67,10 @@ def run_cell(cell: Cell, payload: SnapshotPayload) -> CellResult:
             row = {**_identity(cell), **_crawl_metrics(cell, session, records, steps),
                    **_model_metrics(records, cell.window)}
             bundle = bundle_json(session_bundle(session))
+        failure = start_failure(records)
+        if failure is not None:
+            # a seed the snapshot lacks read as "ok, 1 step, exhausted": a result of nothing
+            row.update(status="failed", error=f"the start URL could not be crawled: {failure}")
     except Exception as exc:  # a failed cell is a result: recorded, and the sweep goes on
         logger.warning("cell %s failed: %r", cell.cell_id, exc)
         return failed_result(cell, "".join(traceback.format_exception_only(exc)).strip(),

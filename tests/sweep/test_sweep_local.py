@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 import pytest
@@ -127,3 +129,18 @@ def test_a_grid_past_the_cell_limit_is_refused_before_it_is_multiplied_out(
                                           r"100,000: split it"):
         parse_spec(text.replace('strategy = ["focused", "thompson"]', axes), base)
     assert MAX_CELLS == 100_000
+
+
+def test_a_cell_whose_seed_the_snapshot_lacks_fails_saying_so(
+    local_sweep: Sweep, tmp_path: Path,
+) -> None:
+    # it read "ok", one step, exhausted: a row of nothing among the results
+    text = local_sweep.spec.read_text(encoding="utf-8")
+    seed = 'seed = "http://www.nowhere.localhost/"\n\n'
+    elsewhere = text.replace("[[queries]]", seed + "[[queries]]", 1)
+    spec = parse_spec(elsewhere, local_sweep.spec.parent)
+    cell = spec.cells[0]
+    result = run_cell(cell, spec.payload(cell.snapshot_digest))
+    assert result.row["status"] == "failed"
+    assert result.row["error"].startswith("the start URL could not be crawled: "
+                                          "http://www.nowhere.localhost/")
