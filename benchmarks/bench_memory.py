@@ -39,7 +39,7 @@ def hwm_kb():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
     return 0
-from pagesift_ui.cli.main import main
+from pagesift_ui.cli.commands import main
 imported = hwm_kb()
 rc = main(sys.argv[1:])
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -15,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from warcio.archiveiterator import ArchiveIterator
@@ -201,13 +202,13 @@ def _cli_imports(path: Path) -> set[str]:
     return found
 
 
-def test_cli_modules_import_one_way_main_groups_shared() -> None:
+def test_cli_modules_import_one_way_commands_groups_shared() -> None:
     graph = {p.stem: _cli_imports(p) for p in CLI_DIR.glob("*.py") if p.stem != "__init__"}
-    groups = set(graph) - SHARED - {"main"}
+    groups = set(graph) - SHARED - {"commands"}
     assert groups >= {"crawl", "sessions", "demo"}
     assert all(not graph[name] - SHARED for name in groups), graph
     assert all(not graph[name] - {"options"} for name in SHARED), graph
-    assert "main" not in set().union(*graph.values()), graph
+    assert "commands" not in set().union(*graph.values()), graph
     assert not graph["options"], "options is the bottom of the cli package"
 
 
@@ -438,3 +439,20 @@ def test_the_summary_counts_the_links_past_the_per_page_cap_and_names_the_flag()
             in lines)
     assert not any(line.startswith("links not read") for line in summary_lines(
         _Crawled(pages_over_link_cap=0, links_not_read=0)))  # type: ignore[arg-type]
+
+
+def test_a_ctrl_c_while_the_commands_load_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # loading the commands takes most of a second; a Ctrl-C then printed a traceback
+    import builtins
+
+    real_import = builtins.__import__
+
+    def interrupted(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "pagesift_ui.cli.commands":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert pagesift_ui.cli.main(["sessions"]) == 130

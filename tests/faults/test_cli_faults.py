@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.cli import main
-from pagesift_ui.cli.main import EXIT_CODES, INTERNAL_ERROR, build_parser
+from pagesift_ui.cli.commands import EXIT_CODES, INTERNAL_ERROR, build_parser
 from pagesift_ui.errors import ConnectFailed, OutOfScope
 from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.store import SessionStatus, SessionStore, default_db_path

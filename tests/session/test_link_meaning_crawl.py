@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pagesift_ui.cli.main import build_parser
+from pagesift_ui.cli.commands import build_parser
 from pagesift_ui.cli.options import config_from_args
 from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
 from pagesift_ui.session import CrawlConfig, CrawlSession

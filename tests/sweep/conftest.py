@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pagesift_ui.cli.main import main
+from pagesift_ui.cli.commands import main
 from pagesift_ui.demo import start_demo
 
 SCENARIO = "university"
