@@ -10,10 +10,11 @@ import streamlit as st
 
 from components.compare import render_compare
 from components.compare_set import init_compare_state
-from components.explorer import explorer
+from components.explorer import VIEW_PICKS, explorer
 from components.linkquality import render_link_quality
 from components.pages import Page, take_request
 from components.sidebar import init_state
+from components.state import keep_values
 from components.sweepview import render_sweeps
 
 #: The pages in the navigation, in its order; the explorer is the landing page.
@@ -35,6 +36,9 @@ def run() -> None:
              for page, draw, title in PAGES}
     # At the top, not in the sidebar: the explorer's setup keeps its first screen.
     current = st.navigation(list(pages.values()), position="top")
+    # the explorer's open view and its pickers, while another page is shown (Streamlit drops
+    # the state of a widget no run draws: back on the explorer, the view was Decision log)
+    keep_values(ss, ("view", *VIEW_PICKS))
     requested = take_request(ss)  # a callback's "open it there" (a sweep cell, …)
     if requested is not None and current.url_path != requested.value:
         st.switch_page(pages[requested])

@@ -388,6 +388,12 @@ def test_the_selected_view_survives_an_override_and_a_step(at: AppTest) -> None:
     assert at.session_state["view"] == "Frontier"
     assert [tab.label for tab in at.tabs] == ["Decision log", "Frontier", "Pages",
                                               "Page inspector", "Subtrees", "What-if stops"]
+    # and a visit to another page: back on the explorer it was Decision log again
+    at.session_state["goto"] = "compare"
+    at.run()
+    at.session_state["goto"] = "explorer"
+    at.run()
+    assert not at.exception and at.session_state["view"] == "Frontier"
 
 
 def test_a_failed_start_shows_the_first_steps_error(at: AppTest) -> None:
