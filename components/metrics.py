@@ -58,6 +58,11 @@ def _fresh_note(summary: Mapping[str, Any]) -> str | None:
     return None if fresh is None else f"{fresh:.0%} brought new evidence"
 
 
+def _dry_note(summary: Mapping[str, Any]) -> str | None:
+    dry = summary.get("queue_in_dry")
+    return f"{dry} in dry subtrees" if dry else None
+
+
 def _steps_note(steps: Sequence[StepRecord]) -> str | None:
     return f"in {len(steps)} step{'s' * (len(steps) != 1)}" if steps else None
 
@@ -85,7 +90,9 @@ def headline_metrics(
         Metric("Harvest rate", f"{_harvest(summary):.0%}",
                "relevant pages ÷ pages fetched, after your labels (the focused-crawling "
                "harvest rate; Compare and the sweeps plot the same)", _fresh_note(summary)),
-        Metric("Queue", str(summary.get("queue_length", 0)), "links waiting to be fetched"),
+        Metric("Queue", str(summary.get("queue_length", 0)),
+               "links waiting to be fetched; those of dry subtrees (found or forced dry) are "
+               "dropped when their turn comes, not fetched", _dry_note(summary)),
         Metric("Coverage", f"{summary.get('coverage', 0.0):.0%}",
                f"mean over terms of min(1, evidence / {config.adaptive.evidence_per_term}); "
                f"coverage_reached needs {config.adaptive.coverage_threshold:.0%}"),

@@ -742,6 +742,18 @@ class BestFirst:
             candidates = self._outside(answers)
         return None
 
+    def count_in(self, chosen: Callable[[str], bool]) -> int:
+        """How many live entries have a part (``part_of`` their URL) that is ``chosen``;
+        ``chosen`` is asked once per part ever queued. One masked sum, no listing."""
+        if not self._part_names:
+            return 0
+        picked = np.fromiter((bool(chosen(name)) for name in self._part_names), dtype=bool,
+                             count=len(self._part_names))
+        if not picked.any():
+            return 0
+        live = self._live[: self._size] & picked[self._part_ids[: self._size]]
+        return int(live.sum())
+
     def _outside(self, answers: Mapping[int, bool]) -> BoolArray:
         """Live slots whose part is not among the excluded ones in ``answers``."""
         excluded = np.zeros(len(self._part_names), dtype=bool)

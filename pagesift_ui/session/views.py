@@ -179,6 +179,8 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         "covered": adaptive.covered(),
         "evidence": dict(zip(query.terms, adaptive.evidence, strict=True)),
         "queue_length": len(session.state.queue),
+        # queued links of subtrees found or forced dry: dropped when popped, never fetched
+        "queue_in_dry": session.state.queue.count_in(session.state.is_dry),
         "stop_reason": session.stop_reason.value if session.stop_reason else None,
         "first_verdict": session.first_verdict.value if session.first_verdict else None,
         "stop_step": session.stop_step,
@@ -223,6 +225,7 @@ def _as_recorded(session: LiveSession) -> dict[str, Any]:
         "covered": last.covered if last else False,
         "evidence": dict(zip(last.terms, last.evidence, strict=True)) if last else {},
         "queue_length": last.queue_length if last else 0,
+        "queue_in_dry": 0,
         "stop_step": stop_step,
         "first_verdict": session.first_verdict.value if stop_step is not None
         and session.first_verdict else None,

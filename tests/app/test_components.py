@@ -512,6 +512,10 @@ def test_headline_metrics_labels_and_values() -> None:
     old = {m.label: m for m in headline_metrics({**summary, "harvest_rate": 0.9, "fresh_rate":
                                                  None}, steps, CONFIG)}
     assert (old["Harvest rate"].value, old["Harvest rate"].delta) == ("50%", None)
+    # a forced-dry subtree's links stay queued until their turn: the tile says how many
+    dry = {m.label: m for m in headline_metrics({**summary, "queue_in_dry": 3}, steps, CONFIG)}
+    assert (dry["Queue"].value, dry["Queue"].delta) == ("40", "3 in dry subtrees")
+    assert metrics["Queue"].delta is None
     assert metrics["Stale"].value == "2 / 5"
     assert metrics["Cold"].value == "1 / 10"
     assert metrics["Verdict"].value == "—"

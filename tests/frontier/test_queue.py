@@ -610,6 +610,23 @@ def test_first_outside_takes_the_pins_first_then_the_best_outside_the_excluded_p
     assert queue.first_outside(lambda part: True) is None
 
 
+def test_count_in_counts_the_live_entries_of_the_chosen_parts_asking_each_part_once() -> None:
+    queue = queue_of(("https://a.com/x/1", 0.9), ("https://a.com/x/2", 0.8),
+                     ("https://b.com/y/3", 0.1), ("https://a.com/z/4", 0.5))
+    asked: list[str] = []
+
+    def chosen(part: str) -> bool:
+        asked.append(part)
+        return part == "a.com/x"
+
+    assert queue.count_in(chosen) == 2
+    assert sorted(asked) == sorted(set(asked))  # once per part
+    queue.drop("https://a.com/x/1")
+    assert queue.count_in(chosen) == 1
+    assert queue.count_in(lambda part: False) == 0
+    assert BestFirst().count_in(lambda part: True) == 0
+
+
 def test_first_outside_reads_the_part_the_queue_was_made_with() -> None:
     queue = BestFirst(part_of=lambda url: url.rsplit("/", 1)[0])
     for url, score in (("https://a.com/x/1", 0.9), ("https://a.com/x/y/2", 0.8)):

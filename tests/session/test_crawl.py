@@ -150,7 +150,11 @@ def test_drop_and_force_dry_change_what_is_fetched() -> None:
     session.drop(head.key)
     assert head.key not in {row.key for row in session.frontier(100)}
     nxt = session.frontier(1)[0]
+    assert session.summary()["queue_in_dry"] == 0
     session.force_dry(nxt.subtree)
+    # the Queue tile says how many queued links will be dropped, not fetched
+    in_part = [row for row in session.frontier(1000) if row.subtree == nxt.subtree]
+    assert session.summary()["queue_in_dry"] == len(in_part) > 0
     record = session.step()
     assert record.url != nxt.url
     assert nxt.url in record.dropped_dry or nxt.url not in {r.url for r in session.steps}
