@@ -198,7 +198,7 @@ def at() -> Iterator[AppTest]:
 
 
 #: Each table's first columns (AppTest's dataframes carry no key).
-_TABLES = {"frontier": ["rank", "score"], "pages": ["step", "url"], "subtrees": ["part", "pages"]}
+_TABLES = {"frontier": ["rank", "pinned"], "pages": ["step", "url"], "subtrees": ["part", "pages"]}
 
 
 def _tables(at: AppTest) -> dict[str, pd.DataFrame]:
