@@ -62,6 +62,11 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
     if not args.verbose:  # Dask logs every cluster start and stop at INFO
         logging.getLogger("distributed").setLevel(logging.WARNING)
+    if args.scheduler is not None and args.workers is not None:
+        # it was ignored without a word: the cluster's own workers run the cells
+        err.write("pagesift-ui sweep: --workers sizes the local cluster; with --scheduler "
+                  "the cells run on that cluster's workers: leave out one of the two\n")
+        return 2
     if args.out.exists() and not args.out.is_dir():
         # a results folder: a file there failed after the spec was read, as "File exists"
         err.write(f"pagesift-ui sweep: --out {args.out} is a file; name a folder (it is "

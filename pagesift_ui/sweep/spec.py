@@ -63,6 +63,8 @@ CELL_FORMAT = 1
 #: Settings a cell takes from its snapshot and query, not from ``[settings]`` or ``[grid]``.
 _FROM_AXES = ("seed_url", "query")
 _OPTIONAL = {s.name for s in SETTINGS if s.optional}
+#: The names a spec's [settings] and [grid] take: the flat ``SETTINGS`` names and the prior.
+_SETTING_NAMES = frozenset(s.name for s in SETTINGS) | {"prior_weights"}
 #: The most cells one spec may make: each is a crawl (a hundred thousand of 200 pages is
 #: weeks on a laptop), and a grid of many long axes multiplies out before anything runs.
 MAX_CELLS = 100_000
@@ -226,6 +228,12 @@ def _settings(where: str, table: Mapping[str, Any]) -> dict[str, Any]:
     for name in _FROM_AXES:
         if name in table:
             raise ConfigError(f"{where}.{name}", "comes from the snapshots and queries")
+    unknown = sorted(set(table) - _SETTING_NAMES)
+    if unknown:
+        # named here, by the spec's own flat names: the config's own error listed its fields
+        # ("adaptive", "query", "seed_url") and not patience, min_gain, … which are accepted
+        raise ConfigError(f"{where}.{unknown[0]}", f"unknown setting; the settings are "
+                          f"{sorted(_SETTING_NAMES)}")
     return {name: _value(name, value) for name, value in table.items()}
 
 
@@ -259,7 +267,7 @@ def _cells(
     points: Sequence[Mapping[str, Any]],
     window: int,
 ) -> list[Cell]:
-    cells = []
+    cells: dict[str, Cell] = {}
     for snapshot in snapshots:
         for query in (q for q in queries if snapshot.name in q.snapshots):
             truth = query.truth.rebased(snapshot.seed_url).keys if query.truth else None
@@ -267,10 +275,12 @@ def _cells(
                 values = {**settings, **point, "seed_url": snapshot.seed_url,
                           "query": query.text}
                 config = CrawlConfig.from_mapping(settings_mapping(values))
-                cell = Cell(snapshot.name, snapshot.payload.digest, query.name, config,
-                            dict(point), truth, window)
-                cells.append(_with_id(cell))
-    return cells
+                cell = _with_id(Cell(snapshot.name, snapshot.payload.digest, query.name,
+                                     config, dict(point), truth, window))
+                # a union: overlapping [[grid]] tables, a repeated value or query make the
+                # same cell twice, whose rows were counted twice in every mean over cells
+                cells.setdefault(cell.cell_id, cell)
+    return list(cells.values())
 
 
 def _with_id(cell: Cell) -> Cell:

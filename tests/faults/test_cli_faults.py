@@ -210,6 +210,9 @@ def test_outputs_and_options_a_command_cannot_use_exit_2_naming_them(tmp_path: P
     afile.write_text("", encoding="utf-8")
     one_line(cli_in_child("sweep", str(spec), "--out", str(afile)), 2,
              f"--out {afile} is a file; name a folder")
+    one_line(cli_in_child("sweep", str(spec), "--out", str(tmp_path / "r"), "--workers", "1",
+                          "--scheduler", "tcp://127.0.0.1:1"), 2,
+             "--workers sizes the local cluster")
     run = cli_in_child("sweep", str(spec), "--out", str(tmp_path / "r"), "--workers", "0")
     assert run.code == 2 and "argument --workers: must be a whole number of at least 1" in run.err
     one_line(cli_in_child("demo", "--truth-out", str(tmp_path / "missing" / "t.txt")), 2,

@@ -135,6 +135,22 @@ sampling_seed = [0, 1, 2]
         "strategy=thompson sampling_seed=1", "strategy=thompson sampling_seed=2"]
     assert len({cell.cell_id for cell in spec.cells}) == 4
     assert spec.snapshots[0].name == "s.json"
+    # overlapping tables, a repeated value or a repeated query: each cell once (8 rows for
+    # 6 cells, and every step row twice, were written)
+    overlapping = parse_spec("""
+[[snapshots]]
+path = "s.json"
+[[queries]]
+text = "refund policy"
+[[queries]]
+text = "refund policy"
+[[grid]]
+patience = [3, 5]
+[[grid]]
+patience = [5, 8, 8]
+""", base=tmp_path)
+    assert [cell.label for cell in overlapping.cells] == [
+        "patience=3", "patience=5", "patience=8"]
 
 
 def test_a_snapshot_is_replayed_as_a_crawl_for_the_query_given(tmp_path: Path) -> None:

@@ -114,6 +114,11 @@ def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
         parse_spec(text.replace('"thompson"', '"greedy"'), base)
     with pytest.raises(ConfigError, match="unknown section"):
         parse_spec(text + "\n[extra]\n", base)
+    # a misspelt setting is named with the spec's own names (the config's listed "adaptive")
+    with pytest.raises(ConfigError, match="settings.patiense: unknown setting; the settings "
+                       "are .*'patience'") as caught:
+        parse_spec(text.replace("[settings]", "[settings]\npatiense = 4"), base)
+    assert "'adaptive'" not in str(caught.value)
 
 
 def test_a_grid_past_the_cell_limit_is_refused_before_it_is_multiplied_out(
