@@ -31,7 +31,7 @@ from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.session.config import SETTINGS
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.session.views import harvest_rate
-from pagesift_ui.sweep.tables import MANIFEST_FORMAT, session_path
+from pagesift_ui.sweep.tables import CELL_COLUMNS, MANIFEST_FORMAT, STEP_COLUMNS, session_path
 
 __all__ = [
     "AGGREGATES",
@@ -105,6 +105,15 @@ def load_results(folder: Path) -> SweepResults:
         raise BundleError(f"{folder} holds no sweep results: {exc}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise BundleError(f"{folder}/manifest.json is not a pagesift sweep manifest")
+    # every column the views read, checked once here: a table without one ended the Sweeps
+    # page in a KeyError traceback
+    for name, table, columns in (("cells.parquet", cells, CELL_COLUMNS),
+                                 ("steps.parquet", steps, STEP_COLUMNS)):
+        missing = [column for column, _ in columns if column not in table.columns]
+        if missing:
+            raise BundleError(f"{folder}/{name} is not a sweep's table: it has no "
+                              f"{', '.join(missing[:5])}{' …' if len(missing) > 5 else ''} "
+                              "column")
     return SweepResults(folder, cells, steps, manifest)
 
 

@@ -149,3 +149,22 @@ def test_a_cell_whose_seed_the_snapshot_lacks_fails_saying_so(
     assert result.row["status"] == "failed"
     assert result.row["error"].startswith("the start URL could not be crawled: "
                                           "http://www.nowhere.localhost/")
+
+
+def test_a_results_table_without_the_columns_is_refused_by_name(
+    local_sweep: Sweep, tmp_path: Path,
+) -> None:
+    # valid Parquet with other columns ended the Sweeps page in a KeyError traceback
+    import shutil
+
+    import pandas as pd
+
+    from pagesift_ui.errors import BundleError
+
+    folder = tmp_path / "results"
+    shutil.copytree(local_sweep.out, folder)
+    cells = pd.read_parquet(folder / "cells.parquet")
+    cells[["cell_id", "query"]].to_parquet(folder / "cells.parquet")
+    with pytest.raises(BundleError, match=r"cells.parquet is not a sweep's table: it has no "
+                       r"snapshot, .* column"):
+        load_results(folder)
