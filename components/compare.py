@@ -82,13 +82,18 @@ def on_compare_upload() -> None:
     ss = st.session_state
     ss["compare_error"] = None
     files: Sequence[UploadedFile] = ss.get("compare_upload") or ()
+    read: frozenset[str] = ss.get("compare_uploads_read") or frozenset()
     errors = []
     for uploaded in files:
+        if uploaded.file_id in read:
+            continue
+        read |= {uploaded.file_id}
         data = uploaded.getvalue()
         try:
             add_compared(ss, bundle_entry(uploaded.name, data, _truth))
         except PagesiftError as exc:  # BundleError
             errors.append(f"{uploaded.name}: {exc}")
+    ss["compare_uploads_read"] = read
     if errors:
         ss["compare_error"] = "; ".join(errors)
 

@@ -51,6 +51,9 @@ TruthOf = Callable[[str, str], Sequence[str] | None]
 COMPARE_DEFAULTS: dict[str, Any] = {
     "compare": (),  # tuple[Compared, ...]: the sessions being compared, in the order added
     "compare_error": None,  # the last failed Add's message
+    # the uploads already read (file ids): the uploader hands back every file still in it
+    # at each change, so a removed bundle came back and old errors repeated with each upload
+    "compare_uploads_read": frozenset(),
     "sweep_folders": (),  # results folders opened in this app session, newest first
     "goto": None,  # a page to switch to at the next run (Page.value), set by a callback
 }

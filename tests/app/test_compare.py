@@ -232,6 +232,42 @@ def test_bundles_and_the_open_session_are_compared(at: AppTest) -> None:
     assert [e.name for e in at.session_state.compare] == names[1:]
 
 
+def test_an_upload_reads_only_the_files_new_to_the_uploader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the uploader hands back every file still in it at each change: a removed bundle came
+    # back with the next upload, and old errors repeated with each one
+    import types
+
+    import components.compare as compare
+    from components.compare_set import COMPARE_DEFAULTS
+
+    seed = shared_demo(SCENARIO).seed_url
+    config = CrawlConfig.from_mapping({"seed_url": seed, "query": "fees", "limit": 3})
+    with CrawlSession(config) as session:
+        session.run()
+        data = export_json(session).encode()
+
+    class Uploaded:
+        def __init__(self, file_id: str, name: str, content: bytes) -> None:
+            self.file_id, self.name, self._content = file_id, name, content
+
+        def getvalue(self) -> bytes:
+            return self._content
+
+    state: dict[str, Any] = dict(COMPARE_DEFAULTS)
+    monkeypatch.setattr(compare, "st", types.SimpleNamespace(session_state=state))
+    good, bad = Uploaded("1", "good.json", data), Uploaded("2", "bad.json", b"{")
+    state["compare_upload"] = [good, bad]
+    compare.on_compare_upload()
+    assert [e.name for e in state["compare"]] == ["good.json"]
+    assert state["compare_error"].startswith("bad.json: ")
+    state["compare"] = ()  # removed on the page
+    state["compare_upload"] = [good, bad, Uploaded("3", "new.json", data)]
+    compare.on_compare_upload()
+    assert [e.name for e in state["compare"]] == ["new.json"] and state["compare_error"] is None
+
+
 # -- the Sweeps page ----------------------------------------------------------------------
 
 
