@@ -4,11 +4,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -21,6 +18,7 @@ from pagesift_ui.cli.options import (
     config_from_args,
     listen_problem,
     port_number,
+    stop_after_the_step,
     summary_lines,
     wait_forever,
 )
@@ -111,20 +109,25 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"({exc.strerror or exc}); nothing was crawled{kept}\n")
         return 2
     interrupted = _crawl(session, args.quiet, err)
-    # the answers are asked for only if a bundle is written (a saved crawl reads them back)
-    responses: Callable[[], Sequence[Recorded]]
-    if saved is not None:
-        responses, events = saved.recorded, saved.events
-    else:
-        # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
-        responses = functools.partial(tuple, memory.answers)
-        events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
-    failed = write_outputs(session, responses, events, args, err)
-    if warc is not None:
-        err.write(f"WARC: {warc.path} ({warc.pages} pages)\n")
-    if saved is not None and interrupted:
-        err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` continues it\n")
-    out.write("\n".join(summary_lines(session)) + "\n")
+    # a Ctrl-C now waits for the files and the summary (it skipped the CSV and the summary
+    # when it came just after the last step); a second one stops at once
+    with stop_after_the_step(err, then="writing the files first"):
+        # the answers are asked for only if a bundle is written (a saved crawl reads them
+        # back)
+        responses: Callable[[], Sequence[Recorded]]
+        if saved is not None:
+            responses, events = saved.recorded, saved.events
+        else:
+            # every override made, the Ctrl-C stop included, with the sink's empty-queue calls
+            responses = functools.partial(tuple, memory.answers)
+            events = tuple(merge_events(session.overrides, queue_empty_marks(memory.events)))
+        failed = write_outputs(session, responses, events, args, err)
+        if warc is not None:
+            err.write(f"WARC: {warc.path} ({warc.pages} pages)\n")
+        if saved is not None and interrupted:
+            err.write(f"interrupted: `pagesift-ui crawl --resume {saved.session_id}` "
+                      "continues it\n")
+        out.write("\n".join(summary_lines(session)) + "\n")
     if failed:
         err.write(_lost_files_help(failed, saved, args))
         return WRITE_FAILED
@@ -204,32 +207,6 @@ def _stream_warc(session: CrawlSession, path: Path, saved: StoreSink | None) -> 
                            answers=saved.recorded(), events=saved.events)
 
 
-@contextlib.contextmanager
-def _stop_after_the_step(err: TextIO) -> Iterator[threading.Event]:
-    """The first Ctrl-C asks the crawl to stop once the step under way is recorded (set
-    on the event); a second one interrupts at once, as Ctrl-C always does. Scrapy stops the
-    same way. Cut off half-way, a step leaves counters that no record has; the summary then
-    reads the records (``CrawlSession.interruption``). Outside the main thread, where no
-    handler can be set, Ctrl-C interrupts at once."""
-    asked = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield asked
-        return
-
-    def ask(signum: int, frame: object) -> None:
-        if asked.is_set():
-            raise KeyboardInterrupt
-        asked.set()
-        err.write("\nCtrl-C: stopping after this step (Ctrl-C again to stop at once)\n")
-        err.flush()
-
-    previous = signal.signal(signal.SIGINT, ask)
-    try:
-        yield asked
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
     """Run to the stop with a progress bar; True if interrupted by Ctrl-C. The session and
     its WARC sink, if any, are closed."""
@@ -238,7 +215,7 @@ def _crawl(session: CrawlSession, quiet: bool, err: TextIO) -> bool:
         session.add_sink(progress)
     warc = session.find_sink(WarcSink)
     try:
-        with _stop_after_the_step(err) as asked:
+        with stop_after_the_step(err) as asked:
             for _ in session.iter_steps():
                 if asked.is_set():
                     raise KeyboardInterrupt

@@ -4,8 +4,10 @@ the lines written to the terminal. Group modules import this one; it imports no 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from pagesift_ui.errors import ConfigError, shown
@@ -36,6 +38,7 @@ __all__ = [
     "listen_problem",
     "port_number",
     "progress_line",
+    "stop_after_the_step",
     "summary_lines",
     "wait_forever",
 ]
@@ -207,6 +210,34 @@ def summary_lines(session: CrawlSession) -> list[str]:
     for term, evidence in summary["evidence"].items():
         lines.append(f"  {term:<20} {evidence:>3} / {target} evidence")
     return lines
+
+
+@contextlib.contextmanager
+def stop_after_the_step(
+    err: TextIO, then: str = "stopping after this step"
+) -> Iterator[threading.Event]:
+    """The first Ctrl-C asks the command to stop once the step under way is recorded (set
+    on the event, and ``then`` said on ``err``); a second one interrupts at once, as Ctrl-C
+    always does. Scrapy stops the same way. Cut off half-way, a step leaves counters that no
+    record has; the summary then reads the records (``CrawlSession.interruption``). Outside
+    the main thread, where no handler can be set, Ctrl-C interrupts at once."""
+    asked = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield asked
+        return
+
+    def ask(signum: int, frame: object) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt
+        asked.set()
+        err.write(f"\nCtrl-C: {then} (Ctrl-C again to stop at once)\n")
+        err.flush()
+
+    previous = signal.signal(signal.SIGINT, ask)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def wait_forever() -> None:

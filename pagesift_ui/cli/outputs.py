@@ -144,14 +144,31 @@ def write_outputs(
 
 def _write(path: Path, flag: str, what: str, content: str, err: TextIO) -> list[FailedWrite]:
     try:
-        with path.open("w", encoding="utf-8") as stream:
-            stream.write(content)
+        _replace(path, content)
     except OSError as exc:
         why = exc.strerror or str(exc)
         err.write(f"cannot write the {what} to {path}: {why}\n")
         return [FailedWrite(flag, path, why)]
     err.write(f"{what}: {path}\n")
     return []
+
+
+def _replace(path: Path, content: str) -> None:
+    """Write ``content`` to ``path`` whole or not at all: into a file beside it, renamed over
+    it once written (an interrupted or failed write left a truncated bundle in place of the
+    last good one). A device (``/dev/null``) is written as it is: it cannot be replaced."""
+    if _is_device(path):
+        with path.open("w", encoding="utf-8") as stream:
+            stream.write(content)
+        return
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8") as stream:
+            stream.write(content)
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def export_command(session_id: str, store_path: Path, args: argparse.Namespace) -> str:

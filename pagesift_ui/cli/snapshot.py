@@ -7,7 +7,12 @@ import argparse
 from pathlib import Path
 from typing import Any, TextIO
 
-from pagesift_ui.cli.options import Commands, config_error_message, progress_line
+from pagesift_ui.cli.options import (
+    Commands,
+    config_error_message,
+    progress_line,
+    stop_after_the_step,
+)
 from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.session import StepRecord
@@ -78,7 +83,9 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.flush()
 
     try:
-        session = record_snapshot(config, args.out, on_step=show)
+        with stop_after_the_step(err, "stopping after this step; the snapshot keeps the pages "
+                                 "read") as asked:
+            session = record_snapshot(config, args.out, on_step=show, stop=asked.is_set)
     except OSError as exc:  # the WARC is written after the crawl: a full disk, /dev/full
         err.write(f"\npagesift-ui snapshot: --out {args.out} could not be written "
                   f"({exc.strerror or exc}); the crawl is not kept: snapshot again to a file "
@@ -92,6 +99,10 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"nothing was written to {args.out}\n")
         return 1
     fetched = session.pages_fetched
+    if asked.is_set():
+        out.write(f"snapshot: {args.out} ({fetched} pages in {len(session.steps)} steps; "
+                  "stopped by Ctrl-C)\n")
+        return 130
     out.write(f"snapshot: {args.out} ({fetched} pages in {len(session.steps)} steps; "
               f"{session.stop_reason})\n")
     return 0

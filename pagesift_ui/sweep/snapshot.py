@@ -189,11 +189,14 @@ def record_snapshot(
     out: Path,
     *,
     on_step: Callable[[StepRecord], None] | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> CrawlSession:
     """Crawl live with ``config`` (``snapshot_config``) and write every answer to the WARC
     file ``out``. ``on_step`` sees each record (a progress bar). Returns the closed session.
     Nothing is written when the start URL itself failed (``start_failure`` of its steps):
-    a WARC of one failed fetch is no snapshot.
+    a WARC of one failed fetch is no snapshot. ``stop`` is asked after each step: True ends
+    the crawl there (the user's stop), and the WARC holds what was read (a Ctrl-C lost every
+    page of a polite snapshot, kept in memory until the end).
 
     The fetcher honours robots.txt and the per-host delay as configured; the answers, robots
     answers included, are what a later replay gets back.
@@ -204,6 +207,9 @@ def record_snapshot(
         for record in session.iter_steps():
             if on_step is not None:
                 on_step(record)
+            if stop():
+                session.stop(note="the user stopped the snapshot")
+                break
     finally:
         session.close()
     if start_failure(session.steps) is not None:

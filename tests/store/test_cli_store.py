@@ -6,6 +6,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,50 @@ def test_a_file_named_as_a_warc_that_is_none_is_named_so(tmp_path: Path) -> None
     bad.write_bytes(b"{not a WARC}")
     code, _, err = run("replay", str(bad), "--query", "x")
     assert code == 1 and "crawl.warc.gz is not a WARC file" in err  # was "not valid JSON"
+
+
+def test_a_ctrl_c_in_a_snapshot_keeps_the_pages_read_and_in_a_crawl_the_files(
+    site: FixtureSite, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a snapshot kept its answers in memory until the end and lost them all on Ctrl-C; a
+    # crawl's Ctrl-C just after its last step skipped the pages CSV and the summary
+    import signal
+
+    from pagesift_ui.net.fetcher import Fetcher
+    from pagesift_ui.warc import read_warc
+
+    real_fetch, calls = Fetcher.fetch, []
+
+    def ctrl_c_at_the_fifth(self: Fetcher, url: str) -> object:
+        calls.append(url)
+        if len(calls) == 5:
+            signal.raise_signal(signal.SIGINT)  # as the terminal sends it, in this thread
+        return real_fetch(self, url)
+
+    monkeypatch.setattr(Fetcher, "fetch", ctrl_c_at_the_fifth)
+    warc = tmp_path / "s.warc.gz"
+    code, out, err = run("snapshot", site.url("/"), "--out", str(warc), "--limit", "30",
+                         "--delay", "0", "--quiet")
+    assert code == 130 and "Ctrl-C: stopping after this step" in err, err
+    assert "stopped by Ctrl-C" in out and warc.exists()
+    fetched = [a for a in read_warc(warc).responses if type(a).__name__ == "RecordedFetch"]
+    assert 5 <= len(fetched) < 30
+    calls.clear()
+    csv, bundle = tmp_path / "p.csv", tmp_path / "b.json"
+    code, out, err = crawl(site, "--limit", "6", "--no-save", "--no-stop", "--out",
+                           str(bundle), "--pages-csv", str(csv))
+    assert code == 130 and csv.exists() and bundle.exists() and "pages fetched" in out
+    # a Ctrl-C while the files are written waits for them and the summary
+    import pagesift_ui.cli.crawl as crawl_command
+
+    real_write = crawl_command.write_outputs
+
+    def ctrl_c_then_write(*args: Any, **kwargs: Any) -> Any:
+        signal.raise_signal(signal.SIGINT)
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(crawl_command, "write_outputs", ctrl_c_then_write)
+    csv.unlink()
+    code, out, err = crawl(site, "--limit", "3", "--no-save", "--pages-csv", str(csv))
+    assert code == 0 and csv.exists() and "pages fetched" in out
+    assert "Ctrl-C: writing the files first" in err
