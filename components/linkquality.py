@@ -151,8 +151,11 @@ def render_link_quality() -> None:
         ss["quality_pick"] = next(iter(sessions))
     left, right = st.columns([3, 1])
     name = left.selectbox("Session", list(sessions), key="quality_pick")
+    # the default set as state, not as the widget's value: both warned on every change of
+    # the session picker ("created with a default value but also had its value set")
+    ss.setdefault("quality_window", WINDOW)
     window = int(right.number_input("Moving window (links)", min_value=1, max_value=1000,
-                                    value=WINDOW, step=10, key="quality_window"))
+                                    step=10, key="quality_window"))
     session = sessions[name]
     points = _points(session, window)
     if not points:

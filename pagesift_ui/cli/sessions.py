@@ -165,6 +165,12 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui replay: {config_error_message(exc)}{hint}\n")
         return 2
     same = config == recorded_config
+    offline = [flag for name, flag in OFFLINE_NO_OPS.items()
+               if getattr(args, name, None) is not None]
+    if offline:
+        # they were taken without a word, and the replay's bundle recorded them as used
+        err.write(f"note: {', '.join(offline)} change nothing offline: the recorded answers "
+                  "are replayed as they came (robots.txt's included)\n")
     source = ReplaySource(responses)
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])
@@ -241,6 +247,16 @@ def _read_file(path: Path) -> _Recording:
         )
     return (opened.view.config, list(opened.responses), list(opened.events),
             list(opened.view.steps))
+
+
+#: Settings that shape only how pages are fetched live (politeness, timeouts, the User-Agent
+#: and the robots group it picks, the render), by name → flag: a replay serves the recorded
+#: answers whatever they say.
+OFFLINE_NO_OPS = {
+    "delay_s": "--delay", "user_agent": "--user-agent", "render": "--render",
+    "render_deadline_s": "--render-deadline", "fetch_deadline_s": "--fetch-deadline",
+    "max_retry_after_s": "--max-retry-after", "max_crawl_delay_s": "--max-crawl-delay",
+}
 
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:

@@ -165,6 +165,17 @@ def test_a_replay_of_an_interrupted_session_ends_where_its_recording_ends(
     assert "stop reason: cancelled" in out
 
 
+def test_a_replay_says_which_options_change_nothing_offline(
+    exported: tuple[Path, Path, str],
+) -> None:
+    # --delay, --user-agent, --render were taken without a word
+    bundle, _, _ = exported
+    code, _, err = run("replay", str(bundle), "--delay", "5", "--user-agent", "OtherBot/1.0")
+    assert code == 0
+    assert ("note: --delay, --user-agent change nothing offline: the recorded answers are "
+            "replayed as they came") in err
+
+
 def test_a_file_named_as_a_warc_that_is_none_is_named_so(tmp_path: Path) -> None:
     bad = tmp_path / "crawl.warc.gz"
     bad.write_bytes(b"{not a WARC}")
