@@ -311,6 +311,10 @@ def render_sweeps() -> None:
         st.warning("Choose two different settings for x and y.")
         return
     grid = heatmap_grid(results.cells, x, y, metric, aggregate, filters)
+    if all(value is None for row in grid.values for value in row):
+        # the grid was drawn empty, with no word why
+        st.info(f"No finished cell of this choice has a value of {metric}: recall and pages "
+                "to recall need a query with a truth file, and failed cells are left out.")
     ss["sweep_grid"] = grid  # what a click's callback reads the picked cell from
     st.plotly_chart(heatmap_figure(grid), key="sweep_heatmap", on_select=on_heatmap_select,
                     selection_mode="points", width="stretch")

@@ -255,6 +255,16 @@ def filter_cells(cells: pd.DataFrame, filters: Mapping[str, Any]) -> pd.DataFram
     return cells[keep]
 
 
+def _axis(column: pd.Series) -> tuple[str, ...]:
+    """A setting's values along an axis, as text: numbers by size (in the spec's order,
+    patience 8, 3, 5 ran 8, 3, 5 across and the colours read as a trend), the rest as met."""
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        values = [*sorted(column.dropna().unique()), *([column[column.isna()].iloc[0]]
+                                                        if column.isna().any() else [])]
+        return tuple(dict.fromkeys(str(value) for value in values))
+    return tuple(dict.fromkeys(column.astype(str)))
+
+
 @dataclass(frozen=True, slots=True)
 class HeatmapGrid:
     """A metric over two settings: ``values[i][j]`` at ``y_values[i]``, ``x_values[j]``
@@ -273,16 +283,15 @@ class HeatmapGrid:
 def heatmap_grid(cells: pd.DataFrame, x: str, y: str, metric: str, aggregate: str = "mean",
                  filters: Mapping[str, Any] | None = None) -> HeatmapGrid:
     """``heatmap`` of the cells left by ``filters``, with the cells behind each value (so a
-    click can open them). Settings are laid out in their order of first appearance in the
-    table (the spec's order), as text."""
+    click can open them). A numeric setting is laid out by size, any other in its order of
+    first appearance in the table (the spec's order); as text."""
     if x == y:
         raise ValueError(f"the heatmap needs two different settings, got {x!r} twice")
     chosen = filter_cells(cells, filters or {})
     ok = chosen[chosen["status"] == "ok"]
     text = ok.assign(**{x: ok[x].astype(str), y: ok[y].astype(str)})
     pivot = heatmap(text, x, y, metric, aggregate) if len(text) else pd.DataFrame()
-    xs = tuple(dict.fromkeys(text[x]))
-    ys = tuple(dict.fromkeys(text[y]))
+    xs, ys = _axis(ok[x]), _axis(ok[y])
     values = tuple(
         tuple(_number(pivot, yv, xv) for xv in xs) for yv in ys)
     ids = tuple(

@@ -168,3 +168,21 @@ def test_a_results_table_without_the_columns_is_refused_by_name(
     with pytest.raises(BundleError, match=r"cells.parquet is not a sweep's table: it has no "
                        r"snapshot, .* column"):
         load_results(folder)
+
+
+def test_a_numeric_setting_runs_along_its_axis_by_size() -> None:
+    # patience 8, 3, 5 in the spec ran 8, 3, 5 across, and the colours read as a trend
+    import pandas as pd
+
+    from pagesift_ui.sweep.results import heatmap_grid
+
+    cells = pd.DataFrame({
+        "cell_id": [f"c{i}" for i in range(9)], "status": ["ok"] * 9,
+        "patience": [8, 3, 5] * 3, "min_gain": [0.2] * 3 + [0.05] * 3 + [0.1] * 3,
+        "strategy": ["thompson", "focused", "focused"] * 3, "recall": [float(i) for i in range(9)],
+    })
+    grid = heatmap_grid(cells, "patience", "min_gain", "recall")
+    assert grid.x_values == ("3", "5", "8") and grid.y_values == ("0.05", "0.1", "0.2")
+    assert grid.values[0][2] == 3.0  # patience 8, min_gain 0.05: the fourth cell
+    by_text = heatmap_grid(cells, "strategy", "min_gain", "recall")
+    assert by_text.x_values == ("thompson", "focused")  # not a number: as the spec has it
