@@ -106,7 +106,7 @@ def load_bundle(source: str | bytes | Path) -> SessionView:
     if not all(isinstance(k, str) and isinstance(v, bool) for k, v in labels.items()):
         raise BundleError("labels must map page URLs to true/false")
     final = _mapping(data, "final")
-    _check_final(final)
+    _check_final(final, len(steps))
     meta = {"tool": str(data.get("tool", "")), "created_at": str(data.get("created_at", ""))}
     return SessionView(config, steps, overrides, labels, final, meta)
 
@@ -200,7 +200,7 @@ def _override(index: int, raw: Any) -> Override:
         raise BundleError(f"overrides[{index}] is malformed: {exc}") from exc
 
 
-def _check_final(final: Mapping[str, Any]) -> None:
+def _check_final(final: Mapping[str, Any], steps: int) -> None:
     for key in ("stop_reason", "first_verdict"):
         value = final.get(key)
         if value is not None and value not in {r.value for r in StopReason}:
@@ -208,6 +208,9 @@ def _check_final(final: Mapping[str, Any]) -> None:
     step = final.get("stop_step")
     if step is not None and (isinstance(step, bool) or not isinstance(step, int)):
         raise BundleError("final.stop_step must be a step number or null")
+    if step is not None and not 1 <= step <= steps:
+        # a bundle whose steps were cut read "0 steps · stop step 10" in the comparison
+        raise BundleError(f"final.stop_step {step} is not one of the bundle's {steps} steps")
     if not isinstance(final.get("summary"), dict):
         raise BundleError("final.summary must be a JSON object")
     rows = final.get("frontier")
