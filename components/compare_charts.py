@@ -44,6 +44,9 @@ __all__ = [
 #: a truth for every session).
 PANELS = ("Recall", "Harvest", "Coverage", "Link weight")
 COLOURS = qualitative.Plotly
+#: The line dash of the first ten sessions, the next ten, …: with more sessions than
+#: colours, sessions 1, 11 and 21 were drawn alike.
+DASHES = ("solid", "dash", "dot", "dashdot")
 FIGURE_HEIGHT = 640
 
 
@@ -68,8 +71,10 @@ class StopMark:
 @dataclass(frozen=True, slots=True)
 class Series:
     """One session's curves, step by step: ``x`` on the shared axis, ``found`` (recall or
-    relevant pages), ``harvest``, ``coverage`` and ``weights`` (the weights in use, one
-    tuple per step in ``FEATURE_NAMES`` order)."""
+    relevant pages), ``harvest``, ``coverage`` and ``weights`` (the weights the model has
+    learned, its posterior mean, one tuple per step in ``FEATURE_NAMES`` order: the weights
+    in use move only when the model switches one, so the panel drew every crawl flat at its
+    prior)."""
 
     name: str
     steps: tuple[int, ...]
@@ -117,7 +122,7 @@ def series_of(entry: Compared, x_axis: XAxis, recall: bool) -> Series:
         found=found,
         harvest=tuple(harvest_rate(r.relevant_pages, r.pages_fetched) for r in steps),
         coverage=tuple(r.coverage for r in steps),
-        weights=tuple(tuple(r.link_weights) for r in steps),
+        weights=tuple(tuple(r.posterior_mean) for r in steps),
         marks=stop_marks(entry),
     )
 
@@ -164,19 +169,22 @@ def compare_figure(series: Sequence[Series], x_axis: XAxis, recall: bool,
     if feature not in FEATURE_NAMES:
         raise ValueError(f"feature must be one of {FEATURE_NAMES}, got {feature!r}")
     titles = ("Recall" if recall else "Relevant pages", "Harvest", "Coverage",
-              f"Link weight: {feature}")
+              f"Link weight learned: {feature}")
     fig = make_subplots(rows=2, cols=2, shared_xaxes="all", subplot_titles=titles,
                         vertical_spacing=0.1, horizontal_spacing=0.08)
     which = FEATURE_NAMES.index(feature)
     for n, one in enumerate(series):
         colour = COLOURS[n % len(COLOURS)]
+        # past the palette the colours come round again: the dash tells those apart
+        dash = DASHES[n // len(COLOURS) % len(DASHES)]
         for panel in range(4):
             values = _panel_values(one, panel, which)
             cell = {"row": panel // 2 + 1, "col": panel % 2 + 1}
             fig.add_trace(go.Scatter(
                 x=np.array(one.x), y=np.array(values, dtype=float), mode="lines",
                 name=one.name, legendgroup=one.name, showlegend=panel == 0,
-                line={"color": colour, "shape": "hv" if panel == 3 else "linear"},
+                line={"color": colour, "shape": "hv" if panel == 3 else "linear",
+                      "dash": dash},
                 meta={"panel": panel}), **cell)
             mark = _mark_trace(one, values, colour, panel)
             if mark is not None:
@@ -187,7 +195,10 @@ def compare_figure(series: Sequence[Series], x_axis: XAxis, recall: bool,
         fig.update_yaxes(range=[-0.02, 1.02], row=1, col=1)
     fig.update_yaxes(range=[-0.02, 1.02], row=1, col=2)
     fig.update_yaxes(range=[-0.02, 1.02], row=2, col=1)
-    fig.update_layout(height=FIGURE_HEIGHT, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+    # a legend row per five sessions below the panels, not squeezed out of them
+    rows = -(-len(series) // 5)
+    fig.update_layout(height=FIGURE_HEIGHT + max(0, rows - 2) * 24,
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10},
                       hovermode="closest",
                       legend={"orientation": "h", "yref": "container", "y": 0,
                               "yanchor": "bottom", "x": 0, "font": {"size": 11}})

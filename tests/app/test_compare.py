@@ -172,7 +172,7 @@ def test_two_saved_sessions_compare_curves_stops_and_differences(at: AppTest) ->
         {"setting": "patience", names[0]: "3", names[1]: "5"}]
     spec = spec_of(at, "compare_chart")
     titles = [a["text"] for a in spec["layout"]["annotations"]]
-    assert titles == ["Recall", "Harvest", "Coverage", "Link weight: anchor"]
+    assert titles == ["Recall", "Harvest", "Coverage", "Link weight learned: anchor"]
     truth = shared_demo(SCENARIO).truth_urls()
     for name, live in zip(names, (live_a, live_b), strict=True):
         recall = traces(spec, 0, name)

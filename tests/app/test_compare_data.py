@@ -106,15 +106,15 @@ def records() -> list[Any]:
     for step, (n, r) in enumerate(zip(pages, relevant, strict=True), start=1):
         out.append(make_record(step, url=f"{SEED}p{step}", final_url=f"{SEED}p{step}",
                                pages_fetched=n, relevant_pages=r, coverage=step / 10,
-                               link_weights=(2.0 + step, 1.5, 1.0, 0.5, 0.5)))
+                               posterior_mean=(2.0 + step, 1.5, 1.0, 0.5, 0.5)))
     out[2] = make_record(3, url=f"{SEED}p3", final_url=f"{SEED}p3", pages_fetched=2,
                          relevant_pages=1, coverage=0.3, verdict=StopReason.SATURATED,
                          verdict_fate=VerdictFate.NO_STOP,
-                         link_weights=(5.0, 1.5, 1.0, 0.5, 0.5))
+                         posterior_mean=(5.0, 1.5, 1.0, 0.5, 0.5))
     out[4] = make_record(5, url=f"{SEED}p5", final_url=f"{SEED}p5", pages_fetched=4,
                          relevant_pages=2, coverage=0.5, verdict=StopReason.LIMIT_REACHED,
                          verdict_fate=VerdictFate.STOPPED, stopped=True,
-                         link_weights=(7.0, 1.5, 1.0, 0.5, 0.5))
+                         posterior_mean=(7.0, 1.5, 1.0, 0.5, 0.5))
     return out
 
 
@@ -230,3 +230,16 @@ def test_the_link_model_scores_against_the_prior_only_model() -> None:
         {"score": "AUC", "model": 1.0, "prior only": 0.5,
          "model, last 1": -1.0, "prior only, last 1": -1.0},
     ]
+
+
+def test_sessions_past_the_palette_are_told_apart_by_their_dash() -> None:
+    # sessions 1, 11 and 21 were drawn in one colour and one dash
+    entries = [Compared(f"k{i}", f"s{i}", Origin.BUNDLE, view(), None) for i in range(21)]
+    fig = compare_figure([series_of(e, XAxis.STEP, recall=False) for e in entries],
+                         XAxis.STEP, False)
+    lines = {t.name: (t.line.color, t.line.dash) for t in fig.data
+             if t.mode == "lines" and t.meta == {"panel": 0}}
+    assert len(set(lines.values())) == 21
+    assert lines["s0"][0] == lines["s10"][0] == lines["s20"][0]
+    assert fig.layout.height > compare_figure([series_of(entries[0], XAxis.STEP, False)],
+                                              XAxis.STEP, False).layout.height
