@@ -117,13 +117,18 @@ def test_unreadable_snapshots_are_named(tmp_path: Path) -> None:
         read_payload()
 
 
-def test_grid_tables_give_the_union_of_their_products(tmp_path: Path) -> None:
-    _record_bundle(tmp_path / "s.json")
-    spec = parse_spec("""
+#: A spec's snapshot (``s.json`` beside it) and one query, before its grid.
+ONE_QUERY = """
 [[snapshots]]
 path = "s.json"
 [[queries]]
 text = "refund policy"
+"""
+
+
+def test_grid_tables_give_the_union_of_their_products(tmp_path: Path) -> None:
+    _record_bundle(tmp_path / "s.json")
+    spec = parse_spec(ONE_QUERY + """
 [[grid]]
 strategy = ["focused"]
 [[grid]]
@@ -137,11 +142,7 @@ sampling_seed = [0, 1, 2]
     assert spec.snapshots[0].name == "s.json"
     # overlapping tables, a repeated value or a repeated query: each cell once (8 rows for
     # 6 cells, and every step row twice, were written)
-    overlapping = parse_spec("""
-[[snapshots]]
-path = "s.json"
-[[queries]]
-text = "refund policy"
+    overlapping = parse_spec(ONE_QUERY + """
 [[queries]]
 text = "refund policy"
 [[grid]]
