@@ -456,3 +456,26 @@ def test_a_ctrl_c_while_the_commands_load_exits_130_without_a_traceback(
 
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert pagesift_ui.cli.main(["sessions"]) == 130
+
+
+def test_a_reader_that_goes_away_is_no_error_of_the_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `pagesift-ui replay … | head -1` said "Broken pipe" and exited 1
+    class GoneReader(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setenv("PAGESIFT_DB", str(tmp_path / "none.db"))
+    err = io.StringIO()
+    assert main(["sessions"], GoneReader(), err) == 0  # it writes its one line to stdout
+    assert err.getvalue() == ""
+
+
+def test_the_snapshot_progress_line_shows_no_relevance_for_its_placeholder_query() -> None:
+    from tests.app.test_components import make_record
+
+    record = make_record(3, pages_scheduled=3, relevant_pages=2, coverage=0.5)
+    assert "relevant 2" in progress_line(record, 10)
+    line = progress_line(record, 10, query=False)
+    assert "3/10 pages" in line and "relevant" not in line and "coverage" not in line

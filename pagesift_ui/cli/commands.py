@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -81,6 +82,14 @@ def _version() -> str:
     return f"pagesift-ui {__version__} ({walk}, {collector}, {space}, {text}, {utf8})"
 
 
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file behind stdout (a test's capture): nothing to do
+        pass
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
          err: TextIO | None = None) -> int:
     out = out or sys.stdout
@@ -96,6 +105,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     except PagesiftError as exc:
         err.write(f"pagesift-ui {args.command}: {exc}\n")
         return 1
+    except BrokenPipeError:
+        # the reader went away (`| head`): not an error of the command, which said "Broken
+        # pipe" and exited 1. What is left to flush at exit goes nowhere, as Python's
+        # documentation of SIGPIPE advises.
+        if out is sys.stdout:  # the process's own stdout, not a caller's stream
+            _silence_stdout()
+        return 0
     except OSError as exc:  # a file or socket the command could not use
         where = f" ({exc.filename})" if exc.filename else ""
         err.write(f"pagesift-ui {args.command}: {exc.strerror or exc}{where}\n")
@@ -103,6 +119,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     except KeyboardInterrupt:
         err.write(f"pagesift-ui {args.command}: interrupted\n")
         return 130
+
     except Exception as exc:  # a bug: one line for the user, the traceback in the log
         logger.debug("internal error", exc_info=True)
         err.write(f"pagesift-ui {args.command}: internal error ({type(exc).__name__}: {exc}); "

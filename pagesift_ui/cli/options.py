@@ -131,14 +131,18 @@ def config_error_message(exc: ConfigError) -> str:
     return f"{flag}: {exc.message}" if flag is not None else str(exc)
 
 
-def progress_line(record: StepRecord, limit: int) -> str:
-    """One progress-bar line for the step just taken (no line end: the caller rewrites it)."""
+def progress_line(record: StepRecord, limit: int, *, query: bool = True) -> str:
+    """One progress-bar line for the step just taken (no line end: the caller rewrites it).
+    Without ``query`` (a snapshot, crawled for no query) only the pages and what failed:
+    its relevance and coverage were those of the placeholder query "site snapshot"."""
     done = min(record.pages_scheduled, limit)
     bar = "#" * (_BAR_WIDTH * done // limit)
+    head = f"step {record.step:<5} [{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  "
+    if not query:
+        return f"{head}{(record.error_kind or '')[:24]:<24}"
     what = record.verdict or (record.error_kind or f"rel {record.relevance or 0:.2f}")
     return (
-        f"step {record.step:<5} [{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  "
-        f"relevant {record.relevant_pages}  "
+        f"{head}relevant {record.relevant_pages}  "
         f"coverage {record.coverage:.0%}  {what[:24]:<24}"
     )
 

@@ -79,7 +79,7 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     def show(record: StepRecord) -> None:
         if not args.quiet:
-            err.write("\r" + progress_line(record, config.limit))
+            err.write("\r" + progress_line(record, config.limit, query=False))
             err.flush()
 
     try:
