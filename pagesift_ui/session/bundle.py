@@ -37,8 +37,10 @@ __all__ = [
 
 BUNDLE_FORMAT = "pagesift-session"
 BUNDLE_VERSION = 1
-#: Larger files are refused before parsing (a 2,000-step session is about 20 MB).
-MAX_BUNDLE_BYTES = 512 * 1024 * 1024
+#: Larger files are refused before parsing (a 2,000-step session is about 20 MB): a bundle
+#: with its responses too (``store/portable.py``), one cap for every way a bundle is read
+#: (docs/FAULTS.md).
+MAX_BUNDLE_BYTES = 256 * 1024 * 1024
 #: Rows of the final frontier kept in a bundle.
 FRONTIER_ROWS = 50
 

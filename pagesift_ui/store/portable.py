@@ -25,7 +25,13 @@ from typing import Any
 from pagesift_ui.errors import BundleError, ConfigError
 from pagesift_ui.net.sitemaps import SitemapHarvest
 from pagesift_ui.session import CrawlConfig, Override
-from pagesift_ui.session.bundle import BUNDLE_FORMAT, BUNDLE_VERSION, load_bundle, session_bundle
+from pagesift_ui.session.bundle import (
+    BUNDLE_FORMAT,
+    BUNDLE_VERSION,
+    MAX_BUNDLE_BYTES,
+    load_bundle,
+    session_bundle,
+)
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store.recording import (
     Recorded,
@@ -61,8 +67,9 @@ logger = logging.getLogger(__name__)
 RESPONSES_VERSION = 1
 #: No recorded body is larger than the largest ``max_body_bytes`` a config accepts.
 MAX_BODY_BYTES = 1_000_000_000
-#: Larger bundle files are refused before they are read (a 2,000-step session is ~20 MB).
-MAX_FILE_BYTES = 256 * 1024 * 1024
+#: Larger bundle files are refused before they are read: the bundle's own cap (the loader
+#: took twice as much as the replay reader).
+MAX_FILE_BYTES = MAX_BUNDLE_BYTES
 #: All bodies of a bundle together inflate to at most this many times the file's size (a
 #: crawl's bundle holds ~0.4×: its step records are most of it; a snapshot of plain HTML
 #: pages ~4×), but never less than the floor nor more than ``MAX_CONTENT_BYTES``.

@@ -122,3 +122,16 @@ def test_broken_bundles_give_a_clear_error(
 def test_files_that_are_not_bundles_are_refused(text: str | bytes, message: str) -> None:
     with pytest.raises(BundleError, match=message):
         load_bundle(text)
+
+
+def test_one_cap_for_every_way_a_bundle_is_read(tmp_path: Path) -> None:
+    # the loader took 512 MiB, the replay reader 256 MiB
+    from pagesift_ui.session.bundle import MAX_BUNDLE_BYTES
+    from pagesift_ui.store.portable import MAX_FILE_BYTES
+
+    assert MAX_FILE_BYTES == MAX_BUNDLE_BYTES == 256 * 1024 * 1024
+    big = tmp_path / "big.json"
+    with big.open("wb") as stream:
+        stream.truncate(MAX_BUNDLE_BYTES + 1)  # sparse: no disk is used
+    with pytest.raises(BundleError, match="is larger than"):
+        load_bundle(big)
