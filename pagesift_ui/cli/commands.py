@@ -119,7 +119,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     except KeyboardInterrupt:
         err.write(f"pagesift-ui {args.command}: interrupted\n")
         return 130
-
     except Exception as exc:  # a bug: one line for the user, the traceback in the log
         logger.debug("internal error", exc_info=True)
         err.write(f"pagesift-ui {args.command}: internal error ({type(exc).__name__}: {exc}); "

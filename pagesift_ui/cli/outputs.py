@@ -167,6 +167,8 @@ def _replace(path: Path, content: str) -> None:
             stream.write(content)
         os.replace(partial, path)
     except BaseException:
+        # a full disk (OSError) or a second Ctrl-C mid-write (KeyboardInterrupt): the target
+        # keeps its last whole content and no half-written file is left beside it; re-raised
         partial.unlink(missing_ok=True)
         raise
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pagesift_ui.cli.options import (
+    CRAWL_OPTIONS,
     Commands,
     add_crawl_options,
     config_error_message,
@@ -165,8 +166,8 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui replay: {config_error_message(exc)}{hint}\n")
         return 2
     same = config == recorded_config
-    offline = [flag for name, flag in OFFLINE_NO_OPS.items()
-               if getattr(args, name, None) is not None]
+    offline = [setting.flag for setting in CRAWL_OPTIONS if setting.flag is not None
+               and setting.name in OFFLINE_NO_OPS and getattr(args, setting.name) is not None]
     if offline:
         # they were taken without a word, and the replay's bundle recorded them as used
         err.write(f"note: {', '.join(offline)} change nothing offline: the recorded answers "
@@ -250,13 +251,10 @@ def _read_file(path: Path) -> _Recording:
 
 
 #: Settings that shape only how pages are fetched live (politeness, timeouts, the User-Agent
-#: and the robots group it picks, the render), by name → flag: a replay serves the recorded
-#: answers whatever they say.
-OFFLINE_NO_OPS = {
-    "delay_s": "--delay", "user_agent": "--user-agent", "render": "--render",
-    "render_deadline_s": "--render-deadline", "fetch_deadline_s": "--fetch-deadline",
-    "max_retry_after_s": "--max-retry-after", "max_crawl_delay_s": "--max-crawl-delay",
-}
+#: and the robots group it picks, the render): a replay serves the recorded answers
+#: whatever they say.
+OFFLINE_NO_OPS = frozenset({"delay_s", "user_agent", "render", "render_deadline_s",
+                            "fetch_deadline_s", "max_retry_after_s", "max_crawl_delay_s"})
 
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:

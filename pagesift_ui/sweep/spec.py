@@ -161,8 +161,8 @@ def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
         raise ConfigError("snapshots", f"snapshot names must differ, got {names}")
     queries = [_query(i, entry, base, names) for i, entry in enumerate(_tables(raw, "queries"))]
     settings = _settings("settings", _table(raw, "settings"))
-    grids = raw.get("grid", {})
-    tables = grids if isinstance(grids, list) else [_table(raw, "grid")]
+    raw_grids = raw.get("grid", {})
+    tables = raw_grids if isinstance(raw_grids, list) else [_table(raw, "grid")]
     grids = [_grid(table) for table in tables]
     # counted before the product is built: ten axes of ten values would be 10¹⁰ points
     runs = sum(len([q for q in queries if s.name in q.snapshots]) for s in snapshots)

@@ -74,7 +74,8 @@ class _Routes:
 
 
 def query_key(query: str) -> str:
-    """A query as scenarios compare them: case-folded, white space collapsed."""
+    """A query as scenarios compare them: case-folded, white space collapsed (the app finds
+    a query's answer key by it, ``components/targets.demo_truth``)."""
     return " ".join(query.casefold().split())
 
 
@@ -115,18 +116,6 @@ class DemoSite:
     watch: str = ""
     settings: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
     more_queries: tuple[ScenarioQuery, ...] = ()
-
-    def answers_for(self, query: str) -> frozenset[tuple[str, str]] | None:
-        """The answer key of ``query``: ``relevant`` for the scenario's own query, a
-        ``more_queries`` key for one of those, None for any other query (its answers are
-        not known). Queries are compared case-folded, with white space collapsed."""
-        asked = query_key(query)
-        if asked == query_key(self.query):
-            return self.relevant
-        for other in self.more_queries:
-            if asked == query_key(other.text):
-                return other.relevant
-        return None
 
     @property
     def page_count(self) -> int:
