@@ -223,6 +223,8 @@ def summary_frame(entries: Sequence[Compared]) -> pd.DataFrame:
         rows.append({
             "session": entry.name,
             "from": entry.origin.value,
+            # which question each session asked: names are file names, ids or cells
+            "query": session.config.query,
             "steps": len(entry.steps),
             "pages": last.pages_fetched if last else 0,
             "relevant pages": last.relevant_pages if last else 0,

@@ -166,7 +166,8 @@ def test_summary_and_setting_differences_tables() -> None:
     entries = [Compared("k1", "a", Origin.BUNDLE, view(), (0.0, 0.25, 0.25, 0.5, 0.5)),
                Compared("k2", "b", Origin.SAVED, view(other), None)]
     (first, second) = summary_frame(entries).to_dict("records")
-    assert first == {"session": "a", "from": "bundle", "steps": 5, "pages": 4,
+    assert first == {"session": "a", "from": "bundle", "query": CONFIG.query, "steps": 5,
+                     "pages": 4,
                      "relevant pages": 2, "harvest": 0.5, "stop step": 3,
                      "stop reason": "saturated", "recall at stop": 0.25,
                      "final recall": 0.5, "coverage": 0.5, "ended": "limit_reached"}
