@@ -60,7 +60,9 @@ class Query:
     ``language`` is the one chosen, or for ``Language.AUTO`` the one detected from the text
     (``language.query_language``). ``terms`` are the case-folded query words in
     first-occurrence order, that language's stop words and duplicates removed, at most
-    ``MAX_TERMS``; ``stems`` are their stems by that language's Snowball stemmer.
+    ``MAX_TERMS``; ``stems`` are their stems by that language's Snowball stemmer. A word
+    whose stem a term already has is a duplicate (a CJK term: the same characters): every
+    text matches the two alike, so they would count one word twice (docs/DESIGN.md §1).
     ``len(query)`` is the number of terms. ``left_out`` is the first word past those terms
     ("" when every word was taken): the words from it on are not read at all.
 
@@ -80,17 +82,22 @@ class Query:
         self.text = text
         self.language: Language = query_language(text, language)
         stops = stop_words(self.language)
+        self._stem = stem_function(self.language)
         terms: dict[str, None] = {}  # first-occurrence order; read no further than needed
+        taken: set[str] = set()  # what the terms match by: their stems (a CJK term itself)
         self.left_out = ""  # the first word past the MAX_TERMS terms, if any (a note says so)
         for word in words(text):
             if word in stops or word in terms:
+                continue
+            key = word if _has_cjk(word) else self._stem(word)
+            if key in taken:
                 continue
             if len(terms) == MAX_TERMS:
                 self.left_out = word
                 break
             terms[word] = None
+            taken.add(key)
         self.terms: list[str] = list(terms)
-        self._stem = stem_function(self.language)
         self._stems = tuple(self._stem(term) for term in self.terms)
         self._cjk = tuple(_has_cjk(term) for term in self.terms)
         self._any_cjk = any(self._cjk)

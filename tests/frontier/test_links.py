@@ -294,6 +294,15 @@ def test_link_signal_reads_masks_and_rules() -> None:
     assert sig.furniture and sig.dated and not sig.section and not sig.portal
 
 
+def test_one_word_the_query_writes_twice_is_no_phrase() -> None:
+    # "database" and "databases" are one term: an anchor naming it once hits one term, so it
+    # has no phrase bonus (SQLite's "attached databases" outranked its Tools list by it)
+    query = Query("command-line tools shipped with the database, comparing two databases")
+    sig = link_signal(query, f"{U}/lang_attach.html", "attached databases", "", 1, 0.0,
+                      False, SEED)
+    assert bin(sig.anchor_mask).count("1") == 1 and not sig.phrase
+
+
 def test_context_mask_reads_the_words_around_the_anchor() -> None:
     query = Query("international student fees")
     around = link_signal(query, f"{U}/x", "Fees", "Fees for international students",

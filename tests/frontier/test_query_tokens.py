@@ -36,6 +36,20 @@ def test_terms_are_casefolded_deduplicated_and_stop_words_removed() -> None:
     assert q.terms == ["fees", "tuition", "students"]
 
 
+def test_words_of_one_stem_are_one_term_the_first_written() -> None:
+    # every text matches "database" and "databases" alike (by stem), so two terms of them
+    # would count one word twice: in a link's phrase, coverage, relevance and the stop rules
+    q = Query("utilities shipped with the database for comparing two databases")
+    assert q.terms == ["utilities", "shipped", "database", "comparing", "two"]
+    assert q.hit_mask("Attached databases") == 1 << 2
+    # only a stem already taken is skipped: it neither counts towards nor is left out of
+    # the sixteen
+    many = Query("value values " + " ".join(f"word{i}" for i in range(15)) + " valued")
+    assert many.terms == ["value"] + [f"word{i}" for i in range(15)] and many.left_out == ""
+    # CJK terms match as substrings, not by stem: they are compared as written
+    assert Query("学费 学费 学").terms == ["学费", "学"]
+
+
 def test_at_most_sixteen_terms() -> None:
     q = Query(" ".join(f"word{i}" for i in range(40)))
     assert len(q) == MAX_TERMS == 16
