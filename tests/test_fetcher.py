@@ -666,6 +666,12 @@ def test_robots_rules_past_the_cap_are_ignored_and_counted() -> None:
     assert rules.allows(f"http://h/d{MAX_ROBOTS_RULES}/x", "pagesift-ui")
 
 
+def test_a_robots_txt_that_starts_with_a_byte_order_mark_is_obeyed() -> None:
+    rules = rules_from_response(200, b"\xef\xbb\xbfUser-agent: *\nDisallow: /private/\n")
+    assert not rules.allows("http://h/private/x", "pagesift-ui")
+    assert rules.allows("http://h/public/x", "pagesift-ui")
+
+
 def test_unsupported_type_is_refused_before_the_body_is_read() -> None:
     produced: list[int] = []
 

@@ -13,7 +13,8 @@ from w3lib.url import safe_url_string
 
 from pagesift_ui.frontier import harvest, linkrules, links, urls
 from pagesift_ui.page import lxmltree, resolve
-from pagesift_ui.session import enqueue
+from pagesift_ui.session import CrawlConfig, CrawlSession, enqueue
+from tests.fakes import DictSource, policy_for
 
 CACHES: dict[str, Any] = {
     "resolve._cleaned": resolve._cleaned,
@@ -139,3 +140,33 @@ def test_cached_url_rules_answer_for_the_anchor_each_time() -> None:
     assert linkrules.is_section_entry(url, "Admissions", "www.uni.example")
     assert not linkrules.is_section_entry(url, "", "www.uni.example")
     assert linkrules.is_section_entry(url, "Admissions", "www.uni.example")
+
+
+def _cache_sizes_after_a_crawl_of(links: str) -> tuple[int, dict[str, int]]:
+    """Every per-URL cache emptied, one crawl of a two-page site whose seed holds
+    ``links`` besides its link to the second page: the skips of the seed's step and what
+    each cache holds after it."""
+    for cache in CACHES.values():
+        cache.cache_clear()
+    seed = "http://h.example/"
+    config = CrawlConfig.from_mapping({"seed_url": seed, "query": "refund policy",
+                                       "limit": 2, "delay_s": 0.0})
+    pages = {seed: f'<html><body><main><a href="/refund">Refund policy</a>{links}'
+                   "</main></body></html>",
+             "http://h.example/refund": "<html><body><main><p>Refunds.</p></main></body></html>"}
+    with CrawlSession(config, DictSource(pages, policy=policy_for(config))) as session:
+        first = session.step()
+        session.step()
+    assert first.links is not None
+    too_long = f"URL longer than {urls.MAX_URL_LENGTH} characters"
+    skipped = first.links["skipped_by_reason"].get(too_long, 0)
+    return skipped, {name: c.cache_info().currsize for name, c in CACHES.items()}
+
+
+def test_links_over_the_url_limit_are_refused_without_entering_a_cache() -> None:
+    # a page of 1,900 links of 2 KB each kept about a GB across the caches after a few
+    # dozen such pages: they are bounded in entries, not bytes (docs/FAULTS.md)
+    long_links = "".join(f'<a href="/{i}/{"x" * urls.MAX_URL_LENGTH}">p</a>' for i in range(50))
+    skipped, with_long = _cache_sizes_after_a_crawl_of(long_links)
+    assert skipped == 50  # each refused as too long, as before
+    assert with_long == _cache_sizes_after_a_crawl_of("")[1]

@@ -168,7 +168,10 @@ def clean(url: str) -> str:
     ValueError
         If ``url`` is not an absolute http(s) URL.
     """
-    return _clean(url) if isinstance(url, str) else _cleaned(url)
+    # a URL over MAX_URL_LENGTH is never fetched (``skip``): it is cleaned without the cache,
+    # which is bounded in entries, not bytes (a page of 1,900 links of 2 KB each kept a GB
+    # across the caches after a few dozen such pages; docs/FAULTS.md)
+    return _clean(url) if type(url) is str and len(url) <= MAX_URL_LENGTH else _cleaned(url)
 
 
 @lru_cache(maxsize=URL_CACHE_SIZE)
@@ -205,7 +208,8 @@ def dedupe_key(url: str) -> str:
     >>> dedupe_key("HTTPS://A.com:443/a?b=1&a=2#x")
     'https://a.com/a?a=2&b=1'
     """
-    return _dedupe_key(url) if isinstance(url, str) else _key_of(url)
+    # uncached over MAX_URL_LENGTH, as ``clean``
+    return _dedupe_key(url) if type(url) is str and len(url) <= MAX_URL_LENGTH else _key_of(url)
 
 
 @lru_cache(maxsize=URL_CACHE_SIZE)

@@ -112,7 +112,9 @@ def rules_from_response(
         return RobotsRules(RobotsState.UNREACHABLE, status=status, failure=failure)
     if 200 <= status < 300:
         # RFC 9309 §2.2: the file is UTF-8; undecodable bytes cannot form a matching rule.
-        text, ignored = _first_rules(body.decode("utf-8", "replace"), MAX_ROBOTS_RULES)
+        # A byte order mark is no part of the first line (Google's parser drops it too): read
+        # as text, "\ufeffUser-agent" named no field and the whole file went unread
+        text, ignored = _first_rules(body.decode("utf-8-sig", "replace"), MAX_ROBOTS_RULES)
         if ignored:
             logger.warning("robots.txt has %d rules; the %d past the first %d are ignored",
                            MAX_ROBOTS_RULES + ignored, ignored, MAX_ROBOTS_RULES)

@@ -12,6 +12,8 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from w3lib.url import safe_url_string
 
+from pagesift_ui.frontier.urls import MAX_URL_LENGTH
+
 __all__ = [
     "HREF_CACHE_SIZE",
     "RESOLVE_CACHE_SIZE",
@@ -46,6 +48,8 @@ def resolve(base: str, href: str) -> str | None:
     # newlines (below), so a fragment is left exactly when it is not all white space. The
     # cache keyed by (page, href) it replaces missed 87% of the time (every page is new)
     # and took ~5% of a step on the Python docs (issue 15).
+    if len(href) > MAX_URL_LENGTH:
+        return _resolve_long(base, href)
     path, hash_sign, fragment = href.partition("#")
     cleaned, relative = _cleaned(
         path, ("f" if fragment and not fragment.isspace() else "") if hash_sign else None)
@@ -58,6 +62,18 @@ def resolve(base: str, href: str) -> str | None:
         if directory is not None:
             return _join_in_directory(directory, cleaned)
     return resolve_href(base, cleaned)
+
+
+def _resolve_long(base: str, href: str) -> str | None:
+    """``resolve`` of an href over ``MAX_URL_LENGTH`` characters, with no cache: the caches are
+    bounded in entries, not bytes, and such a link is refused unless cleaning shortens it
+    (a page of 1,900 links of 2 KB each kept a GB across the caches; docs/FAULTS.md)."""
+    cleaned = href.strip().translate(TAB_NEWLINE)
+    try:
+        absolute = urldefrag(urljoin(base, cleaned)).url
+    except ValueError:
+        return None
+    return _http_url(absolute)
 
 
 @lru_cache(maxsize=HREF_CACHE_SIZE)
@@ -133,6 +149,11 @@ def _join(base: str, href: str) -> str | None:
 
 @lru_cache(maxsize=RESOLVE_CACHE_SIZE)
 def http_url(absolute: str) -> str | None:
+    """``absolute`` as a safe http(s) URL string, or None when it is not http(s)."""
+    return _http_url(absolute)
+
+
+def _http_url(absolute: str) -> str | None:
     try:
         parts = urlsplit(absolute)
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
