@@ -658,6 +658,43 @@ def test_a_deadline_is_checked_between_body_chunks_of_any_client() -> None:
     assert clock.now - 1000.0 <= 6.0
 
 
+def test_a_pages_redirects_share_one_deadline() -> None:
+    # each hop once had a whole deadline: six slow hops took 49.5 s under a 5 s one
+    clock = FakeClock()
+
+    def slow_chunks() -> Iterator[bytes]:
+        for _ in range(3):
+            clock.now += 0.1
+            yield b"<p>" + b"x" * 100
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        clock.now += 2.0  # each answer takes two seconds to come
+        hop = int(request.url.path.strip("/") or 0)
+        if hop < 3:
+            return httpx.Response(302, headers={"location": f"/{hop + 1}"})
+        return httpx.Response(200, headers=HTML, content=slow_chunks())
+
+    policy = fetch_policy(respect_robots=False, fetch_deadline_s=5.0)
+    with pytest.raises(FetchTimeout, match="5 s deadline"):
+        mock_fetcher(handle, policy, clock=clock).fetch("http://shop.example/")
+    # with a deadline of its own each hop is in time, and the chain's answer comes
+    relaxed = fetch_policy(respect_robots=False, fetch_deadline_s=9.0)
+    assert mock_fetcher(handle, relaxed, clock=clock).fetch("http://shop.example/").status == 200
+
+
+def test_the_politeness_wait_is_not_part_of_a_pages_deadline() -> None:
+    clock = FakeClock()
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        clock.now += 1.0
+        return httpx.Response(200, headers=HTML, content=iter([b"<p>x</p>"]))
+
+    policy = fetch_policy(respect_robots=False, fetch_deadline_s=2.0, delay_s=10.0)
+    fetcher = mock_fetcher(handle, policy, clock=clock)
+    fetcher.fetch("http://shop.example/a")
+    assert fetcher.fetch("http://shop.example/b").status == 200  # after a 10 s wait
+
+
 def test_robots_rules_past_the_cap_are_ignored_and_counted() -> None:
     lines = ["User-agent: *", *(f"Disallow: /d{i}/" for i in range(MAX_ROBOTS_RULES + 10))]
     rules = rules_from_response(200, "\n".join(lines).encode())

@@ -80,7 +80,8 @@ def exchange(
 def deadline_error(url: str, current: httpx.URL, deadline: Deadline) -> FetchTimeout:
     return FetchTimeout(
         url, f"{current} took longer than the {deadline.seconds:g} s deadline "
-        "(fetch_deadline_s) to answer; stopped"
+        "(fetch_deadline_s, for a page with its redirects and robots.txt files) to answer; "
+        "stopped"
     )
 
 
@@ -115,7 +116,12 @@ def describe(exc: BaseException) -> str:
     """An exception in words: "connection refused" for a refused connection."""
     if _refused(exc):
         return "connection refused"
-    return str(exc) or type(exc).__name__
+    text = str(exc)
+    if text == "Receive buffer too long":
+        # h11's words when a response's head (its status line and headers, or a chunk's
+        # size line) passes the 100 KiB httpcore lets it buffer: 3,000 Set-Cookie headers
+        return "the response's headers (or a chunk's size line) ran over 100 KiB"
+    return text or type(exc).__name__
 
 
 def _refused(exc: BaseException) -> bool:

@@ -401,6 +401,13 @@ class Fetcher:
         """Every hop from ``current`` to the answer that is not a redirect: its final URL,
         the answer, the URLs visited (the final one last) and the seconds spent on the
         network."""
+        with self._deadline.budget(self._policy.fetch_deadline_s):
+            return self._hops(url, current, wanted)
+
+    def _hops(
+        self, url: str, current: httpx.URL, wanted: _Wanted
+    ) -> tuple[httpx.URL, _Received, list[str], float]:
+        """``_follow``'s hops, every exchange in one budget of ``fetch_deadline_s``."""
         visited = [str(current)]
         network_s = 0.0
         while True:

@@ -458,9 +458,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("read_timeout_s", float, "seconds to wait for a response", low=0.1, high=300.0),
     Setting("connect_timeout_s", float, "seconds to wait for a connection", low=0.1,
             high=300.0),
-    Setting("fetch_deadline_s", float, "most seconds one request may take, headers and body "
-            "(robots.txt too), however slowly the server sends", "--fetch-deadline", 1.0,
-            600.0),
+    Setting("fetch_deadline_s", float, "most seconds one page's fetch may take, headers and "
+            "body, its redirects and robots.txt files together, however slowly the servers "
+            "send", "--fetch-deadline", 1.0, 600.0),
     Setting("max_crawl_delay_s", float, "longest robots.txt Crawl-delay honoured; a longer one "
             "is waited this long", "--max-crawl-delay", 0.0, 3600.0),
     Setting("max_retry_after_s", float, "longest Retry-After of a 429/503 honoured; a longer "

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError
 from pagesift_ui.frontier.harvest import subtree
@@ -29,6 +30,12 @@ logger = logging.getLogger(__name__)
 
 #: At most this many example URLs per outcome are kept in a step record (counts are exact).
 EXAMPLES_PER_OUTCOME = 50
+#: The origins new to the crawl whose robots.txt one page's links may ask for; links to
+#: further new origins are offered unchecked, and their fetch asks robots.txt as every fetch
+#: does (it refuses what the file disallows). Each robots.txt may take a whole
+#: ``fetch_deadline_s``: a page linking 25 hosts whose files came slowly took a step of
+#: 62.6 s under a 3 s deadline, and one of 2,000 such links hours (docs/FAULTS.md).
+NEW_ROBOTS_ORIGINS_PER_PAGE = 1
 
 
 class SkipReason(enum.StrEnum):
@@ -194,6 +201,7 @@ def enqueue_links(
     _note_copies(state, page, tally)
     popularity = state.focus.popularity
     popularity.page_read(relevance, parent)
+    new_origins = NewOrigins(NEW_ROBOTS_ORIGINS_PER_PAGE)
     # the weights do not move during the loop (only the sibling credits and popularity,
     # which the scorer reads per link): read once (issue 15)
     score_of = state.link_scorer()
@@ -225,7 +233,8 @@ def enqueue_links(
             continue  # the ordinary case of navigation links: not worth a row
         queued = state.queue.queued(key)  # (depth, score, signal): no Entry built
         # a queued link passed every check when it was queued: only its score may change
-        refusal = None if queued else _refusal(state, link, url, config, robots_allows)
+        refusal = None if queued else _refusal(state, link, url, config, robots_allows,
+                                                new_origins)
         if refusal is not None:
             tally.skip(url, refusal)
             continue
@@ -380,17 +389,35 @@ def _shorten(
             state.queue.update(child, child_depth, score_of(moved), moved)
 
 
+class NewOrigins:
+    """How many more origins new to the crawl one page's (or one sitemap harvest's) links
+    may ask robots.txt of (``NEW_ROBOTS_ORIGINS_PER_PAGE``)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        """True, counting one, while some are left."""
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
+
+
 def _refusal(
     state: FrontierState,
     link: Link,
     url: str,
     config: CrawlConfig,
     robots_allows: Callable[[str], bool],
+    new_origins: NewOrigins,
 ) -> Skip | None:
     """Why a link not yet queued is refused, or None to offer it."""
     if link.nofollow:
         return Skip(SkipReason.NOFOLLOW)
-    return refuse(state, url, config, robots_allows)
+    return refuse(state, url, config, robots_allows, new_origins)
 
 
 def refuse(
@@ -398,13 +425,16 @@ def refuse(
     url: str,
     config: CrawlConfig,
     robots_allows: Callable[[str], bool],
+    new_origins: NewOrigins,
 ) -> Skip | None:
     """Why a cleaned URL not yet queued may not be offered (a copy, out of scope, URL
     hygiene, a dry subtree, robots.txt), or None: the checks every candidate passes, a
-    page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13)."""
+    page's link or a sitemap's (docs/DESIGN.md §11.11, §11.13). robots.txt is asked of at
+    most ``new_origins`` origins the crawl has not asked before; a URL of another new
+    origin is offered unchecked (its fetch asks)."""
     refusal = _refusal_before_robots(state, url, config.seed_host, config.scope)
     if refusal is None and config.respect_robots:
-        return _robots_refusal(state, url, robots_allows)
+        return _robots_refusal(state, url, robots_allows, new_origins)
     return refusal
 
 
@@ -426,6 +456,13 @@ def _refusal_before_robots(
     return None
 
 
+def origin_of(url: str) -> str:
+    """The origin whose robots.txt answers for ``url`` (RFC 9309 §2.3: scheme, host and
+    port), lower-cased."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
 @lru_cache(maxsize=URL_CACHE_SIZE)
 def _url_refusal(url: str, seed_host: str, scope: Scope) -> Skip | None:
     """The refusals of ``refuse`` that depend on the URL alone, in its order: out of scope,
@@ -440,12 +477,18 @@ def _url_refusal(url: str, seed_host: str, scope: Scope) -> Skip | None:
 
 
 def _robots_refusal(
-    state: FrontierState, url: str, robots_allows: Callable[[str], bool]
+    state: FrontierState, url: str, robots_allows: Callable[[str], bool],
+    new_origins: NewOrigins,
 ) -> Skip | None:
     """Ask robots.txt once per URL: pages repeat their navigation, and a 2,000-link index page
     asked anew for every link cost seconds per step (and filled recordings with answers)."""
     allowed = state.robots_answers.get(url)
     if allowed is None:
+        origin = origin_of(url)
+        if origin not in state.robots_origins:
+            if not new_origins.take():
+                return None  # offered unchecked: its fetch asks robots.txt
+            state.robots_origins.add(origin)
         try:
             allowed = robots_allows(url)
         except FetchError as exc:

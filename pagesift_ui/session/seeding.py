@@ -20,7 +20,16 @@ from pagesift_ui.frontier.links import LinkVia
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.net.sitemaps import SitemapHarvest
 from pagesift_ui.session.config import CrawlConfig
-from pagesift_ui.session.enqueue import LinkTally, Skip, SkipReason, refuse, requeue, tally_offer
+from pagesift_ui.session.enqueue import (
+    NEW_ROBOTS_ORIGINS_PER_PAGE,
+    LinkTally,
+    NewOrigins,
+    Skip,
+    SkipReason,
+    refuse,
+    requeue,
+    tally_offer,
+)
 from pagesift_ui.session.state import FrontierState, signal_of
 
 __all__ = ["SITEMAP_DEPTH", "offer_sitemap_links"]
@@ -43,6 +52,7 @@ def offer_sitemap_links(
     the URLs taken, as ``links`` says it of a page's links)."""
     tally = LinkTally(found=len(harvest.entries))
     already_fetched = 0
+    new_origins = NewOrigins(NEW_ROBOTS_ORIGINS_PER_PAGE)
     for entry in harvest.entries:
         try:
             url = clean(entry.url)
@@ -54,7 +64,7 @@ def offer_sitemap_links(
             already_fetched += 1
             continue
         queued = state.queue.get(key)
-        refusal = None if queued else refuse(state, url, config, robots_allows)
+        refusal = None if queued else refuse(state, url, config, robots_allows, new_origins)
         if refusal is not None:
             tally.skip(url, refusal)
             continue

@@ -118,6 +118,9 @@ class FrontierState:
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
+    # the origins (scheme://host:port) whose robots.txt the crawl has asked for: at its
+    # links' checks or by fetching one of its pages (docs/DESIGN.md §11.11)
+    robots_origins: set[str] = field(default_factory=set)
     depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of

@@ -268,6 +268,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"THIS IS NOT HTTP\r\n\r\n")
         elif path == "/reset":
             pass  # close without a word
+        elif path == "/cookies":  # a head of 3,000 Set-Cookie lines, ~150 KB
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                             + b"".join(b"Set-Cookie: c%d=%s\r\n" % (i, b"v" * 40)
+                                        for i in range(3000))
+                             + b"Content-Length: 7\r\n\r\n<p>x</p>")
         else:
             self._send(404, _page("Not found", "<p>nothing here</p>"))
 

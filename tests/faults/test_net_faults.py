@@ -244,8 +244,10 @@ def test_refused_connection_without_robots_is_a_connect_failure(closed_port: int
         ("/truncated", "failed"),
         ("/garbage", "failed"),
         ("/reset", "failed"),
+        # h11 said "Receive buffer too long"
+        ("/cookies", "the response's headers (or a chunk's size line) ran over 100 KiB"),
     ],
-    ids=["truncated-body", "not-http", "closed-unanswered"],
+    ids=["truncated-body", "not-http", "closed-unanswered", "headers-over-100-KiB"],
 )
 def test_broken_exchanges_are_fetch_errors(
     faults: FaultServer, store: SessionStore, path: str, words: str
