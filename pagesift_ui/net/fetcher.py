@@ -322,15 +322,21 @@ class Fetcher:
     def allowed_by_robots(self, url: str) -> bool:
         """True when robots.txt lets us fetch ``url`` (always True with robots ignored).
 
-        May download robots.txt. A host the network policy forbids cannot be asked, which
-        counts as "unreachable" and so as disallowed (RFC 9309 §2.3.1.4). Raises
-        ``BlockedByPolicy`` or ``FetchError`` for a URL that is not a valid http(s) URL.
+        May download robots.txt. A host the network policy forbids cannot be asked: that
+        raises the ``BlockedByPolicy`` its robots.txt met, so the link is refused for what
+        it is rather than as disallowed (its robots.txt is "unreachable", RFC 9309
+        §2.3.1.4, and the page's fetch would be refused by the same policy). Raises
+        ``FetchError`` for a URL that is not a valid http(s) URL.
         """
         if not self._policy.respect_robots:
             return True
         parsed = _parse_url(url, url)
         host = parsed.raw_host.decode("ascii").lower().rstrip(".")
-        return self._robots.rules_for(_robots_url(parsed), host).allows(str(parsed), self._token)
+        rules = self._robots.rules_for(_robots_url(parsed), host)
+        if isinstance(rules.failure, BlockedByPolicy):
+            raise BlockedByPolicy(url, f"{parsed} is refused by the network policy: "
+                                       f"{rules.failure.message}")
+        return rules.allows(str(parsed), self._token)
 
     def robots_delay(self, host: str) -> float | None:
         """``Crawl-delay`` set for ``host`` by a robots.txt already read, else None.

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from pagesift_ui.errors import FetchError
+from pagesift_ui.errors import BlockedByPolicy, FetchError
 from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.language import Language
 from pagesift_ui.frontier.linkrules import CONTEXT_BYTES, anchor_and_title
@@ -52,6 +52,9 @@ class SkipReason(enum.StrEnum):
     DRY_SUBTREE = "dry subtree"
     ROBOTS_UNCHECKED = "robots.txt could not be checked"
     ROBOTS_DISALLOWED = "disallowed by robots.txt"
+    #: its origin may not be asked at all (another loopback port, a private address; the
+    #: detail says which rule): its robots.txt could not be read for that reason
+    NETWORK_POLICY = "refused by the network policy"
     QUEUE_FULL = "queue full"  # offered, but not above the worst queued link
     COPY = "another language's copy of a fetched page"  # an hreflang alternate
     #: a fetched page's URL plus a query pair learned to make copies (frontier/copyparams.py)
@@ -87,7 +90,8 @@ class Skip:
         """The words a step record keeps (``docs/SESSION_FORMAT.md``, ``links``)."""
         if self.reason is SkipReason.URL_HYGIENE:
             return self.detail
-        if self.reason in (SkipReason.ROBOTS_UNCHECKED, SkipReason.COPY_PARAMETER):
+        if self.reason in (SkipReason.ROBOTS_UNCHECKED, SkipReason.COPY_PARAMETER,
+                           SkipReason.NETWORK_POLICY):
             return f"{self.reason.value}: {self.detail}"
         return self.reason.value
 
@@ -491,6 +495,8 @@ def _robots_refusal(
             state.robots_origins.add(origin)
         try:
             allowed = robots_allows(url)
+        except BlockedByPolicy as exc:
+            return Skip(SkipReason.NETWORK_POLICY, exc.message)
         except FetchError as exc:
             return Skip(SkipReason.ROBOTS_UNCHECKED, exc.message)
         state.robots_answers[url] = allowed

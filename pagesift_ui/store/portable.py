@@ -183,7 +183,8 @@ def recorded_to_dict(answer: Recorded) -> dict[str, Any]:
     if isinstance(answer, RecordedSitemaps):
         return {"kind": "sitemaps", "url": "", "harvest": answer.harvest.to_dict()}
     if isinstance(answer, RecordedRobots):
-        return {"kind": "robots", "url": answer.url, "allowed": answer.allowed}
+        robots = {"kind": "robots", "url": answer.url, "allowed": answer.allowed}
+        return robots if answer.error is None else {**robots, "error": answer.error.to_dict()}
     if answer.error is not None:
         return {"kind": "fetch", "url": answer.url, "error": answer.error.to_dict()}
     result = answer.result
@@ -216,7 +217,12 @@ def recorded_from_dict(
     check_answer(data, "answer")
     url = data["url"]
     if data["kind"] == "robots":
-        return RecordedRobots(url, data["allowed"])
+        error = data.get("error")
+        try:
+            failure = None if error is None else RecordedError.from_dict(error)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BundleError(f"a robots answer's error is malformed ({exc})") from exc
+        return RecordedRobots(url, data["allowed"], failure)
     if data["kind"] == "sitemaps":
         try:
             return RecordedSitemaps(SitemapHarvest.from_dict(data["harvest"]))

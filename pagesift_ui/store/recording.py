@@ -139,10 +139,13 @@ class RecordedFetch:
 
 @dataclass(frozen=True, slots=True)
 class RecordedRobots:
-    """One ``allowed_by_robots(url)`` answer."""
+    """One ``allowed_by_robots(url)`` answer, or the error it raised (``allowed`` False then):
+    a replay raises it again, so the link is refused with the same words (recordings made
+    before it kept none, and their replay allowed such a link)."""
 
     url: str
     allowed: bool
+    error: RecordedError | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +232,11 @@ class RecordingSource:
         self.source.prefetch(urls)
 
     def allowed_by_robots(self, url: str) -> bool:
-        allowed = self.source.allowed_by_robots(url)
+        try:
+            allowed = self.source.allowed_by_robots(url)
+        except FetchError as exc:
+            self._sink(RecordedRobots(url, False, RecordedError.from_exception(exc)))
+            raise
         self._sink(RecordedRobots(url, bool(allowed)))
         return allowed
 
@@ -263,7 +270,7 @@ class ReplaySource:
 
     def __init__(self, recorded: Iterable[Recorded]) -> None:
         self._fetches: dict[str, list[RecordedFetch]] = {}
-        self._robots: dict[str, list[bool]] = {}
+        self._robots: dict[str, list[RecordedRobots]] = {}
         self._sitemaps: list[SitemapHarvest] = []
         for answer in recorded:
             if isinstance(answer, RecordedFetch):
@@ -271,7 +278,7 @@ class ReplaySource:
             elif isinstance(answer, RecordedSitemaps):
                 self._sitemaps.append(answer.harvest)
             else:
-                self._robots.setdefault(answer.url, []).append(answer.allowed)
+                self._robots.setdefault(answer.url, []).append(answer)
         self._served: Counter[tuple[str, str]] = Counter()
         self.unavailable: list[str] = []
 
@@ -301,7 +308,12 @@ class ReplaySource:
 
     def allowed_by_robots(self, url: str) -> bool:
         answers = self._robots.get(url)
-        return self._next("robots", url, answers) if answers else True
+        if not answers:
+            return True
+        answer = self._next("robots", url, answers)
+        if answer.error is not None:
+            raise answer.error.to_exception(url)
+        return answer.allowed
 
     def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
         if not self._sitemaps:

@@ -112,8 +112,10 @@ def response_row(session_id: str, seq: int, step: int, answer: Recorded) -> tupl
         return (session_id, seq, step, "sitemaps", "", *(None,) * 5,
                 zlib.compress(harvest, ZLIB_LEVEL), *(None,) * 5)
     if isinstance(answer, RecordedRobots):
+        failure = (None if answer.error is None
+                   else json.dumps(answer.error.to_dict(), ensure_ascii=False))
         return (session_id, seq, step, "robots", answer.url, int(answer.allowed),
-                *(None,) * 10)
+                *(None,) * 9, failure)
     if answer.error is not None:
         return (session_id, seq, step, "fetch", answer.url, *(None,) * 10,
                 json.dumps(answer.error.to_dict(), ensure_ascii=False))
@@ -136,7 +138,8 @@ def recorded_from_row(row: Sequence[Any]) -> Recorded:
     (kind, url, allowed, final_url, status, content_type, encoding, body, redirects,
      elapsed_s, fetched_at, headers, error) = row
     if kind == "robots":
-        return RecordedRobots(url, bool(allowed))
+        failure = None if error is None else RecordedError.from_dict(json.loads(error))
+        return RecordedRobots(url, bool(allowed), failure)
     if kind == "sitemaps":
         try:
             data = json.loads(zlib.decompress(body).decode("utf-8"))

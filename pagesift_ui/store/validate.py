@@ -399,7 +399,8 @@ _RESULT = record({
     "elapsed_s": number(0.0), "fetched_at": _TIME, "headers": items(pair(text(), text())),
 })
 #: One recorded answer (``docs/SESSION_FORMAT.md``, "Recorded responses").
-ANSWER_ROBOTS = record({"kind": choice("robots"), "url": _URL, "allowed": boolean})
+ANSWER_ROBOTS = record({"kind": choice("robots"), "url": _URL, "allowed": boolean},
+                       {"error": ERROR})
 ANSWER_ERROR = record({"kind": choice("fetch"), "url": _URL, "error": ERROR})
 ANSWER_PAGE = record({"kind": choice("fetch"), "url": _URL, "result": _RESULT})
 #: A sitemap harvest (``SitemapHarvest.to_dict``): at most ``MAX_FILE_NOTES`` files.

@@ -55,6 +55,7 @@ from pagesift_ui.store.validate import (
     HARVEST,
     MARK,
     Check,
+    ErrorClass,
     boolean,
     check_override,
     integer,
@@ -181,7 +182,16 @@ def _open(path: Path) -> BinaryIO:
 # -- records ---------------------------------------------------------------------------------
 
 _HEADERS = items(pair(text(), text()))
-_ROBOT_PAIRS = items(pair(text(), boolean), limit=10_000_000)
+def _robot_answer(value: Any, path: str, error: ErrorClass) -> None:
+    """[url, allowed], or [url, allowed, error] for a check that failed."""
+    if isinstance(value, list) and len(value) == 3:
+        pair(text(), boolean)(value[:2], path, error)
+        ERROR(value[2], f"{path}[2]", error)
+    else:
+        pair(text(), boolean)(value, path, error)
+
+
+_ROBOT_PAIRS = items(_robot_answer, limit=10_000_000)
 _SESSION: Check = record(
     {"config": record({})},
     {"overrides": items(check_override, limit=10_000_000),
@@ -424,7 +434,11 @@ def _recording(
 
 
 def _robots(pairs: Any) -> list[Recorded]:
-    return [RecordedRobots(url, allowed) for url, allowed in pairs]
+    """The robots answers of a WARC's metadata: [url, allowed] or, for a check that failed,
+    [url, allowed, error]."""
+    return [RecordedRobots(pair[0], pair[1],
+                           RecordedError.from_dict(pair[2]) if len(pair) > 2 else None)
+            for pair in pairs]
 
 
 def _foreign_answers(by_url: Mapping[str, _Page]) -> Iterator[Recorded]:

@@ -230,7 +230,9 @@ class WarcLog:
 
 
 def _robot_pairs(robots: Iterable[RecordedRobots]) -> list[list[Any]]:
-    return [[answer.url, answer.allowed] for answer in robots]
+    # a check that failed keeps its error as a third item (readers before it took two)
+    return [[answer.url, answer.allowed] if answer.error is None
+            else [answer.url, answer.allowed, answer.error.to_dict()] for answer in robots]
 
 
 def _write_fetch(writer: WARCWriter, answer: RecordedFetch, user_agent: str) -> bool:

@@ -108,6 +108,20 @@ def test_redirect_to_a_loopback_service_on_another_port_is_not_followed(
     assert crawled.went_on()
 
 
+def test_a_link_to_a_loopback_service_on_another_port_is_refused_for_the_policy(
+    faults: FaultServer, admin: FaultServer, store: SessionStore
+) -> None:
+    # it was refused as "disallowed by robots.txt": the policy makes its robots.txt
+    # unreachable, and the label said the file's word (found by probing)
+    target = f"http://127.0.0.1:{admin.port}/admin/"
+    crawled = crawl_into(faults, store, target, host=None)
+    seed = crawled.saved.steps[0]
+    reasons = seed.links["skipped_by_reason"]
+    assert [r for r in reasons if r.startswith("refused by the network policy: ")] != [], reasons
+    assert not any(r.startswith(("disallowed by robots", "robots.txt")) for r in reasons)
+    assert admin.requests == []
+
+
 def test_redirect_to_a_localhost_name_on_another_port_is_not_followed(
     faults: FaultServer, admin: FaultServer
 ) -> None:

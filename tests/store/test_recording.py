@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import zlib
 from collections.abc import Sequence
@@ -162,6 +163,22 @@ def test_replay_answers_in_recorded_order_then_repeats_the_last() -> None:
     assert source.urls == ["http://a.test/old"]
 
 
+def test_a_robots_check_that_failed_is_recorded_and_replayed_as_the_same_error() -> None:
+    # it was not recorded at all, so a replay allowed the link the crawl had refused
+    class Refusing:
+        def allowed_by_robots(self, url: str) -> bool:
+            raise BlockedByPolicy(url, POLICY.message, at=12.5)
+
+    recorded: list[Recorded] = []
+    source = RecordingSource(Refusing(), recorded.append)  # type: ignore[arg-type]
+    with pytest.raises(BlockedByPolicy):
+        source.allowed_by_robots("http://127.0.0.1:9/x")
+    assert recorded == [RecordedRobots("http://127.0.0.1:9/x", False,
+                                       dataclasses.replace(POLICY, at=12.5))]
+    with pytest.raises(BlockedByPolicy, match="refused by the network policy"):
+        ReplaySource(recorded).allowed_by_robots("http://127.0.0.1:9/x")
+
+
 def test_replay_reports_unrecorded_urls_and_allows_unasked_robots() -> None:
     source = ReplaySource([RecordedFetch("http://a.test/old", result=PAGE)])
     for _ in range(2):
@@ -171,9 +188,13 @@ def test_replay_reports_unrecorded_urls_and_allows_unasked_robots() -> None:
     assert source.allowed_by_robots("http://a.test/never-asked") is True
 
 
+POLICY = RecordedError("BlockedByPolicy", "network_policy",
+                       "http://127.0.0.1:9/x is refused by the network policy: another port")
+
 ANSWERS: list[Recorded] = [
     RecordedFetch(PAGE.url, result=PAGE),
     RecordedRobots("http://a.test/private/", False),
+    RecordedRobots("http://127.0.0.1:9/x", False, POLICY),
     *(RecordedFetch(e.url, error=RecordedError.from_exception(e)) for e in ERRORS),
 ]
 

@@ -22,7 +22,14 @@ from pagesift_ui.errors import (
 )
 from pagesift_ui.session import CrawlSession, Override, OverrideKind, StepOutcome
 from pagesift_ui.session.crawl import default_source
-from pagesift_ui.store import Recorded, RecordedFetch, RecordingSource, SessionEvent
+from pagesift_ui.store import (
+    Recorded,
+    RecordedError,
+    RecordedFetch,
+    RecordedRobots,
+    RecordingSource,
+    SessionEvent,
+)
 from pagesift_ui.warc import WarcSource, read_warc, write_warc
 from tests.fixture_site import FixtureSite
 
@@ -155,3 +162,18 @@ def test_a_warc_of_pages_over_64_kib_reads_whole_and_at_once(tmp_path: Path, siz
     source = WarcSource(path)
     assert [source.fetch(f"http://x.test/{end}").body == body for end in ("", "b", "c")] == [
         True, True, True]
+
+
+def test_a_robots_check_that_failed_reads_back_from_a_warc(
+    tmp_path: Path, site: FixtureSite
+) -> None:
+    # [url, allowed, error]: the check's error kept, so a replay refuses the link alike
+    config = site_config(site, limit=5)
+    failed = RecordedError("BlockedByPolicy", "network_policy", "refused by the network policy",
+                           at=12.5)
+    answers: list[Recorded] = [RecordedRobots("http://127.0.0.1:9/x", False, failed),
+                               RecordedRobots("http://127.0.0.1:9/y", True)]
+    path = tmp_path / "robots.warc.gz"
+    write_warc(path, config, answers)
+    robots = [a for a in read_warc(path).responses if isinstance(a, RecordedRobots)]
+    assert robots == answers
