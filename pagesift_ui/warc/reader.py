@@ -182,6 +182,8 @@ def _open(path: Path) -> BinaryIO:
 # -- records ---------------------------------------------------------------------------------
 
 _HEADERS = items(pair(text(), text()))
+
+
 def _robot_answer(value: Any, path: str, error: ErrorClass) -> None:
     """[url, allowed], or [url, allowed, error] for a check that failed."""
     if isinstance(value, list) and len(value) == 3:
