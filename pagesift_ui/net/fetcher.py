@@ -518,7 +518,7 @@ class Fetcher:
         self._hold_off(host, response)
         location = response.headers.get("location")
         if status in _REDIRECT_STATUSES and location:
-            return _parse_url(location, url, base=current)
+            return _parse_url(_one_location(url, current, response), url, base=current)
         if status >= 400:
             reason = httpx.codes.get_reason_phrase(status) or response.reason_phrase
             raise HTTPStatusError(url, f"{current} answered {status} {reason}".rstrip(), status)
@@ -637,6 +637,18 @@ def _parse_url(raw: str, url: str, *, base: httpx.URL | None = None) -> httpx.UR
     if not parsed.raw_host:
         raise FetchError(url, f"{raw!r} is not a valid URL (no host)")
     return parsed.copy_with(fragment=None)
+
+
+def _one_location(url: str, current: httpx.URL, response: httpx.Response) -> str:
+    """The redirect's one ``Location``. httpx joins repeated headers with ", ", and two
+    that differ were followed as one URL (``/ok/1,%20/ok/2``): like two differing
+    ``Content-Length`` headers, they are refused (RFC 9110 §10.2.2 allows one)."""
+    locations = {value.strip() for value in response.headers.get_list("location")}
+    if len(locations) > 1:
+        shown = ", ".join(repr(value[:200]) for value in sorted(locations))
+        raise FetchError(url, f"{current} redirected to {len(locations)} places at once "
+                              f"({shown}); not followed")
+    return next(iter(locations))
 
 
 def _check_redirect(url: str, visited: list[str], target: httpx.URL, limit: int) -> None:

@@ -231,6 +231,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/redirect":
             status = int(one.get("status", "302"))
             self._send(status, b"", (("Location", one["to"]),))
+        elif path == "/two-locations":
+            self._send(302, b"", (("Location", "/ok"), ("Location", "/seed")))
         elif first == "loop":
             self._send(302, b"", (("Location", "/loop/b" if rest == "a" else "/loop/a"),))
         elif first == "chain":

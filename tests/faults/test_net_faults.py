@@ -260,8 +260,11 @@ def test_refused_connection_without_robots_is_a_connect_failure(closed_port: int
         ("/reset", "failed"),
         # h11 said "Receive buffer too long"
         ("/cookies", "the response's headers (or a chunk's size line) ran over 100 KiB"),
+        # they were joined and followed as one URL, "/ok,%20/seed"
+        ("/two-locations", "redirected to 2 places at once ('/ok', '/seed'); not followed"),
     ],
-    ids=["truncated-body", "not-http", "closed-unanswered", "headers-over-100-KiB"],
+    ids=["truncated-body", "not-http", "closed-unanswered", "headers-over-100-KiB",
+         "two-locations"],
 )
 def test_broken_exchanges_are_fetch_errors(
     faults: FaultServer, store: SessionStore, path: str, words: str
