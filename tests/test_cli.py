@@ -35,6 +35,7 @@ from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT
 from pagesift_ui.net.serve import StaticServer
 from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
+from pagesift_ui.session.bundle import bundle_json
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 NAV = '<nav><a href="/index.html">Home</a> <a href="/about.html">About us</a> ' \
@@ -98,6 +99,8 @@ def test_crawl_writes_a_bundle_with_pages_in_fetch_order(served: str, tmp_path: 
     assert bundle["steps"][-1]["verdict"] == bundle["stop_reason"]
     assert "stop reason:" in out and "refund" in out
     assert csv_path.read_text(encoding="utf-8").startswith("step,url,")
+    # written in pieces as they are encoded, the file is the canonical text to the byte
+    assert bundle_path.read_text(encoding="utf-8") == bundle_json(bundle)
 
 
 def test_no_stop_keeps_the_first_verdict_step(served: str, tmp_path: Path) -> None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.session import CrawlSession
-from pagesift_ui.session.bundle import bundle_json, pages_csv
+from pagesift_ui.session.bundle import bundle_chunks, pages_csv
 from pagesift_ui.store import Recorded, SessionEvent, default_db_path
 from pagesift_ui.store.portable import bundle_with_responses
 
@@ -136,13 +136,15 @@ def write_outputs(
     failed: list[FailedWrite] = []
     if args.out is not None:
         bundle = bundle_with_responses(session, responses(), events)
-        failed += _write(args.out, "--out", "session bundle", bundle_json(bundle), err)
+        failed += _write(args.out, "--out", "session bundle", bundle_chunks(bundle), err)
     if args.pages_csv is not None:
         failed += _write(args.pages_csv, "--pages-csv", "pages CSV", pages_csv(session), err)
     return failed
 
 
-def _write(path: Path, flag: str, what: str, content: str, err: TextIO) -> list[FailedWrite]:
+def _write(
+    path: Path, flag: str, what: str, content: str | Iterable[str], err: TextIO
+) -> list[FailedWrite]:
     try:
         _replace(path, content)
     except OSError as exc:
@@ -153,18 +155,20 @@ def _write(path: Path, flag: str, what: str, content: str, err: TextIO) -> list[
     return []
 
 
-def _replace(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` whole or not at all: into a file beside it, renamed over
-    it once written (an interrupted or failed write left a truncated bundle in place of the
-    last good one). A device (``/dev/null``) is written as it is: it cannot be replaced."""
+def _replace(path: Path, content: str | Iterable[str]) -> None:
+    """Write ``content`` (text, or its pieces in order) to ``path`` whole or not at all: into
+    a file beside it, renamed over it once written (an interrupted or failed write left a
+    truncated bundle in place of the last good one). A device (``/dev/null``) is written as
+    it is: it cannot be replaced."""
+    pieces = [content] if isinstance(content, str) else content
     if _is_device(path):
         with path.open("w", encoding="utf-8") as stream:
-            stream.write(content)
+            stream.writelines(pieces)
         return
     partial = path.with_name(f".{path.name}.partial")
     try:
         with partial.open("w", encoding="utf-8") as stream:
-            stream.write(content)
+            stream.writelines(pieces)
         os.replace(partial, path)
     except BaseException:
         # a full disk (OSError) or a second Ctrl-C mid-write (KeyboardInterrupt): the target
