@@ -26,7 +26,7 @@ from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
 from pagesift_ui.session.ahead import Popped, popped, put_back
 from pagesift_ui.session.config import CrawlConfig
-from pagesift_ui.session.enqueue import LinkTally, enqueue_links, learn_copies, origin_of
+from pagesift_ui.session.enqueue import LinkTally, enqueue_links, learn_copies, robots_origin
 from pagesift_ui.session.record import (
     FrontierRow,
     Override,
@@ -334,7 +334,9 @@ class CrawlSession:
         facts = StepFacts(step=len(self.steps) + 1, entry=entry, dropped=link.dropped)
         facts.link_explanation = link.link_explanation
         # the fetch asks the page's robots.txt (its redirects' too, unknown here)
-        self.state.robots_origins.add(origin_of(entry.url))
+        origin = robots_origin(entry.url)
+        if origin is not None:
+            self.state.robots_origins.add(origin)
         try:
             result = self._source.fetch(entry.url)
         except FetchError as exc:

@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 from pagesift_ui.errors import BlockedByPolicy, FetchError
 from pagesift_ui.frontier.harvest import subtree
@@ -19,6 +18,7 @@ from pagesift_ui.frontier.links import LinkSignal, link_contexts
 from pagesift_ui.frontier.queue import Offer
 from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks_titled
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH, URL_CACHE_SIZE, clean, dedupe_key, skip
+from pagesift_ui.net.policy import Origin
 from pagesift_ui.page.extract import Link, Page
 from pagesift_ui.session.config import CrawlConfig, Scope
 from pagesift_ui.session.scope import in_scope
@@ -460,11 +460,13 @@ def _refusal_before_robots(
     return None
 
 
-def origin_of(url: str) -> str:
-    """The origin whose robots.txt answers for ``url`` (RFC 9309 §2.3: scheme, host and
-    port), lower-cased."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
+def robots_origin(url: str) -> Origin | None:
+    """The origin whose robots.txt answers for ``url`` (RFC 9309 §2.3), or None for a URL
+    with none (a port out of range: its robots check or fetch says why)."""
+    try:
+        return Origin.of(url)
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=URL_CACHE_SIZE)
@@ -488,8 +490,8 @@ def _robots_refusal(
     asked anew for every link cost seconds per step (and filled recordings with answers)."""
     allowed = state.robots_answers.get(url)
     if allowed is None:
-        origin = origin_of(url)
-        if origin not in state.robots_origins:
+        origin = robots_origin(url)
+        if origin is not None and origin not in state.robots_origins:
             if not new_origins.take():
                 return None  # offered unchecked: its fetch asks robots.txt
             state.robots_origins.add(origin)

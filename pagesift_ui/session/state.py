@@ -33,6 +33,7 @@ from pagesift_ui.frontier.queue import (
 from pagesift_ui.frontier.stats import z_one_sided, z_two_sided
 from pagesift_ui.frontier.thompson import PosteriorSampler
 from pagesift_ui.frontier.urls import TemplateStats
+from pagesift_ui.net.policy import Origin
 from pagesift_ui.session.config import CrawlConfig, Strategy
 from pagesift_ui.session.record import PartStats, SubtreeState
 
@@ -120,7 +121,7 @@ class FrontierState:
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     # the origins (scheme://host:port) whose robots.txt the crawl has asked for: at its
     # links' checks or by fetching one of its pages (docs/DESIGN.md §11.11)
-    robots_origins: set[str] = field(default_factory=set)
+    robots_origins: set[Origin] = field(default_factory=set)
     depths: ClickDepths = field(default_factory=ClickDepths)  # fetched pages' click depths
     near_duplicates: NearDuplicates = field(default_factory=NearDuplicates)
     copies: dict[str, str] = field(default_factory=dict)  # key → fetched page it is a copy of
