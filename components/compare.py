@@ -43,12 +43,6 @@ __all__ = ["render_compare"]
 logger = logging.getLogger(__name__)
 
 
-def _truth(seed_url: str, query: str) -> tuple[str, ...] | None:
-    """The demo's answer key of ``query`` for a session on a bundled demo site (recall),
-    else None."""
-    return demo_truth(seed_url, query)
-
-
 # -- callbacks ----------------------------------------------------------------------------
 
 
@@ -59,7 +53,7 @@ def on_add_open() -> None:
     if session is None or not session.steps:
         ss["compare_error"] = "The explorer has no session with steps to add."
         return
-    truth = ss.get("truth") or _truth(session.config.seed_url, session.config.query)
+    truth = ss.get("truth") or demo_truth(session.config.seed_url, session.config.query)
     add_compared(ss, open_entry(session, int(ss.get("session_serial", 0)), truth))
 
 
@@ -70,7 +64,7 @@ def on_add_saved() -> None:
     try:
         with SessionStore() as store:
             for session_id in picked:
-                add_compared(ss, saved_entry(store, session_id, _truth))
+                add_compared(ss, saved_entry(store, session_id, demo_truth))
     except PagesiftError as exc:  # StoreError, SessionNotFound
         logger.warning("adding saved sessions failed: %s", exc)
         ss["compare_error"] = f"A saved session cannot be compared: {exc}"
@@ -90,7 +84,7 @@ def on_compare_upload() -> None:
         read |= {uploaded.file_id}
         data = uploaded.getvalue()
         try:
-            add_compared(ss, bundle_entry(uploaded.name, data, _truth))
+            add_compared(ss, bundle_entry(uploaded.name, data, demo_truth))
         except PagesiftError as exc:  # BundleError
             errors.append(f"{uploaded.name}: {exc}")
     ss["compare_uploads_read"] = read
