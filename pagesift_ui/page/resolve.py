@@ -7,6 +7,7 @@ page after page; ``extract`` and the ``Document`` readers share these (docs/DESI
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -68,12 +69,7 @@ def _resolve_long(base: str, href: str) -> str | None:
     """``resolve`` of an href over ``MAX_URL_LENGTH`` characters, with no cache: the caches are
     bounded in entries, not bytes, and such a link is refused unless cleaning shortens it
     (a page of 1,900 links of 2 KB each kept a GB across the caches; docs/FAULTS.md)."""
-    cleaned = href.strip().translate(TAB_NEWLINE)
-    try:
-        absolute = urldefrag(urljoin(base, cleaned)).url
-    except ValueError:
-        return None
-    return _http_url(absolute)
+    return _join(base, href.strip().translate(TAB_NEWLINE), checked=_http_url)
 
 
 @lru_cache(maxsize=HREF_CACHE_SIZE)
@@ -139,12 +135,16 @@ def resolve_href(base: str, href: str) -> str | None:
     return _join(base, href)
 
 
-def _join(base: str, href: str) -> str | None:
+def _join(
+    base: str, href: str, checked: Callable[[str], str | None] | None = None
+) -> str | None:
+    """``href`` (cleaned) joined to ``base`` and checked by ``checked`` (``http_url``, the
+    cached one, unless a caller keeps out of the caches)."""
     try:
         absolute = urldefrag(urljoin(base, href)).url
     except ValueError:
         return None
-    return http_url(absolute)
+    return (checked or http_url)(absolute)
 
 
 @lru_cache(maxsize=RESOLVE_CACHE_SIZE)
