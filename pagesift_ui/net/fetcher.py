@@ -33,6 +33,7 @@ import contextlib
 import dataclasses
 import http.cookiejar
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -95,6 +96,9 @@ HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # RFC 9110 §10.2.3 / RFC 6585 §4: the statuses whose Retry-After asks us to slow down.
 _RETRY_STATUSES = frozenset({429, 503})
+# The start of a policy refusal's words that names the URL refused (net/policy.py): what
+# follows is the rule, the same for every URL of the origin.
+_NOT_FETCHED = re.compile(r"^\S+ was not fetched: ")
 _ROBOTS_MAX_REDIRECTS = 5  # RFC 9309 §2.3.1.2: follow at least five consecutive redirects
 _ROBOTS_MAX_BYTES = 512_000  # RFC 9309 §2.5: parse at least the first 500 KiB
 # Only codings net.decoding undoes in bounded memory (brotli and zstd would need their own).
@@ -334,8 +338,10 @@ class Fetcher:
         host = parsed.raw_host.decode("ascii").lower().rstrip(".")
         rules = self._robots.rules_for(_robots_url(parsed), host)
         if isinstance(rules.failure, BlockedByPolicy):
-            raise BlockedByPolicy(url, f"{parsed} is refused by the network policy: "
-                                       f"{rules.failure.message}")
+            # the rule alone, which is the origin's ("h:9 is at 127.0.0.1, a loopback
+            # address …"): a step record counts its refused links by these words, one
+            # entry per refused origin, not one per URL (found by using the CLI)
+            raise BlockedByPolicy(url, _NOT_FETCHED.sub("", rules.failure.message, count=1))
         return rules.allows(str(parsed), self._token)
 
     def robots_delay(self, host: str) -> float | None:

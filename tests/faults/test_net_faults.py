@@ -122,6 +122,26 @@ def test_a_link_to_a_loopback_service_on_another_port_is_refused_for_the_policy(
     assert admin.requests == []
 
 
+def test_links_to_one_refused_origin_are_refused_in_the_same_words(
+    faults: FaultServer, admin: FaultServer
+) -> None:
+    # a step record counts refused links by their words: they named each URL, and the
+    # policy's phrase twice, so each refused link was a reason of its own (found by using
+    # the CLI)
+    config = config_for(faults.url("/", "www"))
+    messages = set()
+    with fetcher(config) as live:
+        for path in ("/admin/", "/other?page=2"):
+            with pytest.raises(BlockedByPolicy) as caught:
+                live.allowed_by_robots(f"http://127.0.0.1:{admin.port}{path}")
+            messages.add(caught.value.message)
+    assert len(messages) == 1, messages
+    (message,) = messages
+    assert message.startswith(f"127.0.0.1:{admin.port} is at 127.0.0.1, a loopback address")
+    assert "network policy" not in message and "/admin/" not in message
+    assert admin.requests == []
+
+
 def test_redirect_to_a_localhost_name_on_another_port_is_not_followed(
     faults: FaultServer, admin: FaultServer
 ) -> None:
