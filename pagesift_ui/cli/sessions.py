@@ -22,6 +22,7 @@ from pagesift_ui.errors import BundleError, ConfigError, SessionNotFound
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.store import (
     Recorded,
+    RecordedFetch,
     RecordingSink,
     ReplaySource,
     SessionEvent,
@@ -157,8 +158,8 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if problem:
         err.write(f"pagesift-ui replay: {problem}\n")
         return 2
-    recorded_config, responses, events, recorded_steps = _read_recording(args.recording,
-                                                                          args.db)
+    recorded_config, responses, events, recorded_steps, unfinished_steps = _read_recording(
+        args.recording, args.db)
     try:
         config = replay_config(recorded_config, args)
     except ConfigError as exc:
@@ -176,14 +177,22 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])
     # with its own settings a replay is the recording's steps again, and ends where they
-    # end: an interrupted recording ran on to its limit, every later step not recorded
+    # end: an interrupted recording ran on to its limit, every later step not recorded (a
+    # WARC keeps no steps, but one fetch answer a step: found by using the CLI, a killed
+    # crawl's WARC replayed to its limit on answers never recorded, named as its stop)
+    recorded_count = len(recorded_steps) if recorded_steps is not None else unfinished_steps
     drive(session, events if same else (), strict=False,
-          steps=len(recorded_steps) if same and recorded_steps is not None else None)
+          steps=recorded_count if same else None)
     if not session.done:
         session.stop(note="the recording ends here (it was interrupted)")
     failed = write_outputs(session, lambda: replayed.answers, replayed.events, args, err)
     out.write(f"replayed {_count(len(session.steps), 'step')} offline from {args.recording}; "
               f"{_count(len(source.unavailable), 'URL')} unavailable (not in the recording)\n")
+    if unfinished_steps is not None:
+        out.write(f"the recording is unfinished: the crawl that wrote it was stopped after "
+                  f"{_count(unfinished_steps, 'step')}, before it closed the file"
+                  + (", and this replay ends there\n" if same
+                     else "; pages past it are unavailable\n"))
     if same and recorded_steps is not None:
         out.write(_compare(recorded_steps, session.steps) + "\n")
     out.write("\n".join(summary_lines(session)) + "\n")
@@ -194,7 +203,11 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-_Recording = tuple[CrawlConfig | None, list[Recorded], list[SessionEvent], list[StepRecord] | None]
+#: The settings (None: a foreign WARC), the answers, the events, the recorded steps (None:
+#: a WARC, which keeps none) and, for a WARC whose crawl did not finish writing it, how many
+#: steps it holds (None for any other recording).
+_Recording = tuple[CrawlConfig | None, list[Recorded], list[SessionEvent],
+                   list[StepRecord] | None, int | None]
 
 
 def _read_recording(name: str, db: Path | None) -> _Recording:
@@ -213,7 +226,7 @@ def _read_recording(name: str, db: Path | None) -> _Recording:
                 f"{name}: no such file, and no saved session in {store.path} has that id "
                 "(`pagesift-ui sessions` lists them)"
             ) from None
-    return saved.config, list(saved.responses), list(saved.events), list(saved.steps)
+    return saved.config, list(saved.responses), list(saved.events), list(saved.steps), None
 
 
 def _could_be_id(name: str) -> bool:
@@ -235,7 +248,10 @@ def _read_file(path: Path) -> _Recording:
         from pagesift_ui.warc import read_warc
 
         recording = read_warc(path)
-        return recording.config, list(recording.responses), list(recording.events), None
+        # a crawl's WARC holds one fetch answer a step (WarcSink.attach relies on it too)
+        steps = sum(isinstance(answer, RecordedFetch) for answer in recording.responses)
+        return (recording.config, list(recording.responses), list(recording.events), None,
+                None if recording.finished or recording.config is None else steps)
     if path.name.lower().endswith((".warc", ".warc.gz")):
         # read as a bundle, it was "the file is not valid JSON"
         raise BundleError(f"{path} is not a WARC file: it starts with neither 'WARC/' nor "
@@ -247,7 +263,7 @@ def _read_file(path: Path) -> _Recording:
             "be replayed; export it again with `pagesift-ui export ID --out FILE`"
         )
     return (opened.view.config, list(opened.responses), list(opened.events),
-            list(opened.view.steps))
+            list(opened.view.steps), None)
 
 
 #: Settings that shape only how pages are fetched live (politeness, timeouts, the User-Agent

@@ -111,7 +111,10 @@ class WarcRecording:
     """What a WARC holds for a replay. ``config`` is None for a WARC from another tool.
 
     ``torn_bytes`` is the size of a partial record at the end that was left out (a writer
-    killed mid-record), 0 when the file is whole.
+    killed mid-record), 0 when the file is whole. ``finished``: the crawl that wrote it
+    ended and closed it, which writes a session record after everything else
+    (``writer.write_session``); a writer killed first leaves records after its last session
+    record, and a replay with the recording's settings ends where they end.
     """
 
     config: CrawlConfig | None
@@ -119,6 +122,7 @@ class WarcRecording:
     events: tuple[SessionEvent, ...]
     session_id: str = ""
     torn_bytes: int = 0
+    finished: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,15 +141,17 @@ def read_warc(path: Path) -> WarcRecording:
     session: dict[str, Any] | None = None
     later: list[dict[str, Any]] = []  # robots and event records after the last session record
     answers: list[Recorded] = []
+    after_session = False  # a record came after the last session record
     with _open(path) as stream:
         whole, torn = _whole_records(path, stream)
         for where, kind, record_id, data in _records(path, whole, stream):
+            after_session = True
             if kind == "response":
                 pages[record_id] = data
                 by_url.setdefault(data.url, data)
             elif data.get("format") == WARC_FORMAT:
                 _check(_SESSION, data, where)
-                session, later = data, []
+                session, later, after_session = data, [], False
             elif data.get("kind") == FETCH_META:
                 answers.append(_answer(where, data, pages))
             elif data.get("kind") in _LATER:
@@ -161,7 +167,7 @@ def read_warc(path: Path) -> WarcRecording:
     if session is None:
         logger.info("%s was not written by pagesift-ui: reading it as a plain archive", path)
         return WarcRecording(None, tuple(_foreign_answers(by_url)), ())
-    return _recording(path, session, later, answers, torn)
+    return _recording(path, session, later, answers, torn, finished=not (torn or after_session))
 
 
 def _open(path: Path) -> BinaryIO:
@@ -405,7 +411,7 @@ def _answer(where: str, data: Mapping[str, Any], pages: Mapping[str, _Page]) -> 
 
 def _recording(
     path: Path, session: Mapping[str, Any], later: list[dict[str, Any]],
-    answers: list[Recorded], torn: int,
+    answers: list[Recorded], torn: int, *, finished: bool,
 ) -> WarcRecording:
     """The session record's config, robots answers and events, then those written after it
     (all checked already, but the config, which ``CrawlConfig`` checks here)."""
@@ -432,7 +438,7 @@ def _recording(
             override = Override.from_dict(raw) if raw is not None else None
             events.append(SessionEvent(data["after_step"], override))
     return WarcRecording(config, tuple(robots + answers), tuple(events),
-                         str(session.get("session_id", "")), torn)
+                         str(session.get("session_id", "")), torn, finished)
 
 
 def _robots(pairs: Any) -> list[Recorded]:

@@ -218,3 +218,30 @@ def test_a_resumed_crawl_streams_the_whole_session_to_its_warc(
     crawled, again = load_bundle(bundle).steps, load_bundle(replay_bundle).steps
     assert len(crawled) >= 9  # 4 saved, then on to the limit (a duplicate does not count)
     check_rebuilt(crawled, again)
+
+
+def test_a_killed_crawls_warc_replays_to_where_the_file_ends_and_says_so(
+    tmp_path: Path,
+) -> None:
+    # it replayed on to the recorded limit, every later step "not recorded", and named the
+    # limit as the stop; nothing said the crawl never finished (found by using the CLI)
+    config = fixture_config(limit=30)
+    path, cut = tmp_path / "crawl.warc.gz", tmp_path / "killed.warc.gz"
+    with streamed_to(path, config) as (session, _):
+        session.run(max_steps=7)
+        shutil.copy(path, cut)  # as a kill -9 would leave it: flushed, never closed
+        kept = list(session.steps)
+        session.run()
+        whole = len(session.steps)
+    assert not read_warc(cut).finished and read_warc(path).finished
+    code, out, err = run("replay", str(cut), "--out", str(tmp_path / "replay.json"))
+    assert code == 0, err
+    assert "replayed 7 steps offline" in out and "0 URLs unavailable" in out
+    assert ("the recording is unfinished: the crawl that wrote it was stopped after 7 steps, "
+            "before it closed the file, and this replay ends there") in out
+    assert "stop reason: limit_reached" not in out
+    check_rebuilt(kept, load_bundle(tmp_path / "replay.json").steps)
+    code, out, _ = run("replay", str(cut), "--patience", "3")  # other settings go on
+    assert code == 0 and "pages past it are unavailable" in out
+    code, out, _ = run("replay", str(path))
+    assert code == 0 and "unfinished" not in out and f"replayed {whole} steps" in out
