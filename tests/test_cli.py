@@ -31,10 +31,10 @@ from pagesift_ui.cli.options import (
     summary_lines,
 )
 from pagesift_ui.cli.sessions import replay_config
-from pagesift_ui.frontier.adaptive import AdaptiveOptions
+from pagesift_ui.frontier.adaptive import AdaptiveOptions, StopReason
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT
 from pagesift_ui.net.serve import StaticServer
-from pagesift_ui.session import CrawlConfig, CrawlSession, Scope
+from pagesift_ui.session import CrawlConfig, CrawlSession, Scope, Verdict, VerdictFate
 from pagesift_ui.session.bundle import bundle_json
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
@@ -405,6 +405,10 @@ class _Crawled:
     def summary(self) -> dict[str, object]:
         return self._summary
 
+    @property
+    def verdicts(self) -> object:
+        return self._summary["verdicts"]
+
 
 def test_the_summary_s_harvest_rate_is_relevant_pages_per_page_fetched() -> None:
     # "relevant pages: 7 … harvest rate: 12.0%" read as a contradiction: the rate was the
@@ -424,15 +428,33 @@ def test_the_summary_names_the_pairs_learned_to_make_copies() -> None:
 
 
 def test_the_summary_lists_ten_verdicts_and_counts_the_rest() -> None:
-    crawled = _Crawled(verdicts=[[step, "saturated", "recorded (no-stop)"]
+    crawled = _Crawled(verdicts=[Verdict(step, StopReason.SATURATED, VerdictFate.NO_STOP)
                                  for step in range(4, 60, 4)])
     lines = summary_lines(crawled)  # type: ignore[arg-type]
     listed = [line for line in lines if line.startswith("  verdict at step")]
     assert SUMMARY_VERDICTS == 10 and len(listed) == 10
     assert listed[0] == "  verdict at step 4: saturated, recorded (no-stop)"
     assert listed[-1] == "  verdict at step 40: saturated, recorded (no-stop)"
-    assert "  … and 4 more verdicts (the bundle has them all)" in lines
+    assert "  … and 4 more verdicts (a bundle of this crawl, --out, lists them all)" in lines
     assert lines[0] == "stop reason: limit_reached (first verdict saturated at step 4)"
+
+
+def test_the_summary_always_lists_the_verdict_that_stood_and_why() -> None:
+    # after ten forgiven verdicts the one that stopped the crawl was counted among "12
+    # more verdicts", and one that stood said only "stopped" (found by using the CLI)
+    forgiven = [Verdict(step, StopReason.SATURATED, VerdictFate.AUTO_FORGIVEN,
+                        "relevant pages still come") for step in range(28, 94, 6)]
+    why = "the next 5 links score 0.08 on average, under the bar 0.31"
+    stood = Verdict(108, StopReason.COVERAGE_REACHED, VerdictFate.STOPPED, why)
+    lines = summary_lines(_Crawled(verdicts=[*forgiven, stood],  # type: ignore[arg-type]
+                                   stop_reason="coverage_reached", first_verdict="saturated",
+                                   stop_step=28))
+    listed = [line for line in lines if line.startswith("  ")]
+    assert listed[10] == "  … and 1 more verdict (a bundle of this crawl, --out, lists them all)"
+    assert listed[11] == f"  verdict at step 108: coverage_reached, stopped: {why}"
+    alone = summary_lines(_Crawled(verdicts=[stood]))  # type: ignore[arg-type]
+    assert f"  verdict at step 108: coverage_reached, stopped: {why}" in alone
+    assert not any("more verdict" in line for line in alone)
 
 
 def test_the_summary_counts_the_links_past_the_per_page_cap_and_names_the_flag() -> None:

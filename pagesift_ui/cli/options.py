@@ -18,6 +18,8 @@ from pagesift_ui.session import (
     ReadableSession,
     SessionEnd,
     StepRecord,
+    Verdict,
+    VerdictFate,
 )
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
 
@@ -173,8 +175,30 @@ class ProgressSink:
             self._open = False
 
 
-#: Verdicts the closing summary lists; a long crawl's later ones are counted, not listed.
+#: Verdicts the closing summary lists; a long crawl's later ones are counted, not listed,
+#: but for the one that stopped it, which is always listed.
 SUMMARY_VERDICTS = 10
+
+
+def _verdict_line(verdict: Verdict) -> str:
+    """One verdict of the summary. One that stood says why no queued link was a lead, as
+    its step record does (``lead_why``), where the session kept it."""
+    words = verdict.text
+    if verdict.fate is VerdictFate.STOPPED and verdict.why:
+        words = f"stopped: {verdict.why}"
+    return f"  verdict at step {verdict.step}: {verdict.reason.value}, {words}"
+
+
+def _verdict_lines(verdicts: list[Verdict]) -> list[str]:
+    """The first ``SUMMARY_VERDICTS`` verdicts, a count of the rest, and the one that stopped
+    the crawl if it is among the rest (found by using the CLI: the verdict that stood at
+    step 108 was never shown after ten forgiven ones)."""
+    listed = verdicts[:SUMMARY_VERDICTS]
+    stood = [v for v in verdicts[SUMMARY_VERDICTS:] if v.fate is VerdictFate.STOPPED][-1:]
+    rest = len(verdicts) - len(listed) - len(stood)
+    more = ([f"  … and {rest} more verdict{'' if rest == 1 else 's'} (a bundle of this crawl, "
+             "--out, lists them all)"] if rest else [])
+    return [*map(_verdict_line, listed), *more, *map(_verdict_line, stood)]
 
 
 def summary_lines(session: CrawlSession) -> list[str]:
@@ -182,16 +206,12 @@ def summary_lines(session: CrawlSession) -> list[str]:
     (with the reason it was forgiven or stood, as the step record says it), counts, and
     evidence per query term."""
     summary = session.summary()
-    verdicts: list[list[Any]] = summary["verdicts"]
     lines = [
         f"stop reason: {summary['stop_reason']}"
         + (f" (first verdict {summary['first_verdict']} at step {summary['stop_step']})"
            if summary["first_verdict"] and summary["first_verdict"] != summary["stop_reason"]
            else ""),
-        *(f"  verdict at step {step}: {reason}, {text}"
-          for step, reason, text in verdicts[:SUMMARY_VERDICTS]),
-        *([f"  … and {len(verdicts) - SUMMARY_VERDICTS} more verdicts (the bundle has them all)"]
-          if len(verdicts) > SUMMARY_VERDICTS else []),
+        *_verdict_lines(list(session.verdicts)),
         f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps; "
         f"{summary.get('pages_scheduled', summary['pages_fetched'])} of the budget of "
         f"{session.config.limit} used (every fetch counts against it but a duplicate: a "
