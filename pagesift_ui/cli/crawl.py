@@ -31,7 +31,7 @@ from pagesift_ui.cli.outputs import (
     write_outputs,
 )
 from pagesift_ui.errors import ConfigError, StoreError
-from pagesift_ui.session import CrawlConfig, CrawlSession, SessionEnd
+from pagesift_ui.session import FORGIVABLE, CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
 from pagesift_ui.session.views import start_failure
 from pagesift_ui.store import (
@@ -61,6 +61,10 @@ def register(commands: Commands) -> None:
                        "else sessions.sqlite3 in the user data directory)")
     crawl.add_argument("--resume", metavar="ID", help="continue saved session ID to its stop, "
                        "with its own settings (leave out the start URL and crawl options)")
+    crawl.add_argument("--continue-anyway", action="store_true",
+                       help="with --resume: go on past the stop verdict that stood "
+                       "(coverage_reached, saturated, no_relevant_pages), as the app's "
+                       "Continue anyway; saved with the session")
     crawl.add_argument("--no-save", action="store_true", help="do not save the session")
     crawl.add_argument("--warc", type=Path, help="also write the fetched pages as a WARC "
                        "file here (FILE.warc.gz)")
@@ -164,11 +168,19 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
             return "--resume uses the saved session's settings; leave out the URL and --query"
         changed = changed_options(args)
         if changed:
-            # they were dropped without a word: a resumed crawl ran to its recorded limit
-            return (f"--resume continues the saved crawl with its own settings, so "
-                    f"{' '.join(changed)} would change nothing; `pagesift-ui replay "
-                    f"{args.resume} {' '.join(changed)}` re-runs it offline with these")
+            # they were dropped without a word: a resumed crawl ran to its recorded limit.
+            # They shape a crawl from its first step (the dispersion cap is the budget's),
+            # so the saved steps cannot be kept under them (found by using the CLI: the
+            # message said they "would change nothing", and named no way past a verdict)
+            return (f"--resume continues the saved crawl with its own settings, and "
+                    f"{' '.join(changed)} cannot change them: settings shape a crawl from "
+                    "its first step. --continue-anyway goes on past a verdict that stood; "
+                    f"`pagesift-ui replay {args.resume} {' '.join(changed)}` re-runs the "
+                    "saved steps offline with these settings; a new crawl takes them live")
         return ""
+    if args.continue_anyway:
+        return ("--continue-anyway goes with --resume ID: a new crawl has no verdict to "
+                "continue past (--no-stop crawls past every verdict)")
     if args.seed_url is None or args.query is None:
         return "give the start URL and --query (or --resume ID to continue a saved session)"
     return ""
@@ -187,6 +199,12 @@ def _open_saved(
         session = resume(store, args.resume)
         going_on = ("continuing" if not session.done else
                     f"it had stopped ({session.stop_reason}), so nothing is crawled")
+        if args.continue_anyway and session.done and session.stop_reason in FORGIVABLE:
+            going_on = f"continuing past its verdict {session.stop_reason} (--continue-anyway)"
+            session.forgive(note="continue anyway (--continue-anyway)")
+        elif args.continue_anyway and session.done:
+            going_on += (f"; --continue-anyway goes past coverage_reached, saturated or "
+                         f"no_relevant_pages, not {session.stop_reason}")
         err.write(f"session {args.resume}: rebuilt {len(session.steps)} saved steps "
                   f"offline from {store.path}; {going_on}\n")
         return session

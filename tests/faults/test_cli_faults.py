@@ -413,7 +413,7 @@ def test_resume_with_settings_that_it_would_ignore_is_refused(
         (info,) = opened.list_sessions()
     line = one_line(cli_in_child("crawl", "--resume", info.session_id, "--db", str(store),
                                  "--limit", "80", "--patience", "2"), 2,
-                    "--limit 80 --patience 2 would change nothing",
+                    "--limit 80 --patience 2 cannot change them", "--continue-anyway",
                     f"pagesift-ui replay {info.session_id} --limit 80 --patience 2")
     assert "--resume continues the saved crawl with its own settings" in line
     done = cli_in_child("crawl", "--resume", info.session_id, "--db", str(store), "--quiet")

@@ -125,9 +125,36 @@ def test_ctrl_c_leaves_the_session_open_for_resume(
     assert code == 0 and again == out, "resuming a finished crawl changes nothing"
 
 
+def test_continue_anyway_resumes_a_crawl_past_the_verdict_that_stood(
+    site: FixtureSite,
+) -> None:
+    # the app's Continue anyway had no command: --resume said "nothing is crawled", and
+    # --no-stop with it was refused pointing at an offline replay (found by using the CLI)
+    code, out, err = crawl(site, "--limit", "40")
+    assert code == 0, err
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    assert info.stop_reason in ("coverage_reached", "saturated", "no_relevant_pages"), out
+    code, out, err = run("crawl", "--resume", info.session_id, "--continue-anyway", "--quiet")
+    assert code == 0, err
+    assert f"continuing past its verdict {info.stop_reason} (--continue-anyway)" in err
+    with SessionStore(default_db_path()) as store:
+        saved = store.load(info.session_id)
+    assert len(saved.steps) > info.steps
+    assert [e.override.kind.value for e in saved.events if e.override is not None] == [
+        "forgive"]
+    code, out, _ = run("replay", info.session_id)
+    assert code == 0 and f"the replay reproduces all {len(saved.steps)} recorded steps" in out
+    if saved.info.stop_reason == "limit_reached":
+        code, _, err = run("crawl", "--resume", info.session_id, "--continue-anyway")
+        assert code == 0 and "not limit_reached" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["crawl", "http://a.test/", "--query", "x", "--continue-anyway"],
+         "--continue-anyway goes with --resume ID"),
         (["crawl", "--query", "x"], "give the start URL and --query"),
         (["crawl", "http://a.test/"], "give the start URL and --query"),
         (["crawl", "http://a.test/", "--resume", "abc"], "leave out the URL"),
