@@ -19,6 +19,7 @@ from components.state import StateKey, add_flash
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.store import (
+    ClaimMode,
     Recorded,
     RecordingSink,
     RecordingSource,
@@ -83,7 +84,9 @@ def start_crawl(config: CrawlConfig) -> Opened:
     store: SessionStore | None = None
     try:
         store = SessionStore()
-        return Opened(start_session(store, config))
+        # no claim: a tab left open keeps its session, and another tab may resume it
+        # (pagesift_ui/store/claims.py)
+        return Opened(start_session(store, config, claim=ClaimMode.NONE))
     except StoreError as exc:
         if store is not None:
             store.close()

@@ -21,7 +21,7 @@ from components.decision_log import md_escape
 from components.persist import delete_saved, list_saved, saving_of
 from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
-from pagesift_ui.store import ReplaySource, SessionInfo, SessionStore, resume
+from pagesift_ui.store import ClaimMode, ReplaySource, SessionInfo, SessionStore, resume
 
 __all__ = [
     "render_saved_sessions",
@@ -84,7 +84,9 @@ def on_resume() -> None:
     try:
         store = SessionStore()
         with st.spinner(f"Rebuilding session {session_id} from its saved steps…"):
-            session = resume(store, session_id)
+            # refused while a command-line crawl holds it; other tabs of the app hold no
+            # claim (a tab left open keeps its session), and meet the store's step check
+            session = resume(store, session_id, claim=ClaimMode.CHECK)
     except PagesiftError as exc:  # StoreError, SessionNotFound, ReplayDiverged
         if store is not None:
             store.close()

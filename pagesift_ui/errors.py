@@ -56,6 +56,7 @@ __all__ = [
     "SchemaTooNew",
     "SessionBroken",
     "SessionDone",
+    "SessionBusy",
     "SessionNotFound",
     "StoreError",
     "TooManyRedirects",
@@ -127,6 +128,11 @@ class SchemaTooNew(StoreError):
         )
         self.found = found
         self.supported = supported
+
+
+class SessionBusy(StoreError):
+    """Another crawl of this session is running (in another process, or another session
+    object): two crawls of one session would save the same step twice."""
 
 
 class SessionNotFound(StoreError, KeyError):

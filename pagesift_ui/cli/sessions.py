@@ -21,6 +21,7 @@ from pagesift_ui.cli.outputs import WRITE_FAILED, missing_store, output_problem,
 from pagesift_ui.errors import BundleError, ConfigError, SessionNotFound
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.store import (
+    ClaimMode,
     Recorded,
     RecordedFetch,
     RecordingSink,
@@ -136,7 +137,7 @@ def run_export(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui export: {missing}, so no session {args.session_id}\n")
         return 1
     with SessionStore(args.db) as store:
-        session = resume(store, args.session_id)
+        session = resume(store, args.session_id, claim=ClaimMode.NONE)  # read, not crawled
         try:
             saved = session.find_sink(StoreSink)
             assert saved is not None  # resume attaches it

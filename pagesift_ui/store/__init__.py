@@ -9,7 +9,14 @@ session bundle.
 
 from __future__ import annotations
 
-from pagesift_ui.errors import ReplayDiverged, SchemaTooNew, SessionNotFound, StoreError
+from pagesift_ui.errors import (
+    ReplayDiverged,
+    SchemaTooNew,
+    SessionBusy,
+    SessionNotFound,
+    StoreError,
+)
+from pagesift_ui.store.claims import ClaimMode
 from pagesift_ui.store.db import (
     DB_ENV_VAR,
     SCHEMA_VERSION,
@@ -33,6 +40,7 @@ from pagesift_ui.store.replay import SessionEvent, drive
 from pagesift_ui.store.sinks import RecordingSink, StepAnswers, StoreSink
 
 __all__ = [
+    "ClaimMode",
     "DB_ENV_VAR",
     "Recorded",
     "RecordedError",
@@ -45,6 +53,7 @@ __all__ = [
     "ReplaySource",
     "SCHEMA_VERSION",
     "SchemaTooNew",
+    "SessionBusy",
     "SessionEvent",
     "SessionInfo",
     "SessionNotFound",

@@ -31,7 +31,13 @@ from typing import Any
 
 import platformdirs
 
-from pagesift_ui.errors import ConfigError, SchemaTooNew, SessionNotFound, StoreError
+from pagesift_ui.errors import (
+    ConfigError,
+    SchemaTooNew,
+    SessionBusy,
+    SessionNotFound,
+    StoreError,
+)
 from pagesift_ui.session import CrawlConfig, Override, StepRecord
 from pagesift_ui.store.recording import Recorded
 from pagesift_ui.store.replay import SessionEvent
@@ -243,6 +249,8 @@ class SessionStore:
         if responses and record is None:
             raise ValueError("page-source answers are saved with the step that received them")
         with self._transaction() as db:
+            if record is not None:
+                _check_next_step(db, session_id, record.step)
             changed = db.execute(
                 "UPDATE sessions SET updated_at = ?, status = ?, stop_reason = ?, "
                 "steps = COALESCE(?, steps) WHERE id = ?",
@@ -352,6 +360,19 @@ def _insert_events(
         [(session_id, seq + i, e.after_step, _override_json(e.override))
          for i, e in enumerate(events)],
     )
+
+
+def _check_next_step(db: sqlite3.Connection, session_id: str, step: int) -> None:
+    """Refuse step ``step`` of a session whose store already holds it: another crawl of the
+    session saved it meanwhile (claims.py keeps two crawls apart where files can be locked;
+    this is the check everywhere: it was SQLite's "UNIQUE constraint failed")."""
+    row = db.execute("SELECT steps FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if row is not None and row[0] is not None and row[0] >= step:
+        raise SessionBusy(
+            f"session {session_id}: step {step} was saved meanwhile by another crawl of "
+            f"this session (the store holds {row[0]} steps); this crawl stops here and the "
+            "saved session is the other crawl's"
+        )
 
 
 def _insert_step(

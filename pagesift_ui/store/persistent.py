@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from pagesift_ui.errors import ReplayDiverged
 from pagesift_ui.session import CrawlConfig, CrawlSession, PageSource, StepSink
 from pagesift_ui.session.crawl import default_source
+from pagesift_ui.store.claims import Claim, ClaimMode
 from pagesift_ui.store.db import SessionStore, StoredSession
 from pagesift_ui.store.recording import ReplaySource
 from pagesift_ui.store.replay import check_rebuilt, drive
@@ -37,12 +38,14 @@ def start_session(
     title: str = "",
     clock: Clock = time.perf_counter,
     sinks: Iterable[StepSink] = (),
+    claim: ClaimMode = ClaimMode.HOLD,
 ) -> CrawlSession:
     """A new session saved in ``store`` as it goes: a ``CrawlSession`` with a ``StoreSink``
     (``session.find_sink(StoreSink)``) first, then ``sinks``. ``source`` defaults to the
-    live fetcher for ``config``."""
+    live fetcher for ``config``. ``claim``: what the session does about its claim
+    (``claims.py``)."""
     session_id = store.create(config, title=title)
-    saving = StoreSink(store, session_id)
+    saving = StoreSink(store, session_id, claim=claim)
     live = source if source is not None else default_source(config)
     session = CrawlSession(config, saving.record(live), clock=clock, sinks=(saving, *sinks))
     logger.info("session %s saved to %s", session_id, store.path)
@@ -74,16 +77,21 @@ def resume(
     source: PageSource | None = None,
     clock: Clock = time.perf_counter,
     sinks: Iterable[StepSink] = (),
+    claim: ClaimMode = ClaimMode.HOLD,
 ) -> CrawlSession:
     """Rebuild a saved session, then continue it with ``source`` (default: the live
     fetcher), saved by a ``StoreSink`` like the one that started it, then ``sinks``.
 
-    Raises ``SessionNotFound``, ``ReplayDiverged`` or ``StoreError``. A session that had
-    stopped is rebuilt stopped: ``forgive()`` it (or ``keep_open`` …) to go on.
+    Raises ``SessionNotFound``, ``ReplayDiverged`` or ``StoreError`` (``SessionBusy`` while
+    another crawl holds the session's claim, unless ``claim`` is ``ClaimMode.NONE``: an
+    export reads it). A session that had stopped is rebuilt stopped: ``forgive()`` it (or
+    ``keep_open`` …) to go on.
     """
+    if claim is not ClaimMode.NONE:  # before the rebuild: refused at once, not after it
+        Claim(store.path, session_id).check()
     saved = store.load(session_id)
     session = rebuild(saved, clock=clock)
-    saving = StoreSink(store, session_id, events=saved.events)
+    saving = StoreSink(store, session_id, events=saved.events, claim=claim)
     live = source if source is not None else default_source(saved.config)
     session.set_source(saving.record(live)).close()
     for sink in (saving, *sinks):

@@ -211,12 +211,17 @@ class RecordingSource:
 
     Answers reach ``sink`` in the order the session received them: a fetched page, a fetch
     error (then re-raised unchanged), or a robots answer. An exception that is not a
-    ``FetchError`` is not an answer and is not recorded.
+    ``FetchError`` is not an answer and is not recorded. ``on_close`` is called when the
+    session closes it (after ``source`` is closed): the store gives up its claim then.
     """
 
-    def __init__(self, source: PageSource, sink: Callable[[Recorded], None]) -> None:
+    def __init__(
+        self, source: PageSource, sink: Callable[[Recorded], None],
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
         self.source = source
         self._sink = sink
+        self._on_close = on_close
 
     def fetch(self, url: str) -> FetchResult:
         try:
@@ -246,7 +251,11 @@ class RecordingSource:
         return harvest
 
     def close(self) -> None:
-        self.source.close()
+        try:
+            self.source.close()
+        finally:
+            if self._on_close is not None:
+                self._on_close()
 
 
 class ReplaySource:

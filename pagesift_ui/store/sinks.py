@@ -15,6 +15,7 @@ needs the answers (the WARC export) uses ``StepAnswers`` the same way.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from pagesift_ui.session import (
     Override,
@@ -23,6 +24,7 @@ from pagesift_ui.session import (
     SessionEnd,
     StepRecord,
 )
+from pagesift_ui.store.claims import Claim, ClaimMode
 from pagesift_ui.store.db import SessionStatus, SessionStore
 from pagesift_ui.store.recording import Recorded, RecordingSource
 from pagesift_ui.store.replay import SessionEvent
@@ -43,9 +45,12 @@ class StepAnswers:
     def __init__(self) -> None:
         self._pending: list[Recorded] = []
 
-    def record(self, source: PageSource) -> RecordingSource:
-        """``source`` behind a recorder whose answers wait here."""
-        return RecordingSource(source, self._pending.append)
+    def record(
+        self, source: PageSource, on_close: Callable[[], None] | None = None
+    ) -> RecordingSource:
+        """``source`` behind a recorder whose answers wait here (``on_close``: called when
+        the session closes the recorder)."""
+        return RecordingSource(source, self._pending.append, on_close)
 
     def take(self) -> list[Recorded]:
         """The answers given since the last ``take``, in order; they are forgotten here."""
@@ -64,16 +69,28 @@ class StoreSink:
     """
 
     def __init__(
-        self, store: SessionStore, session_id: str, *, events: tuple[SessionEvent, ...] = ()
+        self, store: SessionStore, session_id: str, *, events: tuple[SessionEvent, ...] = (),
+        claim: ClaimMode = ClaimMode.HOLD,
     ) -> None:
         self.store = store
         self.session_id = session_id
         self._events = list(events)
         self._answers = StepAnswers()
+        # held while the crawl can go on (claims.py): taken here, so a second crawl of the
+        # session is refused before it fetches anything; given up when the crawl stops or
+        # the session is closed, and taken again if it is continued
+        self._claim = Claim(store.path, session_id)
+        self._holds = claim is ClaimMode.HOLD
+        if self._holds:
+            self._claim.take()
+        elif claim is ClaimMode.CHECK:
+            self._claim.check()
 
     def record(self, source: PageSource) -> RecordingSource:
-        """``source`` behind a recorder whose answers this sink saves with each step."""
-        return self._answers.record(source)
+        """``source`` behind a recorder whose answers this sink saves with each step; the
+        session closing it gives up the claim on the session (a closed session crawls no
+        more)."""
+        return self._answers.record(source, self._claim.release)
 
     @property
     def events(self) -> tuple[SessionEvent, ...]:
@@ -96,6 +113,12 @@ class StoreSink:
         # a step or an override that ended the crawl saved the status with itself
         if end.queue_empty:
             self._save(session, events=[SessionEvent(end.step)])
+        self._claim.release()
+
+    def release(self) -> None:
+        """Give up the claim on the session now (a crawl put aside before it stopped); the
+        next save takes it again."""
+        self._claim.release()
 
     def _save(
         self,
@@ -105,6 +128,8 @@ class StoreSink:
         record: StepRecord | None = None,
         responses: list[Recorded] | None = None,
     ) -> None:
+        if self._holds and not session.done:
+            self._claim.take()  # a stopped crawl continued (Continue anyway, a label)
         status = SessionStatus.DONE if session.done else SessionStatus.OPEN
         reason = session.stop_reason.value if session.stop_reason is not None else None
         self.store.save(
