@@ -319,7 +319,7 @@ def test_the_progress_bar_is_a_sink_writing_one_line_per_step() -> None:
     config = CrawlConfig.from_mapping({"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy",
                                        "limit": 6, "delay_s": 0.0})
     stream = io.StringIO()
-    progress = ProgressSink(stream)
+    progress = ProgressSink(stream, rewrite=True)  # as on a terminal
     with CrawlSession(config, fixture_source(policy=policy_for(config)),
                       sinks=[progress]) as session:
         session.run()
@@ -332,13 +332,30 @@ def test_the_progress_bar_is_a_sink_writing_one_line_per_step() -> None:
                                                                         strict=False))
 
 
+def test_the_progress_bar_writes_whole_lines_to_a_stream_that_is_no_terminal() -> None:
+    # redirected to a file, the bar was hundreds of \r-joined segments on one line (found by
+    # using the CLI)
+    config = CrawlConfig.from_mapping({"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy",
+                                       "limit": 6, "delay_s": 0.0})
+    stream = io.StringIO()
+    progress = ProgressSink(stream)  # a StringIO is no terminal
+    with CrawlSession(config, fixture_source(policy=policy_for(config)),
+                      sinks=[progress]) as session:
+        session.run()
+    progress.close()
+    assert "\r" not in stream.getvalue()
+    assert stream.getvalue().splitlines() == [progress_line(r, config.limit)
+                                              for r in session.steps]
+
+
 def test_crawl_shows_the_progress_bar_unless_quiet(served: str) -> None:
     code, out, err = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
                              "--no-save", "--limit", "3")
-    assert code == 0 and err.count("\r") == 3 and err.endswith("\n")
+    assert code == 0 and "\r" not in err  # a StringIO is no terminal: one line a step
+    assert len([line for line in err.splitlines() if line.startswith("step ")]) == 3
     _, _, quiet = run_cli("crawl", served, "--query", "refund policy", "--delay", "0",
                           "--no-save", "--limit", "3", "--quiet")
-    assert "\r" not in quiet
+    assert "\r" not in quiet and "step " not in quiet
 
 
 def test_a_query_past_sixteen_terms_is_crawled_with_a_note_of_what_is_left_out(
@@ -480,7 +497,9 @@ def test_a_ctrl_c_while_the_commands_load_exits_130_without_a_traceback(
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", interrupted)
-    assert pagesift_ui.cli.main(["sessions"]) == 130
+    err = io.StringIO()
+    assert pagesift_ui.cli.main(["sessions"], io.StringIO(), err) == 130
+    assert err.getvalue() == "pagesift-ui: interrupted while starting; nothing was done\n"
 
 
 def test_a_reader_that_goes_away_is_no_error_of_the_command(

@@ -21,6 +21,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
     try:
         from pagesift_ui.cli.commands import main as run
     except KeyboardInterrupt:
+        # said, not silent: a `crawl --resume` stopped here looked like one that had stopped
+        # in its rebuild, with nothing on the screen (found by using the CLI)
+        import sys
+
+        (err or sys.stderr).write("pagesift-ui: interrupted while starting; nothing was done\n")
         return 130
     return run(argv, out, err)
 

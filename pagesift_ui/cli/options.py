@@ -41,7 +41,9 @@ __all__ = [
     "port_number",
     "progress_line",
     "stop_after_the_step",
+    "is_terminal",
     "summary_lines",
+    "write_progress",
     "wait_forever",
 ]
 
@@ -149,18 +151,35 @@ def progress_line(record: StepRecord, limit: int, *, query: bool = True) -> str:
     )
 
 
+def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is a terminal, where a progress line can be rewritten in place."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # closed, or not a file at all
+        return False
+
+
+def write_progress(stream: TextIO, line: str, rewrite: bool) -> None:
+    """A progress line: rewritten in place on a terminal (``\r``), else one line each, so a
+    log file reads as lines (found by using the CLI: redirected, a crawl's progress was
+    hundreds of ``\r``-joined segments on one line)."""
+    stream.write("\r" + line if rewrite else line + "\n")
+    stream.flush()
+
+
 class ProgressSink:
     """The progress bar as a sink: each step rewrites one line on ``stream`` (``\r``) and
-    the line is ended once the crawl ends (``on_end``) or the sink is closed."""
+    the line is ended once the crawl ends (``on_end``) or the sink is closed. ``rewrite``
+    False (default: when ``stream`` is no terminal) writes one line per step instead."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, rewrite: bool | None = None) -> None:
         self.stream = stream
+        self._rewrite = is_terminal(stream) if rewrite is None else rewrite
         self._open = False  # a bar line is on the terminal, not yet ended
 
     def on_step(self, session: ReadableSession, record: StepRecord) -> None:
-        self.stream.write("\r" + progress_line(record, session.config.limit))
-        self.stream.flush()
-        self._open = True
+        write_progress(self.stream, progress_line(record, session.config.limit), self._rewrite)
+        self._open = self._rewrite
 
     def on_override(self, session: ReadableSession, override: Override) -> None:
         """Overrides do not move the bar."""

@@ -10,8 +10,10 @@ from typing import Any, TextIO
 from pagesift_ui.cli.options import (
     Commands,
     config_error_message,
+    is_terminal,
     progress_line,
     stop_after_the_step,
+    write_progress,
 )
 from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
 from pagesift_ui.errors import ConfigError
@@ -77,10 +79,11 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pagesift-ui snapshot: {problem}\n")
         return 2
 
+    rewrite = is_terminal(err)
+
     def show(record: StepRecord) -> None:
         if not args.quiet:
-            err.write("\r" + progress_line(record, config.limit, query=False))
-            err.flush()
+            write_progress(err, progress_line(record, config.limit, query=False), rewrite)
 
     try:
         with stop_after_the_step(err, "stopping after this step; the snapshot keeps the pages "
@@ -91,7 +94,7 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"({exc.strerror or exc}); the crawl is not kept: snapshot again to a file "
                   "that can be written\n")
         return WRITE_FAILED
-    if not args.quiet:
+    if not args.quiet and rewrite:
         err.write("\n")
     failure = start_failure(session.steps)
     if failure is not None:

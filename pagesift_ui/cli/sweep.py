@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import TextIO
 
-from pagesift_ui.cli.options import Commands
+from pagesift_ui.cli.options import Commands, is_terminal, write_progress
 from pagesift_ui.errors import shown
 
 __all__ = ["progress_text", "register", "run_sweep_command"]
@@ -74,6 +74,8 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         return 2
     spec = load_spec(args.spec)
 
+    rewrite = is_terminal(err)
+
     def show(progress: Progress) -> None:
         if args.quiet:
             return
@@ -81,13 +83,12 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         if progress.last is not None:
             row = progress.last.row
             last = f"{row['snapshot']} · {row['query']} · {row['label']}"[:40]
-        err.write("\r" + progress_text(progress.done, progress.total, progress.failed,
-                                       progress.elapsed_s, last))
-        err.flush()
+        write_progress(err, progress_text(progress.done, progress.total, progress.failed,
+                                          progress.elapsed_s, last), rewrite)
 
     summary = run_sweep(spec, args.out, scheduler=args.scheduler, workers=args.workers,
                         on_progress=show)
-    if not args.quiet and summary.ran:
+    if not args.quiet and summary.ran and rewrite:
         err.write("\n")
     out.write(f"{summary.cells} cells: {summary.skipped} done before, {summary.ran} run, "
               f"{summary.failed} failed ({summary.elapsed_s:.1f} s)\n")
