@@ -300,6 +300,29 @@ def test_an_option_of_the_wrong_type_exits_2_without_a_traceback() -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage", "hint"),
+    [
+        (["crawl", SEED, "--querry", "fees"], "usage: pagesift-ui crawl",
+         "--querry (did you mean --query?)"),
+        (["replay", "abc", "--patiense", "2"], "usage: pagesift-ui replay",
+         "--patiense (did you mean --patience?)"),
+        (["sessions", "--zzz"], "usage: pagesift-ui sessions", ""),
+    ],
+)
+def test_a_mistyped_option_names_the_command_s_usage_and_the_nearest_option(
+    argv: list[str], usage: str, hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse answered with the top-level usage, which lists the commands and none of
+    # their options (found by using the CLI)
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.startswith(usage)
+    assert f"unrecognized arguments: {' '.join(argv[-2:] if hint else argv[-1:])}" in err
+    assert hint in err
+
+
 def test_replay_options_left_out_keep_the_recorded_values() -> None:
     recorded = CrawlConfig.from_mapping({
         "seed_url": SEED, "query": "fees", "limit": 7, "delay_s": 0.0, "respect_robots": False,

@@ -9,6 +9,7 @@ and an exit code (``EXIT_CODES``, shown by ``--help``): no traceback reaches the
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import os
 import sys
@@ -82,6 +83,25 @@ def _version() -> str:
     return f"pagesift-ui {__version__} ({walk}, {collector}, {space}, {text}, {utf8})"
 
 
+def _unknown_options(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> None:
+    """Exit 2 with the command's own usage and the options nearest the ones not known.
+
+    argparse reports them from the top-level parser, with its usage, which lists the
+    commands and none of their options (found by using the CLI: ``crawl --querry``)."""
+    subparsers = next(action for action in parser._actions
+                      if isinstance(action, argparse._SubParsersAction))
+    command_parser: argparse.ArgumentParser = subparsers.choices[command]
+    known = [option for action in command_parser._actions for option in action.option_strings]
+    hints = []
+    for word in unknown:
+        if word.startswith("--"):
+            near = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.75)
+            if near:
+                hints.append(f"{word.split('=', 1)[0]} (did you mean {near[0]}?)")
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    command_parser.error(message + (f"; {', '.join(hints)}" if hints else ""))
+
+
 def _silence_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -94,7 +114,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
          err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _unknown_options(parser, args.command, unknown)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
