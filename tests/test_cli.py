@@ -458,6 +458,16 @@ def test_the_summary_s_harvest_rate_is_relevant_pages_per_page_fetched() -> None
             "new evidence") in lines
 
 
+def test_the_summary_says_why_a_full_coverage_is_not_covered() -> None:
+    # "coverage: 100%" without "(covered)" went unexplained (found by using the CLI)
+    lines = summary_lines(_Crawled(coverage=1.0, covered=False))  # type: ignore[arg-type]
+    assert ("coverage: 100% (not covered: the evidence must come from at least 2 pages, and "
+            "so far it comes from one)") in lines
+    assert "coverage: 100% (covered)" in summary_lines(
+        _Crawled(coverage=1.0, covered=True))  # type: ignore[arg-type]
+    assert "coverage: 50%" in summary_lines(_Crawled())  # type: ignore[arg-type]
+
+
 def test_the_summary_names_the_pairs_learned_to_make_copies() -> None:
     crawled = _Crawled(copy_parameters={"print=1": 2, "sort=*": 3}, copies_not_fetched=17)
     lines = summary_lines(crawled)  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from pagesift_ui.errors import ConfigError, shown
+from pagesift_ui.frontier.adaptive import MIN_SOURCES
 from pagesift_ui.session import (
     CrawlConfig,
     CrawlSession,
@@ -220,6 +221,18 @@ def _verdict_lines(verdicts: list[Verdict]) -> list[str]:
     return [*map(_verdict_line, listed), *more, *map(_verdict_line, stood)]
 
 
+def _covered_words(session: CrawlSession, summary: dict[str, Any]) -> str:
+    """After the coverage: " (covered)", or why a coverage at the threshold is not (the
+    evidence came from too few pages, adaptive.MIN_SOURCES); found by using the CLI, where
+    "coverage: 100%" without "(covered)" went unexplained."""
+    if summary["covered"]:
+        return " (covered)"
+    if summary["coverage"] >= session.config.adaptive.coverage_threshold:
+        return (f" (not covered: the evidence must come from at least {MIN_SOURCES} pages, "
+                "and so far it comes from one)")
+    return ""
+
+
 def summary_lines(session: CrawlSession) -> list[str]:
     """The closing summary of a crawl: stop reason, every stop verdict and what became of it
     (with the reason it was forgiven or stood, as the step record says it), counts, and
@@ -238,8 +251,7 @@ def summary_lines(session: CrawlSession) -> list[str]:
         f"relevant pages: {summary['relevant_pages']}",
         f"harvest rate: {summary['harvest_rate']:.1%} (relevant pages ÷ pages fetched); "
         f"{summary['fresh_rate']:.1%} of the pages brought new evidence",
-        f"coverage: {summary['coverage']:.0%}"
-        + (" (covered)" if summary["covered"] else ""),
+        f"coverage: {summary['coverage']:.0%}" + _covered_words(session, summary),
     ]
     if learned := summary.get("copy_parameters"):
         pairs = ", ".join(f"?{pair}" for pair in learned)
