@@ -260,8 +260,10 @@ def _read_file(path: Path) -> _Recording:
     opened = load_portable(path)
     if opened.responses is None:
         raise BundleError(
-            f"{path} has no recorded responses (it was exported without them), so it cannot "
-            "be replayed; export it again with `pagesift-ui export ID --out FILE`"
+            f"{path} has no recorded responses (it was written without them), so it cannot "
+            "be replayed; a saved session writes them with `pagesift-ui export ID --out "
+            "FILE`, and a sweep's cell is replayed from its snapshot: `pagesift-ui replay "
+            "SNAPSHOT --query …` with the cell's settings"
         )
     return (opened.view.config, list(opened.responses), list(opened.events),
             list(opened.view.steps), None)
