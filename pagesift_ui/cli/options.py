@@ -43,6 +43,7 @@ __all__ = [
     "progress_line",
     "stop_after_the_step",
     "is_terminal",
+    "opposite_flag",
     "summary_lines",
     "write_progress",
     "wait_forever",
@@ -69,6 +70,19 @@ def add_crawl_options(parser: argparse.ArgumentParser, *, as_recorded: bool = Fa
     for setting in CRAWL_OPTIONS:
         parser.add_argument(_FLAGS[setting.name], dest=setting.name,
                             **_argument(setting, as_recorded))
+        if as_recorded and setting.kind is bool:
+            # a switch recorded on must be switchable off: a --no-stop recording replayed
+            # with the stop rules (found by using the CLI: "--stop" did not exist)
+            parser.add_argument(opposite_flag(_FLAGS[setting.name]), dest=setting.name,
+                                action="store_const", const=setting.default,
+                                help=f"undo {_FLAGS[setting.name]} of the recording (the "
+                                     "crawl's default)")
+
+
+def opposite_flag(flag: str) -> str:
+    """The switch that undoes ``flag``: ``--no-stop`` → ``--stop``, ``--sitemaps`` →
+    ``--no-sitemaps``."""
+    return f"--{flag[5:]}" if flag.startswith("--no-") else f"--no-{flag[2:]}"
 
 
 def changed_options(args: argparse.Namespace) -> list[str]:

@@ -125,6 +125,23 @@ def test_ctrl_c_leaves_the_session_open_for_resume(
     assert code == 0 and again == out, "resuming a finished crawl changes nothing"
 
 
+def test_a_switch_recorded_on_is_switched_off_in_a_replay(
+    site: FixtureSite, tmp_path: Path
+) -> None:
+    # a --no-stop recording could never be replayed with the stop rules: a switch left out
+    # keeps its recorded value, and there was no --stop (found by using the CLI)
+    bundle = tmp_path / "whole.json"
+    code, out, err = crawl(site, "--limit", "30", "--no-stop", "--no-save", "--out", str(bundle))
+    assert code == 0 and "stop reason: exhausted (first verdict coverage_reached" in out, err
+    code, out, err = run("replay", str(bundle), "--stop", "--out", str(tmp_path / "stops.json"))
+    assert code == 0, err
+    assert "stop reason: coverage_reached" in out and "0 URLs unavailable" in out
+    replayed = json.loads((tmp_path / "stops.json").read_text(encoding="utf-8"))
+    assert replayed["config"]["stop_on_verdict"] is True
+    code, out, _ = run("replay", str(bundle))
+    assert code == 0 and "stop reason: exhausted" in out
+
+
 def test_continue_anyway_resumes_a_crawl_past_the_verdict_that_stood(
     site: FixtureSite,
 ) -> None:
