@@ -156,7 +156,9 @@ def progress_line(record: StepRecord, limit: int, *, query: bool = True) -> str:
     its relevance and coverage were those of the placeholder query "site snapshot"."""
     done = min(record.pages_scheduled, limit)
     bar = "#" * (_BAR_WIDTH * done // limit)
-    head = f"step {record.step:<5} [{bar:<{_BAR_WIDTH}}] {done}/{limit} pages  "
+    # the budget used, as the summary's "N of the budget of L used" (a failed fetch uses it
+    # and reads no page): "200/200 pages" beside "197 pages fetched" read as a contradiction
+    head = f"step {record.step:<5} [{bar:<{_BAR_WIDTH}}] {done}/{limit} budget  "
     if not query:
         return f"{head}{(record.error_kind or '')[:24]:<24}"
     what = record.verdict or (record.error_kind or f"rel {record.relevance or 0:.2f}")
