@@ -555,4 +555,4 @@ def test_the_snapshot_progress_line_shows_no_relevance_for_its_placeholder_query
     record = make_record(3, pages_scheduled=3, relevant_pages=2, coverage=0.5)
     assert "relevant 2" in progress_line(record, 10)
     line = progress_line(record, 10, query=False)
-    assert "3/10 pages" in line and "relevant" not in line and "coverage" not in line
+    assert "3/10 budget" in line and "relevant" not in line and "coverage" not in line
