@@ -369,9 +369,10 @@ def _check_next_step(db: sqlite3.Connection, session_id: str, step: int) -> None
     row = db.execute("SELECT steps FROM sessions WHERE id = ?", (session_id,)).fetchone()
     if row is not None and row[0] is not None and row[0] >= step:
         raise SessionBusy(
-            f"session {session_id}: step {step} was saved meanwhile by another crawl of "
-            f"this session (the store holds {row[0]} steps); this crawl stops here and the "
-            "saved session is the other crawl's"
+            f"session {session_id}: step {step} was saved already (the store holds {row[0]} "
+            "steps): another crawl of this session saved it meanwhile, or this one offered a "
+            "step twice; nothing more of this crawl is saved, and the saved steps stay as "
+            "they are"
         )
 
 

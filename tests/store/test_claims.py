@@ -75,7 +75,8 @@ def test_a_tab_that_checked_holds_nothing_and_two_crawls_meet_the_step_check(
         first.run(max_steps=3)
         with resume(store, _id(first), claim=ClaimMode.CHECK) as second:
             second.run(max_steps=1)  # saves step 4
-            with pytest.raises(SessionBusy, match="step 4 was saved meanwhile by another crawl"):
+            with pytest.raises(SessionBusy,
+                               match=r"step 4 was saved already \(the store holds 4 steps\)"):
                 first.run(max_steps=1)
             with pytest.raises(SessionBroken):
                 first.run(max_steps=1)
