@@ -21,6 +21,7 @@ from components.decision_log import md_escape
 from components.persist import delete_saved, list_saved, saving_of
 from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
+from pagesift_ui.session import FORGIVABLE
 from pagesift_ui.store import ClaimMode, ReplaySource, SessionInfo, SessionStore, resume
 
 __all__ = [
@@ -94,8 +95,13 @@ def on_resume() -> None:
         ss["saved_error"] = f"Session {session_id} cannot be resumed: {exc}"
         return
     set_session(ss, session)
-    stopped = (f" It had stopped ({session.stop_reason}): Continue anyway or Stop."
-               if session.done else "")
+    # the buttons under a stopped crawl are Continue anyway and Accept (found by using the
+    # app: the words named a Stop that is greyed out there)
+    stopped = ""
+    if session.done:
+        stopped = (f" It had stopped ({session.stop_reason})"
+                   + (": Continue anyway, or Accept to keep the stop."
+                      if session.stop_reason in FORGIVABLE else "."))
     add_flash(ss, "success", f"Resumed session {session_id} at step {len(session.steps)}: "
                              f"frontier, model and statistics rebuilt.{stopped}")
 
