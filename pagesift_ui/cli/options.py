@@ -38,15 +38,15 @@ __all__ = [
     "changed_options",
     "config_error_message",
     "config_from_args",
+    "is_terminal",
     "listen_problem",
+    "opposite_flag",
     "port_number",
     "progress_line",
     "stop_after_the_step",
-    "is_terminal",
-    "opposite_flag",
     "summary_lines",
-    "write_progress",
     "wait_forever",
+    "write_progress",
 ]
 
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]

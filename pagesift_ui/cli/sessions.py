@@ -249,10 +249,13 @@ def _read_file(path: Path) -> _Recording:
         from pagesift_ui.warc import read_warc
 
         recording = read_warc(path)
-        # a crawl's WARC holds one fetch answer a step (WarcSink.attach relies on it too)
-        steps = sum(isinstance(answer, RecordedFetch) for answer in recording.responses)
+        unfinished = None
+        if not recording.finished and recording.config is not None:
+            # a crawl's WARC holds one fetch answer a step (WarcSink.attach relies on it too)
+            unfinished = sum(isinstance(answer, RecordedFetch)
+                             for answer in recording.responses)
         return (recording.config, list(recording.responses), list(recording.events), None,
-                None if recording.finished or recording.config is None else steps)
+                unfinished)
     if path.name.lower().endswith((".warc", ".warc.gz")):
         # read as a bundle, it was "the file is not valid JSON"
         raise BundleError(f"{path} is not a WARC file: it starts with neither 'WARC/' nor "

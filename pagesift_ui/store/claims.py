@@ -61,10 +61,6 @@ class Claim:
         self._fd: int | None = None
         self._finalizer: weakref.finalize[[int], None] | None = None
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def take(self) -> None:
         """Claim the session; raises ``SessionBusy`` while another holder has it."""
         if self._fd is not None or fcntl is None:

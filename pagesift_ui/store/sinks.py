@@ -115,11 +115,6 @@ class StoreSink:
             self._save(session, events=[SessionEvent(end.step)])
         self._claim.release()
 
-    def release(self) -> None:
-        """Give up the claim on the session now (a crawl put aside before it stopped); the
-        next save takes it again."""
-        self._claim.release()
-
     def _save(
         self,
         session: ReadableSession,
