@@ -248,17 +248,18 @@ class SessionStore:
         and the session's status. Either all of it is stored or none of it."""
         if responses and record is None:
             raise ValueError("page-source answers are saved with the step that received them")
+        step = record.step if record is not None else None
         with self._transaction() as db:
-            if record is not None:
-                _check_next_step(db, session_id, record.step)
+            # a step the store holds already is not updated (``_refused``): the check rides
+            # on the update every save makes, no query of its own
             changed = db.execute(
                 "UPDATE sessions SET updated_at = ?, status = ?, stop_reason = ?, "
-                "steps = COALESCE(?, steps) WHERE id = ?",
-                (self._clock(), status.value, stop_reason,
-                 record.step if record is not None else None, session_id),
+                "steps = COALESCE(?, steps) "
+                "WHERE id = ? AND (? IS NULL OR COALESCE(steps, 0) < ?)",
+                (self._clock(), status.value, stop_reason, step, session_id, step, step),
             ).rowcount
             if changed == 0:
-                raise SessionNotFound(session_id)
+                raise _refused(db, session_id, step)
             _insert_events(db, session_id, events)
             if record is not None:
                 _insert_step(db, session_id, record, responses)
@@ -362,18 +363,20 @@ def _insert_events(
     )
 
 
-def _check_next_step(db: sqlite3.Connection, session_id: str, step: int) -> None:
-    """Refuse step ``step`` of a session whose store already holds it: another crawl of the
-    session saved it meanwhile (claims.py keeps two crawls apart where files can be locked;
-    this is the check everywhere: it was SQLite's "UNIQUE constraint failed")."""
+def _refused(db: sqlite3.Connection, session_id: str, step: int | None) -> StoreError:
+    """Why a save updated no session: there is none with that id, or it holds ``step``
+    already. Another crawl of the session saved it meanwhile (claims.py keeps two crawls
+    apart where files can be locked; this is the check everywhere: it was SQLite's "UNIQUE
+    constraint failed"), or this one offered a step twice."""
     row = db.execute("SELECT steps FROM sessions WHERE id = ?", (session_id,)).fetchone()
-    if row is not None and row[0] is not None and row[0] >= step:
-        raise SessionBusy(
-            f"session {session_id}: step {step} was saved already (the store holds {row[0]} "
-            "steps): another crawl of this session saved it meanwhile, or this one offered a "
-            "step twice; nothing more of this crawl is saved, and the saved steps stay as "
-            "they are"
-        )
+    if row is None or step is None:
+        return SessionNotFound(session_id)
+    return SessionBusy(
+        f"session {session_id}: step {step} was saved already (the store holds {row[0]} "
+        "steps): another crawl of this session saved it meanwhile, or this one offered a "
+        "step twice; nothing more of this crawl is saved, and the saved steps stay as "
+        "they are"
+    )
 
 
 def _insert_step(
