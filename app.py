@@ -14,7 +14,7 @@ from components.explorer import VIEW_PICKS, explorer
 from components.linkquality import render_link_quality
 from components.pages import Page, take_request
 from components.sidebar import init_state
-from components.state import keep_values
+from components.state import keep_values, one_run_at_a_time
 from components.sweepview import render_sweeps
 
 #: The pages in the navigation, in its order; the explorer is the landing page.
@@ -28,6 +28,11 @@ PAGES = (
 
 def run() -> None:
     st.set_page_config(page_title="pagesift-ui", layout="wide")
+    with one_run_at_a_time(st.session_state):
+        _run()
+
+
+def _run() -> None:
     ss = st.session_state
     init_state(ss)
     init_compare_state(ss)

@@ -34,7 +34,7 @@ from components.metrics import headline_metrics, render_metrics
 from components.persist import fall_back_unsaved
 from components.replay import render_replay_status
 from components.runner import RunMode, TickEnd, TickResult, advance
-from components.state import AnySession, StateKey, add_flash, is_live
+from components.state import AnySession, StateKey, add_flash, is_live, one_run_at_a_time
 from components.whatif import WhatIfMark, chart_marks
 from pagesift_ui.demo import lesson_of, lesson_step
 from pagesift_ui.frontier.model import FEATURE_NAMES
@@ -282,19 +282,21 @@ def render_live(running: bool) -> None:
     @st.fragment(run_every=TICK_S if running else None)
     def live_panel() -> None:
         ss = st.session_state
-        session: AnySession | None = ss.get("session")
-        if session is None:
-            return
-        slots = SummarySlots()
-        slots.draw(ss, session)  # what is there now, before the first slice
-        if ss.get("running") and is_live(session):
-            _run_span(ss, session, slots)
+        with one_run_at_a_time(ss):  # a fragment's own run is a script run too
+            session: AnySession | None = ss.get("session")
+            if session is None:
+                return
+            slots = SummarySlots()
+            slots.draw(ss, session)  # what is there now, before the first slice
+            if ss.get("running") and is_live(session):
+                _run_span(ss, session, slots)
 
     @st.fragment(run_every=CHART_TICK_S if running else None)
     def chart_panel() -> None:
-        session: AnySession | None = st.session_state.get("session")
-        if session is not None:
-            _charts(session)
+        with one_run_at_a_time(st.session_state):
+            session: AnySession | None = st.session_state.get("session")
+            if session is not None:
+                _charts(session)
 
     live_panel()
     chart_panel()

@@ -11,7 +11,9 @@ session, ``recording`` holds the recorded pages that a replay plays or a bundle 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, MutableMapping
+import threading
+from collections.abc import Iterable, Iterator, MutableMapping
+from contextlib import contextmanager
 from typing import Any, TypeGuard
 
 from pagesift_ui.session import CrawlSession, ReadableSession
@@ -26,6 +28,7 @@ __all__ = [
     "field_error",
     "is_live",
     "keep_values",
+    "one_run_at_a_time",
     "pop_flashes",
     "set_session",
 ]
@@ -77,6 +80,24 @@ def keep_values(ss: MutableMapping[StateKey, Any], keys: Iterable[str]) -> None:
     for key in keys:
         if key in ss:
             ss[key] = ss[key]
+
+
+@contextmanager
+def one_run_at_a_time(ss: MutableMapping[StateKey, Any]) -> Iterator[None]:
+    """Hold the tab's run lock for a script run or a fragment's run (docs/DESIGN.md §14.2).
+
+    Streamlit's own Stop (the header's) marks the running script stopped, and the next
+    rerun — the Run fragment's timer, a click — gets a second script thread while the first
+    still finishes the step it is in: two threads stepping and drawing one crawl session
+    gave two records one step number. A second run waits here until the first has ended,
+    which is at its next Streamlit call, a step at most. Re-entrant: the fragments of a full
+    run are drawn in its thread.
+    """
+    lock = ss.get("run_lock")
+    if lock is None:
+        lock = ss["run_lock"] = threading.RLock()
+    with lock:
+        yield
 
 
 def is_live(session: object) -> TypeGuard[CrawlSession]:

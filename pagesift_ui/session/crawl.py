@@ -8,11 +8,13 @@ told of it. ``run`` / ``iter_steps`` are the one loop that steps a session.
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone, shown
@@ -67,6 +69,24 @@ FORGIVABLE = frozenset(
 )
 
 _Sink = TypeVar("_Sink")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _one_at_a_time(
+    method: Callable[Concatenate[CrawlSession, _P], _R],
+) -> Callable[Concatenate[CrawlSession, _P], _R]:
+    """Run ``method`` holding the session's lock: a step, an override or a change of source
+    waits for the one in progress in another thread to end. Two threads stepping one
+    session at once would both number their step ``len(steps) + 1`` (docs/DESIGN.md §14.2:
+    Streamlit starts a second script run while a stopped one finishes its step)."""
+
+    @functools.wraps(method)
+    def guarded(self: CrawlSession, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return guarded
 
 
 class CrawlSession:
@@ -88,6 +108,11 @@ class CrawlSession:
     them, then takes the oldest one's page into the crawl exactly as with one fetch at a
     time (docs/DESIGN.md §11.14). When the crawl stops with links in flight, they go back to
     the queue unfetched (``session/ahead.py``).
+
+    A session may be shared between threads: its steps, overrides, sinks and source change
+    one thread at a time (a second ``step()`` waits for the first and gets the next number).
+    Reads are not locked: a caller that reads while another thread steps must serialize
+    them itself (the app runs one script run of a browser tab at a time, ``app.py``).
     """
 
     def __init__(
@@ -124,6 +149,7 @@ class CrawlSession:
         self._interrupted = ""  # why a step broke off half-way; never healed
         self._ahead: deque[Popped] = deque()  # popped links in flight, oldest first (§11.14)
         self._carried: list[str] = []  # dropped by pops whose link is not in a step yet
+        self._lock = threading.RLock()  # re-entrant: run() steps, forgive() notifies sinks
         seed = clean(config.seed_url)
         self.state.queue.offer(dedupe_key(seed), seed, 0, SEED_SCORE, None, config.limit)
 
@@ -133,10 +159,12 @@ class CrawlSession:
     def sinks(self) -> tuple[StepSink, ...]:
         return self._sinks.all
 
+    @_one_at_a_time
     def add_sink(self, sink: StepSink) -> None:
         """Tell ``sink`` of everything from now on (nothing of what happened before)."""
         self._sinks.add(sink)
 
+    @_one_at_a_time
     def remove_sink(self, sink: StepSink) -> None:
         """Stop telling ``sink``. Removing a sink that failed lets the session go on without
         it; a session whose step was interrupted stays broken. ValueError if not attached."""
@@ -153,6 +181,7 @@ class CrawlSession:
 
     # -- driving --------------------------------------------------------------------------
 
+    @_one_at_a_time
     def step(self) -> StepRecord:
         """Run exactly one page through the core, tell the sinks, and return its record.
 
@@ -197,6 +226,7 @@ class CrawlSession:
                 break
         return records
 
+    @_one_at_a_time
     def set_source(self, source: PageSource) -> PageSource:
         """Take pages from ``source`` from the next step on (a resumed session goes live).
 
@@ -213,6 +243,7 @@ class CrawlSession:
         """The URLs of the links popped ahead and being fetched, oldest first (§11.14)."""
         return tuple(link.entry.url for link in self._ahead)
 
+    @_one_at_a_time
     def close(self) -> None:
         self._closed = True
         self._source.close()
@@ -472,6 +503,7 @@ class CrawlSession:
 
     # -- overrides (§12.3) ----------------------------------------------------------------
 
+    @_one_at_a_time
     def forgive(self, note: str = "") -> Override:
         """Continue past the stop verdict that stopped the crawl ("continue anyway")."""
         if not self.done or self.stop_reason not in FORGIVABLE:
@@ -489,6 +521,7 @@ class CrawlSession:
             self.verdicts[-1] = Verdict(last.step, last.reason, VerdictFate.USER_FORGIVEN)
         return self._record(OverrideKind.FORGIVE, str(reason), note=note or "continue anyway")
 
+    @_one_at_a_time
     def stop(self, note: str = "") -> Override:
         """Stop now (``cancelled``)."""
         if self.done:
@@ -498,6 +531,7 @@ class CrawlSession:
         self._notify_end()
         return event
 
+    @_one_at_a_time
     def relabel(self, url: str, relevant: bool | None) -> Override:
         """Replace the crawler's verdict on a fetched page by the user's (None: remove it).
 
@@ -551,6 +585,7 @@ class CrawlSession:
     def _fresh(self, record: StepRecord) -> bool:
         return self._labelled_fresh.get(record.step, record.fresh)
 
+    @_one_at_a_time
     def force_dry(self, part: str) -> Override:
         """Treat a subtree as dry: its queued links are dropped when they come up."""
         _check_part(part)
@@ -558,6 +593,7 @@ class CrawlSession:
         self.state.forced_dry.add(part)
         return self._record(OverrideKind.FORCE_DRY, part, note="forced dry")
 
+    @_one_at_a_time
     def keep_open(self, part: str) -> Override:
         """Never treat a subtree as dry, whatever its Wilson interval says."""
         _check_part(part)
@@ -566,6 +602,7 @@ class CrawlSession:
         self._reopen_if_fetchable()
         return self._record(OverrideKind.KEEP_OPEN, part, note="kept open")
 
+    @_one_at_a_time
     def clear_subtree(self, part: str) -> Override:
         """Back to the statistics' verdict for a subtree."""
         _check_part(part)
@@ -574,12 +611,14 @@ class CrawlSession:
         self._reopen_if_fetchable()
         return self._record(OverrideKind.CLEAR_SUBTREE, part, note="statistics decide again")
 
+    @_one_at_a_time
     def pin(self, key: str) -> Override:
         """Fetch this queued link next (pins are served in pin order)."""
         if not self.state.queue.pin(key):
             raise ValueError(f"{key} is not in the queue")
         return self._record(OverrideKind.PIN, key, note="pinned to the front")
 
+    @_one_at_a_time
     def drop(self, key: str) -> Override:
         """Remove a queued link."""
         if self.state.queue.drop(key) is None:

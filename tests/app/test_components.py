@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,6 +38,7 @@ from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES, Label
 from components.metrics import headline_metrics
 from components.runner import RunMode, TickEnd, advance
 from components.sidebar import config_mapping, form_defaults
+from components.state import one_run_at_a_time
 from components.tables import frontier_frame, pages_frame
 from components.whatif import (
     whatif_coverage_figure,
@@ -765,3 +767,24 @@ def test_the_multilingual_demo_knows_its_german_query_s_answers() -> None:
         assert truth is not None and len(truth) == 9
         assert all("/wohnen" in url or "/austausch/" in url for url in truth)
         assert set(truth).isdisjoint(server.truth_urls())
+
+
+def test_a_second_script_run_of_a_tab_waits_for_the_first_to_end() -> None:
+    # Streamlit's header Stop lets a new runner start while the old one finishes its step
+    # (docs/DESIGN.md §14.2): the tab's run lock makes the new run wait; a fragment drawn
+    # inside a full run takes it again in the same thread.
+    ss: dict[str, Any] = {}
+    entered = threading.Event()
+    with one_run_at_a_time(ss):
+        with one_run_at_a_time(ss):  # re-entrant
+            pass
+
+        def second_run() -> None:
+            with one_run_at_a_time(ss):
+                entered.set()
+
+        other = threading.Thread(target=second_run)
+        other.start()
+        assert not entered.wait(timeout=0.2), "a second run ran beside the first"
+    assert entered.wait(timeout=10)
+    other.join(timeout=10)
