@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 
 from pagesift_ui.net.fetcher import FetchResult
+from pagesift_ui.net.sitemaps import SitemapHarvest, SitemapLimits
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.source import PageSource
 from tests.fakes import FIXTURE_ORIGIN, DictSource, fixture_source, policy_for
@@ -57,8 +59,11 @@ class HeldSource:
     def allowed_by_robots(self, url: str) -> bool:
         return self._source.allowed_by_robots(url)
 
-    def prefetch(self, urls: object) -> None:
-        pass
+    def prefetch(self, urls: Sequence[str]) -> None:
+        pass  # one fetch at a time: nothing is fetched ahead
+
+    def sitemaps(self, limits: SitemapLimits) -> SitemapHarvest:
+        raise AssertionError("these crawls do not read sitemaps (use_sitemaps is off)")
 
     def close(self) -> None:
         self._source.close()
