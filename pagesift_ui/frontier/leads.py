@@ -204,6 +204,16 @@ class LeadBar:
     def __len__(self) -> int:
         return self._count
 
+    def emptied(self) -> LeadBar:
+        """A bar with this one's switches and no page read, for a replay of the crawl's
+        pages under the user's labels (``session/relabel.py``). The one-source grace stays
+        given if it was: it forgave a verdict of the crawl's past, which a label does not
+        undo."""
+        bar = LeadBar(self.new_evidence, thin=self.thin, finding=self.finding,
+                      patience=self.patience)
+        bar._graced = self._graced
+        return bar
+
     @property
     def judged(self) -> bool:
         """A stop verdict has fired in this crawl, forgiven or not."""

@@ -6,7 +6,9 @@ A user's label replaces the crawler's verdict on a page in every statistic that 
   from (``Sample``) with the label substituted: the seed-exact update rule, run again;
 - the stop rules' state (evidence, coverage, the stale and cold counters) and both harvests
   (the page's freshness per subtree and cluster) are replayed from the step records by
-  ``session/rules.py`` with the labelled relevance;
+  ``session/rules.py`` with the labelled relevance, and so are the bars a verdict's
+  pending lead is judged by (§11.10: the links that led to new evidence or on-topic pages,
+  and the rate of relevant pages read);
 - what the pages proved about the links still queued (docs/DESIGN.md §8, §8a) is counted
   again with the labelled relevance and freshness: the sibling credit of every list a page
   is in and of its name family, the topical popularity of every target it links to, and
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
+from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.links import relinked
 from pagesift_ui.frontier.model import FEATURE_NAMES, LinkModel
 from pagesift_ui.frontier.siblings import sibling_evidence
@@ -43,6 +46,7 @@ __all__ = [
     "apply_labels",
     "label_state",
     "rebuild_model",
+    "replay_leads",
 ]
 
 
@@ -96,6 +100,7 @@ def apply_labels(
     it moved."""
     replayed = replay_rules(config, steps, overrides, labels)
     state.adaptive = replayed.adaptive
+    state.leads = replay_leads(state.leads, steps, labels, replayed.fresh)
     state.subtrees = replayed.subtrees
     state.clusters = replayed.clusters
     focus = state.focus
@@ -126,6 +131,28 @@ def apply_labels(
         rescored = state.rescore()
     return Relabelled(replayed.fresh, weights_switched, credits_moved, shares_moved,
                       families_moved, parents_moved, rescored)
+
+
+def replay_leads(
+    previous: LeadBar, steps: Sequence[StepRecord], labels: Mapping[str, bool],
+    fresh: Mapping[int, bool],
+) -> LeadBar:
+    """§11.10's bars as if ``labels`` had been known all along: every page read counts for
+    relevant pages still coming, and the link that led to it joins the bars it earns under
+    its labelled relevance and replayed freshness, as the crawl fed them
+    (``CrawlSession._observe_page``). A page labelled not relevant that had brought new
+    evidence no longer lowers the bar a later verdict is judged by."""
+    leads = previous.emptied()
+    for record in steps:
+        if not observed(record):
+            continue
+        relevance = rules_relevance(record, labels)
+        leads.read(relevance)
+        if record.link is not None:  # the seed (and a sitemap's URL) was reached by no link
+            leads.found(record.score, relevance, fresh[record.step])
+        if record.verdict is not None:
+            leads.verdict_fired()
+    return leads
 
 
 def _proven(

@@ -238,9 +238,11 @@ class Replay:
                                       rules_language(record, self._query))
             if self.same_until is None and adaptive.last_fresh != record.fresh:
                 self.same_until = record.step
-            self._leads.read(record.relevance or 0.0)  # as the crawl counts it (crawl.py)
+            # as the crawl counts it under the labels (crawl.py, relabel.replay_leads)
+            relevance = rules_relevance(record, self.labels)
+            self._leads.read(relevance)
             if record.link is not None:  # the seed was reached by no link
-                self._leads.found(record.score, record.relevance or 0.0, adaptive.last_fresh)
+                self._leads.found(record.score, relevance, adaptive.last_fresh)
             if reason is not None:
                 stood = not self._forgiven(record, reason)
                 if stood and self._forgive_leads and self._leads.grace(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pagesift_ui.demo import build_site
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE, Adaptive
 from pagesift_ui.frontier.harvest import Harvest
+from pagesift_ui.frontier.leads import LeadBar
 from pagesift_ui.frontier.model import LinkModel
 from pagesift_ui.frontier.urls import clean, dedupe_key
 from pagesift_ui.session import (
@@ -25,7 +26,7 @@ from pagesift_ui.session import (
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.record import Override
-from pagesift_ui.session.relabel import rebuild_model
+from pagesift_ui.session.relabel import rebuild_model, replay_leads
 from pagesift_ui.session.rules import (
     evidence_markdown,
     labelled_relevance,
@@ -64,9 +65,14 @@ def harvest_state(harvest: Harvest) -> tuple[Any, ...]:
     return harvest.parts(), harvest.total
 
 
+def leads_state(leads: LeadBar) -> tuple[Any, ...]:
+    return (leads.bar(), leads.covered_bar(), len(leads), leads.judged, bytes(leads._read),
+            leads._read_relevant, leads._fresh_count, leads._graced)
+
+
 def everything(session: CrawlSession) -> tuple[Any, ...]:
     state = session.state
-    return (rules_state(state.adaptive), model_state(state.focus.model),
+    return (rules_state(state.adaptive), model_state(state.focus.model), leads_state(state.leads),
             harvest_state(state.subtrees), harvest_state(state.clusters),
             [(e.key, e.score) for e in state.queue.entries()], session.relevant_pages,
             session.summary()["coverage"], [r.to_dict() for r in session.pages()])
@@ -109,6 +115,8 @@ def test_replaying_the_records_gives_back_the_live_rules_and_harvests(
         assert replayed.fresh == {r.step: r.fresh for r in _observed(session)}
         rebuilt = rebuild_model(state.focus.model, session._samples, {})
         assert model_state(rebuilt) == model_state(state.focus.model)
+        leads = replay_leads(state.leads, session.steps, {}, replayed.fresh)
+        assert leads_state(leads) == leads_state(state.leads)
 
 
 def test_labelled_relevance_replaces_only_a_disagreeing_verdict() -> None:
@@ -198,6 +206,24 @@ def test_relabel_irrelevant_then_back_to_the_crawlers_own_verdict_restores_exact
     assert everything(session)[:-1] == original[:-1]  # the pages table shows the label
     session.unlabel(record.final_url)
     assert everything(session) == original
+
+
+def test_a_label_moves_the_bar_later_verdicts_are_judged_by() -> None:
+    # a page that brought new evidence set the lowest score of such links (§11.10's bar);
+    # labelled not relevant it brings none, and the bar no longer counts its link
+    with _session("university", limit=60) as session:
+        session.run()
+        fresh = [r for r in _observed(session) if r.link is not None and r.fresh]
+        lowest = min(fresh, key=lambda r: r.score)
+        before = session.state.leads.covered_bar()
+        assert before == lowest.score
+        session.relabel(lowest.final_url, False)
+        still_fresh = {r.step for r in session.pages() if r.fresh}
+        after = session.state.leads.covered_bar()
+        assert after == min(r.score for r in fresh if r.step in still_fresh)
+        assert after is not None and after > before
+        session.unlabel(lowest.final_url)
+        assert session.state.leads.covered_bar() == before
 
 
 def test_relabelling_the_seed_changes_no_link_weight_and_says_so(
