@@ -78,8 +78,10 @@ def headline_metrics(
     """
     last = steps[-1] if steps else None
     patience = config.adaptive.patience
-    stale = last.stale if last else 0
-    cold = last.cold if last else 0
+    # the live counters (a label or a forgive moves them between steps); a bundle of an
+    # older version has only its last record's
+    stale = int(summary.get("stale", last.stale if last else 0))
+    cold = int(summary.get("cold", last.cold if last else 0))
     verdict, verdict_note = _verdict_value(summary, last)
     return [
         Metric("Pages fetched", str(summary.get("pages_fetched", 0)),

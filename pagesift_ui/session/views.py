@@ -178,6 +178,9 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
         "coverage": adaptive.coverage(),
         "covered": adaptive.covered(),
         "evidence": dict(zip(query.terms, adaptive.evidence, strict=True)),
+        # the counters now, as coverage: a label or a forgive moves them between two steps
+        "stale": adaptive.stale,
+        "cold": adaptive.cold,
         "queue_length": len(session.state.queue),
         # queued links of subtrees found or forced dry: dropped when popped, never fetched
         "queue_in_dry": session.state.queue.count_in(session.state.is_dry),
@@ -224,6 +227,8 @@ def _as_recorded(session: LiveSession) -> dict[str, Any]:
         "coverage": last.coverage if last else 0.0,
         "covered": last.covered if last else False,
         "evidence": dict(zip(last.terms, last.evidence, strict=True)) if last else {},
+        "stale": last.stale if last else 0,
+        "cold": last.cold if last else 0,
         "queue_length": last.queue_length if last else 0,
         "queue_in_dry": 0,
         "stop_step": stop_step,

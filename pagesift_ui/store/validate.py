@@ -374,7 +374,7 @@ _VERDICT_ROW = items(_anything, size=3)
 _SUMMARY = record({}, {
     "steps": _COUNT, "pages_fetched": _COUNT, "pages_scheduled": _COUNT,
     "relevant_pages": _COUNT, "harvest_rate": _SHARE, "fresh_rate": _SHARE, "coverage": _SHARE,
-    "covered": boolean,
+    "covered": boolean, "stale": _COUNT, "cold": _COUNT,
     "evidence": mapping(_COUNT, limit=1_000), "queue_length": _COUNT, "queue_in_dry": _COUNT,
     "stop_reason": nullable(_REASON), "first_verdict": nullable(_REASON),
     "stop_step": nullable(_COUNT), "verdicts": items(_VERDICT_ROW), "done": boolean,

@@ -520,6 +520,10 @@ def test_headline_metrics_labels_and_values() -> None:
     assert metrics["Queue"].delta is None
     assert metrics["Stale"].value == "2 / 5"
     assert metrics["Cold"].value == "1 / 10"
+    # a live summary's counters win over the last record's (a label moved them since)
+    live = {m.label: m for m in headline_metrics({**summary, "stale": 4, "cold": 0}, steps,
+                                                 CONFIG)}
+    assert (live["Stale"].value, live["Cold"].value) == ("4 / 5", "0 / 10")
     assert metrics["Verdict"].value == "—"
     stopped = headline_metrics({**summary, "stop_reason": "saturated"}, steps, CONFIG)[-1]
     assert (stopped.value, stopped.delta) == ("saturated", "stopped")

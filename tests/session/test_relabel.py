@@ -226,6 +226,22 @@ def test_a_label_moves_the_bar_later_verdicts_are_judged_by() -> None:
         assert session.state.leads.covered_bar() == before
 
 
+def test_the_summary_reads_the_counters_a_label_moved_before_the_next_step() -> None:
+    # the Stale and Cold tiles read the summary: a label that makes the last pages stale
+    # shows now, not one step later when a record carries it
+    with _session("university", limit=60) as session:
+        session.run(max_steps=20)
+        last = session.steps[-1]
+        assert session.summary()["stale"] == last.stale == 1
+        fresh = [r for r in _observed(session) if r.fresh]
+        session.relabel(fresh[-1].final_url, False)  # step 19, one before the last
+        summary = session.summary()
+        assert (summary["stale"], summary["cold"]) == (3, 0)
+        assert (summary["stale"], summary["cold"]) == (session.state.adaptive.stale,
+                                                       session.state.adaptive.cold)
+        assert session.steps[-1] is last
+
+
 def test_relabelling_the_seed_changes_no_link_weight_and_says_so(
     university: CrawlSession,
 ) -> None:
