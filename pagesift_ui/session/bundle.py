@@ -142,14 +142,18 @@ def _reject_constant(name: str) -> float:
 
 
 def _mapping(data: Mapping[str, Any], key: str) -> dict[str, Any]:
-    value = data.get(key)
+    if key not in data:
+        raise BundleError(f"the bundle lacks the field '{key}'")
+    value = data[key]
     if not isinstance(value, dict):
         raise BundleError(f"'{key}' must be a JSON object")
     return value
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data.get(key)
+    if key not in data:
+        raise BundleError(f"the bundle lacks the field '{key}'")
+    value = data[key]
     if not isinstance(value, list):
         raise BundleError(f"'{key}' must be a JSON list")
     return value

@@ -23,12 +23,14 @@ from pagesift_ui.frontier.meaning import LINK_TEXT_QUANTILE
 from pagesift_ui.frontier.model import FEATURES, PRIOR_WEIGHTS
 from pagesift_ui.frontier.query import MAX_TERMS, Query
 from pagesift_ui.frontier.stats import DELTA
+from pagesift_ui.frontier.tokens import words
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH
 from pagesift_ui.net.policy import DEFAULT_USER_AGENT, FetchPolicy
 from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 
 __all__ = [
     "MAX_CONCURRENCY",
+    "MAX_PRIOR_WEIGHT",
     "MAX_PER_HOST",
     "MAX_LIMIT",
     "SETTINGS",
@@ -46,6 +48,11 @@ MAX_LIMIT = 100_000
 #: The most fetches a session keeps in flight: each is a thread, and a focused crawl's next
 #: few links are what it can usefully fetch ahead (docs/DESIGN.md §11.14).
 MAX_CONCURRENCY = 32
+#: The largest prior link weight. A score is a weighted sum of features of about one, so
+#: only the weights' ratios rank links: 1,000 against the smallest non-zero weight a person
+#: types (0.01) is a ratio of 10^5, more than any ranking can tell apart. Unbounded, 1.7e308
+#: gave scores of 300 digits and NaN in the weight chart (the twenty-ninth session's probe).
+MAX_PRIOR_WEIGHT = 1000.0
 #: The most requests to one host at a time a session allows: a few are what a server that
 #: agrees to more than one expects; more is load, not politeness.
 MAX_PER_HOST = 8
@@ -192,9 +199,11 @@ class CrawlConfig:
             raise ConfigError("adaptive", "must be the stop options (coverage_threshold, "
                               f"evidence_per_term, patience, min_gain), got {shown(self.adaptive)}")
         if len(Query(self.query, self.language)) == 0:
-            raise ConfigError(
-                "query", f"{shown(self.query)} has only stop words; add a word that names the topic"
-            )
+            has_words = bool(words(self.query))
+            raise ConfigError("query", (
+                f"{shown(self.query)} has only stop words" if has_words else
+                f"{shown(self.query)} has no words (only punctuation or symbols)")
+                + "; add a word that names the topic")
         for setting in _RANGED:
             setting.check(getattr(self, setting.name))
         _check_prior(self.prior_weights)
@@ -586,5 +595,7 @@ def _check_prior(weights: object) -> None:
     if not isinstance(weights, tuple) or len(weights) != FEATURES:
         raise ConfigError("prior_weights", f"needs {FEATURES} numbers, got {shown(weights)}")
     for w in weights:
-        if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or w < 0:
-            raise ConfigError("prior_weights", f"each weight must be a number >= 0, got {shown(w)}")
+        if (isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w)
+                or not 0 <= w <= MAX_PRIOR_WEIGHT):
+            raise ConfigError("prior_weights", f"each weight must be a number from 0 to "
+                                               f"{MAX_PRIOR_WEIGHT:g}, got {shown(w)}")

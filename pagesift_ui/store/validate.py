@@ -116,7 +116,8 @@ def loads(data: bytes | str, error: ErrorClass = BundleError, what: str = "the f
 
 
 def _fail(error: ErrorClass, path: str, why: str) -> None:
-    raise error(f"{path}: {why}")
+    # the top level has no path: name the whole ("the bundle lacks the field 'steps'")
+    raise error(f"{path}: {why}" if path else f"the bundle {why}")
 
 
 def _shown(value: Any) -> str:

@@ -222,7 +222,10 @@ def test_explain_step_states_the_rule_that_fired_and_its_fate() -> None:
     text = explain_step(forgiven, CONFIG)
     # the counter when the rule fired, not the 0 it was reset to
     assert "and 3 pages in a row brought nothing new (ceil(patience/2) = 3; a page" in text
-    assert text.endswith("Forgiven: a link with clues scoring 0.9 is still queued.")
+    # the check read the queue before the page's own links were added (a record said "no
+    # link is queued" beside "Links: 54 found, 22 queued")
+    assert text.endswith("Forgiven, judged on the queue before this page's links were added: "
+                         "a link with clues scoring 0.9 is still queued.")
 
 
 def test_the_latest_box_opens_with_the_verdict() -> None:
@@ -242,18 +245,20 @@ def test_explain_step_says_why_a_verdict_stood_with_the_lead_checks_numbers() ->
            "0.36, the lowest score of the 9 links that led to on-topic pages")
     stopped = make_record(9, verdict=StopReason.SATURATED, stale=5, stopped=True, relevance=0.0,
                           verdict_fate=VerdictFate.STOPPED, verdict_stale=5, lead_why=why)
-    assert explain_step(stopped, CONFIG).endswith(f"The crawl stopped here. It stood: {why}.")
+    before = ", judged on the queue before this page's links were added"
+    assert explain_step(stopped, CONFIG).endswith(
+        f"The crawl stopped here. It stood{before}: {why}.")
     recorded = make_record(9, verdict=StopReason.SATURATED, stale=0, forgiven=True,
                            forgiven_why=NO_STOP_WHY, verdict_fate=VerdictFate.NO_STOP,
                            verdict_stale=5, lead_why=why)
     assert explain_step(recorded, CONFIG).endswith(
-        f"Forgiven: {NO_STOP_WHY}. It stood: {why}.")
+        f"Forgiven: {NO_STOP_WHY}. It stood{before}: {why}.")
     # the first saturated verdict on one source: no lead, forgiven all the same (leads.py)
     graced_why = f"{why}; but only 1 page has given evidence so far"
     graced = make_record(9, verdict=StopReason.SATURATED, stale=0, forgiven=True,
                          forgiven_why=graced_why, verdict_fate=VerdictFate.AUTO_FORGIVEN,
                          verdict_stale=5, lead_why=why)
-    assert explain_step(graced, CONFIG).endswith(f"Forgiven: {graced_why}.")
+    assert explain_step(graced, CONFIG).endswith(f"Forgiven{before}: {graced_why}.")
 
 
 def test_explain_verdict_for_every_stop_reason() -> None:

@@ -138,6 +138,10 @@ def _add_frontier_row(bundle: dict[str, Any]) -> None:
     })
 
 
+def _without_steps(bundle: dict[str, Any]) -> None:
+    del bundle["steps"]
+
+
 def _uneven_terms(bundle: dict[str, Any]) -> None:
     bundle["steps"][0]["evidence"] = bundle["steps"][0]["evidence"][:-1]
 
@@ -172,6 +176,7 @@ def _deep(bundle: dict[str, Any]) -> None:
     (_set("final.summary.evidence.refund", HUGE),
      r"^final\.summary\.evidence\.refund: not a finite number"),
     (_add_frontier_row, r"^final\.frontier\[0\]: has an unknown field 'evil'"),
+    (_without_steps, r"^the bundle lacks the field 'steps'$"),
     (_set("labels", {"http://x/": "yes"}), r"^labels\['http://x/'\]: must be true or false"),
     (_set("config.limit", -5), r"^config\.limit: "),
     (_set("config.delay_s", HUGE), r"^config\.delay_s: not a finite number"),
@@ -190,8 +195,8 @@ def _deep(bundle: dict[str, Any]) -> None:
         "long-named-list", "cited-not-bool", "unit-weight-text", "units-not-list",
         "evidence-text", "evidence-per-term",
         "relevance-out-of-range", "nan-score", "huge-title", "summary-field", "summary-type",
-        "summary-evidence-inf", "frontier-extra-field", "label-not-bool", "config-range",
-        "config-inf", "relabel-changes", "relabel-queue-changes", "unknown-codec",
+        "summary-evidence-inf", "frontier-extra-field", "no-steps", "label-not-bool",
+        "config-range", "config-inf", "relabel-changes", "relabel-queue-changes", "unknown-codec",
         "5000-digit-status", "deep-json"])
 def test_a_bad_bundle_field_is_a_bundle_error_naming_its_path(
     bundle: dict[str, Any], change: Callable[[dict[str, Any]], None], message: str

@@ -97,6 +97,7 @@ def _mutated(crawled: CrawlSession, change: object) -> str:
         (lambda b: b.update(labels={"x": "yes"}), "labels"),
         (lambda b: b["final"].update(stop_reason="because"), "not a stop reason"),
         (lambda b: b.update(steps={}), "'steps' must be a JSON list"),
+        (lambda b: b.pop("steps"), "^the bundle lacks the field 'steps'$"),
         # its steps cut: "0 steps · stop step 10" in the comparison
         (lambda b: b["final"].update(stop_step=len(b["steps"]) + 1),
          r"final.stop_step \d+ is not one of the bundle's \d+ steps"),
