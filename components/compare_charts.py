@@ -237,7 +237,11 @@ def summary_frame(entries: Sequence[Compared]) -> pd.DataFrame:
             "coverage": round(last.coverage, 3) if last else 0.0,
             "ended": session.stop_reason.value if session.stop_reason else "",
         })
-    return pd.DataFrame.from_records(rows)
+    frame = pd.DataFrame.from_records(rows)
+    if rows and frame["final recall"].isna().all():
+        # no session has a truth set: both columns would print "None" in every row
+        return frame.drop(columns=["recall at stop", "final recall"])
+    return frame
 
 
 def _text(value: Any) -> str:

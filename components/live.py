@@ -38,7 +38,8 @@ from components.state import AnySession, StateKey, add_flash, is_live, one_run_a
 from components.whatif import WhatIfMark, chart_marks
 from pagesift_ui.demo import lesson_of, lesson_step
 from pagesift_ui.frontier.model import FEATURE_NAMES
-from pagesift_ui.session import CrawlSession, PartStats, StepRecord
+from pagesift_ui.frontier.stats import z_one_sided
+from pagesift_ui.session import CrawlConfig, CrawlSession, PartStats, StepRecord
 from pagesift_ui.store import StoreError
 
 __all__ = ["CHART_TICK_S", "RUN_SPAN_S", "STEP_BUDGET_S", "TICK_S", "build_figures",
@@ -66,11 +67,19 @@ CAPTIONS = {
                       "evidence per term. Covered = coverage ≥ threshold and ≥ 2 source pages.",
     "chart_stale": "A verdict fires when its counter reaches its dashed line; markers show "
                    "what became of it; dotted purple lines are your overrides.",
-    "chart_weights": "Orange: weight in use; blue: posterior mean ± Z1·se; dashed: prior. The "
-                     "weight in use switches (red) only when the mean leaves that band.",
+    # the band's z is the session's (one-sided for δ): filled in by chart_caption
+    "chart_weights": "Orange: weight in use; blue: posterior mean ±{z:.2f}·se (one-sided z "
+                     "for δ = {delta:g}); dashed: prior. The weight in use switches (red) "
+                     "only when the mean leaves that band.",
     "chart_forest": "Share of fresh pages per subtree with its Wilson interval; grey band: the "
                     "rest of the site. Dry (red) = entirely below the rest: its links are skipped.",
 }
+
+
+def chart_caption(key: str, config: CrawlConfig) -> str:
+    """The caption under a live chart; the weight chart's names the band its legend draws
+    (it said "Z1·se" beside a legend of "±1.64·se")."""
+    return CAPTIONS[key].format(z=z_one_sided(config.delta), delta=config.delta)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +211,7 @@ def _charts(session: AnySession) -> None:
     columns = [column for row in chart_rows for column in row]
     for column, key in zip(columns, CHART_KEYS, strict=True):
         column.plotly_chart(figures[key], key=key, width="stretch")
-        column.caption(CAPTIONS[key])
+        column.caption(chart_caption(key, session.config))
 
 
 def _tick(ss: MutableMapping[StateKey, Any], session: CrawlSession, mode: RunMode) -> TickResult:

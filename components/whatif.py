@@ -122,7 +122,11 @@ def whatif_frame(result: WhatIf, steps: int) -> pd.DataFrame:
         rows.append({"": "rule", "rule": rule.reason.value, **_found_cells(rule.found),
                      "note": note})
     frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
-    return frame.astype(dict.fromkeys(COLUMNS[2:6], "Int64"))
+    frame = frame.astype(dict.fromkeys(COLUMNS[2:6], "Int64"))
+    if frame["recall"].isna().all():
+        # no truth for this site: the columns would print "None" in every row
+        return frame.drop(columns=["answers found", "recall"])
+    return frame
 
 
 def _reason(reason: StopReason | None) -> str:

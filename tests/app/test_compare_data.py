@@ -178,6 +178,9 @@ def test_summary_and_setting_differences_tables() -> None:
         {"setting": "prior_weights", "a": "2, 1.5, 1, 0.5, 0.5", "b": "1, 1.5, 1, 0.5, 0.25"},
     ]
     assert differences_frame(entries[:1]).empty
+    # without any truth set the recall columns are left out ("None" in every row)
+    assert "final recall" not in summary_frame(entries[1:]).columns
+    assert "recall at stop" not in summary_frame(entries[1:]).columns
 
 
 def test_a_saved_session_reads_its_stop_off_its_records() -> None:

@@ -35,6 +35,7 @@ from components.decision_log import (
 )
 from components.inspector import highlight_blocks, relevance_rows
 from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES, Label
+from components.live import chart_caption
 from components.metrics import headline_metrics
 from components.runner import RunMode, TickEnd, advance
 from components.sidebar import config_mapping, form_defaults
@@ -671,6 +672,24 @@ def test_whatif_frame_and_marks_put_each_rule_beside_the_actual_stop() -> None:
     coverage = whatif_coverage_figure(result, history(20))
     assert coverage.data[1].name == "coverage (what-if)" and len(coverage.data[1].x) == 20
     assert coverage.layout.shapes[0].y0 == 1.0  # the what-if threshold
+
+
+def test_the_whatif_table_leaves_out_answers_and_recall_without_a_truth_set() -> None:
+    # a site without truth printed "None" in every row of both columns
+    unknown = Found(12, 10, 4, None, None)
+    result = dataclasses.replace(
+        sample_whatif(), found=unknown, actual=Found(20, 16, 5, None, None),
+        rules=(RuleResult(StopReason.COVERAGE_REACHED, 12, 8, 2, unknown),))
+    frame = whatif_frame(result, 20)
+    assert list(frame.columns) == ["", "rule", "step", "pages", "relevant pages", "note"]
+    assert frame["relevant pages"].tolist() == [5, 4, 4]
+
+
+def test_the_weight_charts_caption_names_the_band_its_legend_draws() -> None:
+    figure = weights_figure(history(20), CONFIG, "anchor", (), 100)
+    band = next(trace.name for trace in figure.data if trace.name and "·se" in trace.name)
+    caption = chart_caption("chart_weights", CONFIG)
+    assert band == "±1.64·se" and f"posterior mean {band} (one-sided z for δ = 0.05)" in caption
 
 
 def test_a_legend_of_more_than_two_rows_gets_room_below_the_plot() -> None:
