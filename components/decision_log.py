@@ -49,7 +49,6 @@ __all__ = [
     "md_escape",
     "short_url",
     "sitemap_text",
-    "start_failure",
 ]
 
 #: Entries shown (newest first); older ones are in the exported bundle.
@@ -129,20 +128,6 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
         "cancelled": "the user stopped the crawl",
     }
     return f"{reason}: {texts.get(reason, 'a stop rule fired')}"
-
-
-def start_failure(steps: Sequence[StepRecord]) -> str | None:
-    """Why a crawl that fetched no page could not start, from its first step (a refused
-    connection, a 404, a PDF seed); None once any page was fetched."""
-    if not steps or any(r.outcome is StepOutcome.FETCHED for r in steps):
-        return None
-    first = steps[0]
-    if first.outcome is StepOutcome.ERROR:
-        return f"{first.url}: {first.error or 'the fetch failed'}"
-    if first.outcome is StepOutcome.SKIPPED:
-        kind = first.content_type or "no content type"
-        return f"{first.url} is not an HTML page ({kind}): there is nothing to read or follow"
-    return None
 
 
 def _family_text(url: str, link: Mapping[str, Any]) -> str:

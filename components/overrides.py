@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
-from components.decision_log import explain_verdict, md_escape, start_failure
+from components.decision_log import explain_verdict, md_escape
 from components.labels import SUBTREE_STATES
 from components.persist import override_current
 from components.state import AnySession, add_flash, is_live
@@ -26,6 +26,7 @@ from pagesift_ui.session import (
     PartStats,
     StepOutcome,
 )
+from pagesift_ui.session.views import start_failure
 
 __all__ = [
     "FORGIVABLE",
@@ -80,7 +81,7 @@ def render_verdict_banner(session: AnySession) -> None:
         return
     last = session.steps[-1]
     text = md_escape(explain_verdict(session.stop_reason.value, last, session.config))
-    failure = start_failure(session.steps)
+    failure = start_failure(session.steps, session.stop_reason)
     if failure is not None:
         st.error(f"**The crawl could not start.** {md_escape(failure)}. Change the target "
                  f"and press Start again. (Stopped after step {last.step}: {text}.)")

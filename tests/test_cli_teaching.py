@@ -36,6 +36,7 @@ def folder(tmp_path: Path) -> Iterator[str]:
         "<h1>Fees table</h1><p>The tuition fees for each programme.</p></main></body></html>",
         encoding="utf-8")
     (site / "leaflet.pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
+    (site / "empty.html").write_bytes(b"")
     with StaticServer(site) as server:
         yield server.base_url()
 
@@ -49,6 +50,9 @@ def _free_port() -> int:
 @pytest.mark.parametrize(("seed", "words"), [
     ("/missing.html", "404"),
     ("/leaflet.pdf", "not an HTML page"),
+    # a 0-byte start page said only "exhausted"
+    ("/empty.html", "empty.html was read but is empty: there is nothing to crawl from it"),
+    ("/fees.html", "fees.html (“Fees table”) was read but has no link to follow"),
 ])
 def test_a_seed_that_cannot_be_crawled_exits_1_with_the_reason(
     folder: str, seed: str, words: str

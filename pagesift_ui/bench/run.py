@@ -223,7 +223,7 @@ def run_crawl(
         curve.stop_step = session.stop_step
         curve.end_reason = session.stop_reason.value if session.stop_reason else None
         curve.dry_at_end = _dry_parts(session)
-        curve.start_failure = start_failure(session.steps)
+        curve.start_failure = start_failure(session.steps, session.stop_reason)
         for verdict in session.verdicts:
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN:  # that one is not a stop
                 curve.counterfactual.setdefault(verdict.reason.value, verdict.step)

@@ -137,7 +137,7 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return WRITE_FAILED
     if interrupted:
         return 130
-    failure = start_failure(session.steps)
+    failure = start_failure(session.steps, session.stop_reason)
     if failure is not None:
         # an "exhausted" crawl that read no page: the start URL itself failed
         err.write(f"pagesift-ui crawl: the start URL could not be crawled: {failure}\n")

@@ -96,7 +96,7 @@ def run_snapshot(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return WRITE_FAILED
     if not args.quiet and rewrite:
         err.write("\n")
-    failure = start_failure(session.steps)
+    failure = start_failure(session.steps, session.stop_reason)
     if failure is not None:
         err.write(f"pagesift-ui snapshot: the start URL could not be crawled: {failure}; "
                   f"nothing was written to {args.out}\n")

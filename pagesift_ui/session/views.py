@@ -10,7 +10,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
 from pagesift_ui.frontier.harvest import Harvest, subtree
 from pagesift_ui.frontier.queue import cluster_key
 from pagesift_ui.frontier.stats import z_two_sided
@@ -94,10 +94,23 @@ _FRESH_CACHE: weakref.WeakKeyDictionary[object, tuple[object, dict[int, bool]]] 
 )
 
 
-def start_failure(steps: Sequence[StepRecord]) -> str | None:
+def start_failure(steps: Sequence[StepRecord], reason: StopReason | None = None) -> str | None:
     """Why a crawl that read no page could not start, from its first step: a refused
-    connection, a 404, robots.txt, a start URL that is not an HTML page. None once a page
-    was fetched, and before the first step."""
+    connection, a 404, robots.txt, a start URL that is not an HTML page. And, when
+    ``reason`` (the session's stop reason) says it ran out of links after its start page
+    alone, why it could go no further: an empty page, one without links, or links none of
+    which may be followed (a 0-byte start page said only "exhausted"). None otherwise, and
+    before the first step."""
+    if (len(steps) == 1 and steps[0].outcome is StepOutcome.FETCHED
+            and reason is StopReason.EXHAUSTED):
+        first = steps[0]
+        found = int((first.links or {}).get("found", 0))
+        name = f"{first.url} (“{first.title}”)" if first.title else first.url
+        if found:
+            return (f"{name} was read, but none of its {found} links may be followed (the "
+                    "start page's step says why each was skipped)")
+        what = "is empty" if not first.markdown.strip() else "has no link to follow"
+        return f"{name} was read but {what}: there is nothing to crawl from it"
     if not steps or any(r.outcome is StepOutcome.FETCHED for r in steps):
         return None
     first = steps[0]

@@ -212,7 +212,7 @@ def record_snapshot(
                 break
     finally:
         session.close()
-    if start_failure(session.steps) is not None:
+    if start_failure(session.steps, session.stop_reason) is not None:
         return session
     write_warc(out, config, memory.answers, events=memory.events)
     logger.info("snapshot of %s: %d steps to %s", config.seed_url, len(session.steps), out)
