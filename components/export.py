@@ -20,6 +20,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from components.decision_log import md_escape
 from components.persist import ExportSource, Recording, export_source
+from components.sidebar import show_settings
 from components.state import AnySession, add_flash, set_session
 from pagesift_ui.errors import BundleError
 from pagesift_ui.session.bundle import bundle_json, pages_csv, session_bundle
@@ -88,6 +89,7 @@ def on_upload() -> None:
         return
     recording = bundle_recording(opened, uploaded.name)
     set_session(ss, opened.view, recording=recording)
+    show_settings(ss, opened.view.config)
     replayable = " with its recorded responses: it can be replayed" if recording else ""
     add_flash(ss, "success", f"Opened {uploaded.name} read-only: "
                              f"{len(opened.view.steps)} steps{replayable}.")

@@ -19,6 +19,7 @@ import streamlit as st
 
 from components.decision_log import md_escape
 from components.persist import delete_saved, list_saved, saving_of
+from components.sidebar import show_settings
 from components.state import StateKey, add_flash, is_live, set_session
 from pagesift_ui.errors import PagesiftError
 from pagesift_ui.session import FORGIVABLE
@@ -95,6 +96,7 @@ def on_resume() -> None:
         ss["saved_error"] = f"Session {session_id} cannot be resumed: {exc}"
         return
     set_session(ss, session)
+    show_settings(ss, session.config)
     # the buttons under a stopped crawl are Continue anyway and Accept (found by using the
     # app: the words named a Stop that is greyed out there)
     stopped = ""

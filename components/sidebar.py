@@ -40,15 +40,17 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import Language, RenderMode, settings_mapping
+from pagesift_ui.session.config import SETTINGS, Language, RenderMode, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
     "config_mapping",
     "form_defaults",
+    "form_settings",
     "init_state",
     "render_setup",
     "setup_errors",
+    "show_settings",
 ]
 
 logger = logging.getLogger(__name__)
@@ -135,6 +137,31 @@ def config_mapping(values: Mapping[str, Any], seed_url: str) -> dict[str, Any]:
         "query": values["query"],
         "prior_weights": [values[key] for key in PRIOR_KEYS],
     })
+
+
+def form_settings(config: CrawlConfig) -> dict[str, Any]:
+    """The form's values of ``config``'s query and settings: what ``config_mapping`` turns
+    back into ``config`` (the target, which the start URL comes from, is left out)."""
+    recorded = config.to_dict()
+    values: dict[str, Any] = {"query": config.query}
+    for setting in SETTINGS:
+        if setting.name in FORM_SETTINGS or setting.name in ADAPTIVE_KEYS:
+            node: Any = recorded
+            for key in setting.path:
+                node = node[key]
+            values[setting.name] = node
+    values.update({key: float(w) for key, w in zip(PRIOR_KEYS, config.prior_weights,
+                                                    strict=True)})
+    return values
+
+
+def show_settings(ss: MutableMapping[StateKey, Any], config: CrawlConfig) -> None:
+    """Put an opened session's query and settings in the form (from a widget callback):
+    after Resume or an upload the form kept the previous Start's, and "Replay with these
+    settings" replayed the open session with another query (the twenty-ninth session's
+    probe). The target and start URL stay as they are: a replay keeps the recorded one."""
+    for key, value in form_settings(config).items():
+        ss[key] = value
 
 
 def init_state(ss: MutableMapping[StateKey, Any]) -> None:

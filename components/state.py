@@ -57,6 +57,7 @@ STATE_DEFAULTS: dict[str, Any] = {
     # crawl's own recording is in its sink)
     "recording": None,
     "saved_error": None,  # the message of the last failed Resume / Delete
+    "upload_error": None,  # the message of the last refused bundle upload
     "saved_newest": None,  # the newest saved session seen: a newer one moves the pick to it
     "lesson": None,  # the scenario whose lesson Run to the lesson runs to (until it happens)
     "lesson_settings": (),  # form keys the chosen lesson's settings changed
@@ -113,6 +114,10 @@ def set_session(
     discard_session(ss)
     ss["session"] = session
     ss["recording"] = recording
+    # a refused upload's or a failed Resume's message was about an earlier attempt: it
+    # stayed under the uploader through later Starts (the twenty-ninth session's probe)
+    ss["upload_error"] = None
+    ss["saved_error"] = None
     ss["session_serial"] = int(ss.get("session_serial", 0)) + 1
 
 

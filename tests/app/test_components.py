@@ -39,7 +39,7 @@ from components.live import chart_caption
 from components.metrics import headline_metrics
 from components.runner import RunMode, TickEnd, advance
 from components.sidebar import config_mapping, form_defaults
-from components.state import one_run_at_a_time
+from components.state import one_run_at_a_time, set_session
 from components.tables import frontier_frame, pages_frame
 from components.whatif import (
     whatif_coverage_figure,
@@ -816,3 +816,13 @@ def test_a_second_script_run_of_a_tab_waits_for_the_first_to_end() -> None:
         assert not entered.wait(timeout=0.2), "a second run ran beside the first"
     assert entered.wait(timeout=10)
     other.join(timeout=10)
+
+
+def test_a_new_session_clears_the_messages_of_earlier_attempts() -> None:
+    # a refused upload's message stayed under the uploader through later Starts
+    ss: dict[str, Any] = {"upload_error": "old.json: the bundle lacks the field 'steps'",
+                          "saved_error": "session abc is being crawled by another process"}
+    opened: Any = object()  # any session: a Start's, a Resume's, an upload's
+    set_session(ss, opened)
+    assert ss["session"] is opened
+    assert ss["upload_error"] is None and ss["saved_error"] is None

@@ -21,7 +21,7 @@ from pagesift_ui.session import CrawlSession, StepOutcome, StepRecord
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import RecordingSink, ReplaySource, SessionStore, StoreSink
 from pagesift_ui.store.replay import first_difference
-from tests.app.test_app import open_view
+from tests.app.test_app import open_view, unfold
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 SCENARIO = "university"  # the app's default scenario
@@ -305,3 +305,35 @@ def test_the_storage_note_names_the_store_file_not_its_folder(apps: list[AppTest
     store = store_sink(at).store.path
     note = next(c for c in at.caption if c.value.startswith("Saved as session"))
     assert Path(store).name in note.value and str(Path(store).parent) not in note.value
+
+
+def test_resume_and_upload_put_the_opened_sessions_settings_in_the_sidebar(
+    apps: list[AppTest],
+) -> None:
+    # the sidebar kept the previous Start's setup, and "Replay with these settings"
+    # replayed the opened session with another query (the twenty-ninth session's probe)
+    first = open_tab(apps)
+    first.text_input(key="query").input("scholarship application deadlines").run()
+    unfold(first, "setup_limits")
+    first.number_input(key="limit").set_value(45).run()
+    click(first, "start")
+    click(first, "step", 2)
+    session = first.session_state.session
+    saved = store_sink(first)
+    data = export_json(session).encode()
+
+    tab = open_tab(apps)
+    tab.text_input(key="query").input("library opening hours").run()
+    tab.selectbox(key="saved_pick").set_value(saved.session_id).run()
+    click(tab, "resume")
+    assert tab.text_input(key="query").value == "scholarship application deadlines"
+    assert tab.session_state["limit"] == 45  # folded, not drawn: kept in the state
+    click(tab, "replay")
+    replay = tab.session_state.session
+    assert isinstance(replay, CrawlSession) and replay.config == session.config
+
+    other = open_tab(apps)
+    other.text_input(key="query").input("library opening hours").run()
+    other.file_uploader(key="upload").set_value(("s.json", data, "application/json")).run()
+    assert other.text_input(key="query").value == "scholarship application deadlines"
+    assert other.session_state["limit"] == 45
