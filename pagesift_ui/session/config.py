@@ -209,8 +209,10 @@ class CrawlConfig:
         _check_prior(self.prior_weights)
         if not isinstance(self.scope, Scope):
             raise ConfigError("scope", f"must be one of {[s.value for s in Scope]}")
-        for name in ("forgive_leads", "forgive_thin_evidence", "forgive_still_finding",
-                     "lead_bar_new_evidence", "link_blocks_as_evidence", "use_sitemaps"):
+        # every yes/no setting, read off the fields: a hand-kept list missed stop_on_verdict
+        # and learn_copy_parameters, and a sweep spec's "false" (a true string) ran a
+        # crawl that stopped on its verdict (found by using the CLI)
+        for name in _YES_NO:
             if not isinstance(value := getattr(self, name), bool):
                 raise ConfigError(name, f"must be true or false, got {shown(value)}")
         if not isinstance(self.strategy, Strategy):
@@ -525,6 +527,8 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _RANGED = tuple(s for s in SETTINGS if not s.adaptive and s.low is not None)
+#: The yes/no fields of ``CrawlConfig`` (annotations are strings here: ``from __future__``).
+_YES_NO = tuple(f.name for f in fields(CrawlConfig) if f.type in ("bool", bool))
 #: The stop options' names (``AdaptiveOptions``), each a field an error may name.
 _ADAPTIVE_NAMES = frozenset(f.name for f in fields(AdaptiveOptions))
 _PATHS = {s.name: s.path for s in SETTINGS}

@@ -13,7 +13,7 @@ import hashlib
 import logging
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,15 +183,19 @@ def _crawl_metrics(
                    final_recall=recall[-1] if steps else 0.0,
                    recall_at_stop=at_stop["recall"] if at_stop else 0.0)
         for target in RECALL_TARGETS:
-            row[f"pages_to_{round(target * 100)}"] = _pages_to(recall, target)
+            row[f"pages_to_{round(target * 100)}"] = _pages_to(steps, target)
     return row
 
 
-def _pages_to(recall: Sequence[float | None], target: float) -> int | None:
-    """Steps until ``recall`` first reaches ``target`` (None: never)."""
-    for index, value in enumerate(recall):
+def _pages_to(steps: Sequence[Mapping[str, Any]], target: float) -> int | None:
+    """Pages until the recall first reaches ``target`` (None: never): the pages that count
+    against the budget by then (``pages_scheduled``), as ``bench`` and ``run_all.py`` count
+    them. A duplicate is a step, not a page: counted in steps, the same crawl read 55 here
+    and 54 in ``bench`` (found by using the CLI)."""
+    for row in steps:
+        value = row["recall"]
         if value is not None and value >= target - 1e-12:
-            return index + 1
+            return int(row["pages_scheduled"])
     return None
 
 

@@ -64,6 +64,10 @@ def test_to_dict_round_trips() -> None:
         ({"user_agent": "bot\r\nX-Evil: 1"}, "user_agent", "printable ASCII"),
         ({"dispersion_cap": 0}, "dispersion_cap", "whole number from 1"),
         ({"colour": "blue"}, "colour", "unknown setting"),
+        # a sweep spec's "false" is a true string: the crawl stopped on its verdict
+        ({"stop_on_verdict": "false"}, "stop_on_verdict", "must be true or false"),
+        ({"learn_copy_parameters": 1}, "learn_copy_parameters", "must be true or false"),
+        ({"respect_robots": "no"}, "respect_robots", "must be true or false"),
     ],
 )
 def test_bad_settings_name_their_field(change: dict[str, Any], field: str, words: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from pagesift_ui.errors import ConfigError
 from pagesift_ui.sweep import load_spec, parse_spec, run_cell
+from pagesift_ui.sweep.cell import _pages_to
 from pagesift_ui.sweep.results import (
     calibration,
     cell_session,
@@ -186,3 +187,24 @@ def test_a_numeric_setting_runs_along_its_axis_by_size() -> None:
     assert grid.values[0][2] == 3.0  # patience 8, min_gain 0.05: the fourth cell
     by_text = heatmap_grid(cells, "strategy", "min_gain", "recall")
     assert by_text.x_values == ("thompson", "focused")  # not a number: as the spec has it
+
+
+def test_pages_to_a_recall_counts_pages_as_bench_does(local_sweep: Sweep) -> None:
+    # a duplicate is a step, not a page: counted in steps, one crawl read 55 in the sweep
+    # and 54 in bench (found by using the CLI)
+    results = load_results(local_sweep.out)
+    for row in results.cells[results.cells["query"] == "truth"].itertuples():
+        steps = results.steps_of(row.cell_id)
+        for target in (50, 90, 100):
+            reached = steps[steps["recall"] >= target / 100 - 1e-12]
+            want = None if reached.empty else int(reached.iloc[0]["pages_scheduled"])
+            got = getattr(row, f"pages_to_{target}")
+            assert (None if got is None or got != got else int(got)) == want
+
+
+def test_pages_to_a_recall_skips_the_steps_that_were_no_page() -> None:
+    steps = [{"recall": 0.0, "pages_scheduled": 1}, {"recall": 0.5, "pages_scheduled": 2},
+             {"recall": 0.5, "pages_scheduled": 2},  # a duplicate: refunded, no page
+             {"recall": 1.0, "pages_scheduled": 3}]
+    assert (_pages_to(steps, 0.5), _pages_to(steps, 1.0)) == (2, 3)
+    assert _pages_to(steps[:3], 1.0) is None
