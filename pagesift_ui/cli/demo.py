@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pagesift_ui.cli.options import Commands, listen_problem, port_number, wait_forever
-from pagesift_ui.cli.outputs import WRITE_FAILED, output_problem
+from pagesift_ui.cli.outputs import WRITE_FAILED, folder_problem, output_problem
 from pagesift_ui.demo.scenarios import BENCH_SCENARIOS, LESSONS, SCENARIOS
+from pagesift_ui.errors import ConfigError
+from pagesift_ui.session.config import CrawlConfig
 
 if TYPE_CHECKING:
     from pagesift_ui.bench.report import BenchReport
@@ -109,6 +111,22 @@ def _bench_targets(args: argparse.Namespace, err: TextIO) -> list[tuple[str, str
     return [("scenario", n) for n in names]
 
 
+def _bench_problem(args: argparse.Namespace) -> str:
+    """What is wrong with the options, in their own names, before any crawl ("" if
+    nothing): ``--limit 0`` and ``--site notaurl`` were found by the crawl's config as
+    "limit: …" and "seed_url: …" (exit 1), and ``--out`` only after every crawl."""
+    seed = args.site or "http://127.0.0.1/"
+    try:
+        CrawlConfig.from_mapping({"seed_url": seed, "query": "bench", "limit": args.limit})
+    except ConfigError as exc:
+        flag = {"seed_url": "--site", "limit": "--limit"}.get(exc.field)
+        return f"{flag}: {exc.message}" if flag else str(exc)
+    if args.label and not args.site:
+        return "--label names the --site run: give it with --site and --truth"
+    problem = folder_problem(args.out)
+    return f"--out {args.out} {problem}" if problem else ""
+
+
 def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from pagesift_ui.bench import Truth, run_bench
     from pagesift_ui.bench.report import markdown_table, write_outputs
@@ -116,6 +134,10 @@ def run_bench_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
     targets = _bench_targets(args, err)
     if targets is None:
+        return 2
+    problem = _bench_problem(args)
+    if problem:
+        err.write(f"pagesift-ui bench: {problem}\n")
         return 2
     reports = []
     for kind, name in targets:

@@ -27,6 +27,7 @@ __all__ = [
     "WRITE_FAILED",
     "FailedWrite",
     "export_command",
+    "folder_problem",
     "missing_store",
     "output_problem",
     "write_outputs",
@@ -104,6 +105,33 @@ def _path_problem(path: Path) -> str:
     if not folder.is_dir():
         return f"{folder} is not a folder"
     return _probe(path)
+
+
+def folder_problem(path: Path) -> str:
+    """Why results cannot be written into the folder ``path`` ("" when they can), found
+    before any crawl: ``bench --out c1.csv`` crawled for seconds, then said "File exists"
+    and lost them. The folders missing on the way are made to try, and removed again (an
+    unreachable scheduler left an empty ``sweep --out`` folder behind); as root a
+    permission check says yes to everything, so only writing tells."""
+    if path.exists() and not path.is_dir():
+        return "is a file; name a folder (it is made if missing)"
+    made: list[Path] = []
+    for folder in (path, *path.parents):
+        if folder.exists():
+            break
+        made.append(folder)
+    try:
+        for folder in reversed(made):
+            folder.mkdir()
+        return _probe(path / ".pagesift-write-test")
+    except OSError as exc:
+        return f"cannot be made ({exc.strerror or exc})"
+    finally:
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not made after all, or not empty: leave it
 
 
 def _probe(path: Path) -> str:

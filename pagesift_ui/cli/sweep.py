@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pagesift_ui.cli.options import Commands, is_terminal, write_progress
+from pagesift_ui.cli.outputs import folder_problem
 from pagesift_ui.errors import shown
 
 __all__ = ["progress_text", "register", "run_sweep_command"]
@@ -67,10 +68,11 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         err.write("pagesift-ui sweep: --workers sizes the local cluster; with --scheduler "
                   "the cells run on that cluster's workers: leave out one of the two\n")
         return 2
-    if args.out.exists() and not args.out.is_dir():
-        # a results folder: a file there failed after the spec was read, as "File exists"
-        err.write(f"pagesift-ui sweep: --out {args.out} is a file; name a folder (it is "
-                  "made if missing)\n")
+    # a results folder: a file there failed after the spec was read, as "File exists", and
+    # --out /proc/rx as "No such file or directory (/proc/rx)" without naming the option
+    problem = folder_problem(args.out)
+    if problem:
+        err.write(f"pagesift-ui sweep: --out {args.out} {problem}\n")
         return 2
     spec = load_spec(args.spec)
 

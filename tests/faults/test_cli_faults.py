@@ -403,6 +403,30 @@ def test_a_bench_of_a_site_that_does_not_answer_fails_instead_of_reporting_zeros
     assert not (tmp_path / "out" / "results.md").exists()
 
 
+@pytest.mark.parametrize(("options", "words"), [
+    # --out was found only after every crawl ("File exists", the results lost)
+    (["--out", "FILE"], ("--out", "is a file; name a folder")),
+    (["--out", "/proc/pagesift-bench"], ("--out /proc/pagesift-bench cannot be made",)),
+    # "limit: …" and "seed_url: …" with exit 1, not naming the option
+    (["--limit", "0"], ("--limit: must be a whole number from 1",)),
+    (["--site", "notaurl", "--truth", "TRUTH"], ("--site: 'notaurl' is not an http(s) URL",)),
+    (["--label", "mine"], ("--label names the --site run",)),
+], ids=["out-file", "out-unmakeable", "limit-0", "site-not-url", "label-alone"])
+def test_bench_options_are_checked_before_any_crawl(
+    tmp_path: Path, options: list[str], words: tuple[str, ...]
+) -> None:
+    taken = tmp_path / "c1.csv"
+    taken.write_text("kept\n", encoding="utf-8")
+    truth = tmp_path / "t.truth"
+    truth.write_text("# query: refund\n", encoding="utf-8")
+    named = [str(taken) if o == "FILE" else str(truth) if o == "TRUTH" else o for o in options]
+    out = ["--out", str(tmp_path / "out")] if "--out" not in named else []
+    one_line(cli_in_child("bench", "--scenario", "university", "--no-png", *out, *named), 2,
+             *words)
+    assert taken.read_text(encoding="utf-8") == "kept\n"
+    assert not (tmp_path / "out").exists()
+
+
 def test_resume_with_settings_that_it_would_ignore_is_refused(
     faults: FaultServer, tmp_path: Path
 ) -> None:
