@@ -20,6 +20,8 @@ from pagesift_ui.cli.options import (
 from pagesift_ui.cli.outputs import WRITE_FAILED, missing_store, output_problem, write_outputs
 from pagesift_ui.errors import BundleError, ConfigError, SessionNotFound
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
+from pagesift_ui.session.config import OFFLINE_NO_OPS
+from pagesift_ui.session.views import start_failure
 from pagesift_ui.store import (
     ClaimMode,
     Recorded,
@@ -172,7 +174,8 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                and setting.name in OFFLINE_NO_OPS and getattr(args, setting.name) is not None]
     if offline:
         # they were taken without a word, and the replay's bundle recorded them as used
-        err.write(f"note: {', '.join(offline)} change nothing offline: the recorded answers "
+        verb = "changes" if len(offline) == 1 else "change"
+        err.write(f"note: {', '.join(offline)} {verb} nothing offline: the recorded answers "
                   "are replayed as they came (robots.txt's included)\n")
     source = ReplaySource(responses)
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
@@ -201,6 +204,12 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("pagesift-ui replay: the replay is not saved; run it again with a "
                   "writable output\n")
         return WRITE_FAILED
+    failure = start_failure(session.steps, session.stop_reason)
+    if failure is not None:
+        # "0 pages fetched in 1 step", exit 0, for a --seed the recording never fetched;
+        # crawl and the sweep's cells call that a failure (found by using the CLI)
+        err.write(f"pagesift-ui replay: the start URL could not be replayed: {failure}\n")
+        return 1
     return 0
 
 
@@ -270,13 +279,6 @@ def _read_file(path: Path) -> _Recording:
         )
     return (opened.view.config, list(opened.responses), list(opened.events),
             list(opened.view.steps), None)
-
-
-#: Settings that shape only how pages are fetched live (politeness, timeouts, the User-Agent
-#: and the robots group it picks, the render): a replay serves the recorded answers
-#: whatever they say.
-OFFLINE_NO_OPS = frozenset({"delay_s", "user_agent", "render", "render_deadline_s",
-                            "fetch_deadline_s", "max_retry_after_s", "max_crawl_delay_s"})
 
 
 def replay_config(recorded: CrawlConfig | None, args: argparse.Namespace) -> CrawlConfig:

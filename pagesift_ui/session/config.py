@@ -31,6 +31,7 @@ from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapLimits
 __all__ = [
     "MAX_CONCURRENCY",
     "MAX_PRIOR_WEIGHT",
+    "OFFLINE_NO_OPS",
     "MAX_PER_HOST",
     "MAX_LIMIT",
     "SETTINGS",
@@ -527,6 +528,11 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _RANGED = tuple(s for s in SETTINGS if not s.adaptive and s.low is not None)
+#: Settings that shape only how pages are fetched live (politeness, timeouts, the User-Agent
+#: and the robots group it picks, the render): a replay, and a sweep's cell on its snapshot,
+#: serve the recorded answers whatever they say.
+OFFLINE_NO_OPS = frozenset({"delay_s", "user_agent", "render", "render_deadline_s",
+                            "fetch_deadline_s", "max_retry_after_s", "max_crawl_delay_s"})
 #: The yes/no fields of ``CrawlConfig`` (annotations are strings here: ``from __future__``).
 _YES_NO = tuple(f.name for f in fields(CrawlConfig) if f.type in ("bool", bool))
 #: The stop options' names (``AdaptiveOptions``), each a field an error may name.

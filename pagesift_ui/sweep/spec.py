@@ -51,7 +51,7 @@ from pagesift_ui.bench.truth import Truth
 from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.prequential import WINDOW
 from pagesift_ui.session import CrawlConfig
-from pagesift_ui.session.config import SETTINGS, settings_mapping
+from pagesift_ui.session.config import OFFLINE_NO_OPS, SETTINGS, settings_mapping
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload, read_payload
 
 __all__ = ["CELL_FORMAT", "MAX_CELLS", "Cell", "SnapshotSpec", "SweepSpec", "load_spec",
@@ -242,6 +242,12 @@ def _grid(table: object) -> dict[str, list[Any]]:
         raise ConfigError("grid", f"[grid] and each [[grid]] must be a table, got {shown(table)}")
     grid: dict[str, list[Any]] = {}
     for name, values in _settings("grid", {k: v for k, v in table.items()}).items():
+        if name in OFFLINE_NO_OPS:
+            # render × delay_s gave 4 cells of one crawl under 4 labels (found by using the
+            # CLI): a cell replays its snapshot's recorded answers whatever these say
+            raise ConfigError(f"grid.{name}", "changes nothing offline: the cells replay the "
+                              "snapshot's recorded answers, so its cells would be one crawl "
+                              "under several labels; leave it out of the grid")
         if not isinstance(values, list) or not values:
             raise ConfigError(f"grid.{name}",
                               f"must be a non-empty list of values, got {shown(values)}")

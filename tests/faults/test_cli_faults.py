@@ -253,6 +253,17 @@ def test_replay_of_nothing_usable_is_one_clear_line(
     one_line(cli_in_child("replay", target), 1, words)
 
 
+def test_replay_from_a_start_url_the_recording_never_fetched_fails(
+    bundle: Path, faults: FaultServer
+) -> None:
+    # "0 pages fetched in 1 steps" with exit 0; crawl and the sweep call it a failure
+    seed = faults.url("/nope.html", "www")
+    run = cli_in_child("replay", str(bundle), "--seed", seed)
+    assert run.code == 1
+    assert run.err.strip().splitlines()[-1].startswith(
+        f"pagesift-ui replay: the start URL could not be replayed: {seed}")
+
+
 def test_replay_takes_a_saved_session_id(faults: FaultServer) -> None:
     assert crawl(faults).code == 0
     with SessionStore(default_db_path()) as store:

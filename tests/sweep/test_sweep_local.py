@@ -120,6 +120,13 @@ def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
                        "are .*'patience'") as caught:
         parse_spec(text.replace("[settings]", "[settings]\npatiense = 4"), base)
     assert "'adaptive'" not in str(caught.value)
+    # render × delay_s gave 4 cells of one crawl under 4 labels: offline they change nothing
+    with pytest.raises(ConfigError, match="grid.delay_s: changes nothing offline"):
+        parse_spec(text.replace('strategy = ["focused", "thompson"]', "delay_s = [0, 5]"),
+                   base)
+    # a sweep spec's "false" is a true string: the cells stopped on their verdicts
+    with pytest.raises(ConfigError, match="stop_on_verdict: must be true or false"):
+        parse_spec(text.replace("stop_on_verdict = false", 'stop_on_verdict = "false"'), base)
 
 
 def test_a_grid_past_the_cell_limit_is_refused_before_it_is_multiplied_out(
