@@ -75,6 +75,8 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         err.write(f"pagesift-ui sweep: --out {args.out} {problem}\n")
         return 2
     spec = load_spec(args.spec)
+    for note in spec.notes:
+        err.write(f"note: {note}\n")
 
     rewrite = is_terminal(err)
 

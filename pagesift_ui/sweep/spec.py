@@ -47,11 +47,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pagesift_ui.bench.truth import Truth
+from pagesift_ui.bench.truth import Truth, url_keys
 from pagesift_ui.errors import ConfigError, shown
 from pagesift_ui.frontier.prequential import WINDOW
 from pagesift_ui.session import CrawlConfig
 from pagesift_ui.session.config import OFFLINE_NO_OPS, SETTINGS, settings_mapping
+from pagesift_ui.store.recording import RecordedFetch
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload, read_payload
 
 __all__ = ["CELL_FORMAT", "MAX_CELLS", "Cell", "SnapshotSpec", "SweepSpec", "load_spec",
@@ -59,7 +60,7 @@ __all__ = ["CELL_FORMAT", "MAX_CELLS", "Cell", "SnapshotSpec", "SweepSpec", "loa
 
 #: Part of every cell's identity: bump it when a cell's results would come out differently
 #: for the same inputs (a new metric, another definition), so a re-run recomputes them.
-CELL_FORMAT = 1
+CELL_FORMAT = 2  # 2: pages_to_* count the budget's pages, not steps
 #: Settings a cell takes from its snapshot and query, not from ``[settings]`` or ``[grid]``.
 _FROM_AXES = ("seed_url", "query")
 _OPTIONAL = {s.name for s in SETTINGS if s.optional}
@@ -123,6 +124,9 @@ class SweepSpec:
     snapshots: tuple[SnapshotSpec, ...]
     cells: tuple[Cell, ...]
     window: int
+    #: what the user should know before the cells run (a truth none of whose pages a
+    #: snapshot holds); the command line prints them
+    notes: tuple[str, ...] = ()
 
     def payload(self, digest: str) -> SnapshotPayload:
         for snapshot in self.snapshots:
@@ -171,10 +175,11 @@ def parse_spec(text: str, base: Path, path: Path | None = None) -> SweepSpec:
         raise ConfigError("grid", f"makes {count:,} cells (snapshots × queries × grid points); "
                           f"a sweep runs at most {MAX_CELLS:,}: split it into several specs")
     points = [point for grid in grids for point in _points(grid)]
-    cells = tuple(_cells(snapshots, queries, settings, points, window))
+    notes: list[str] = []
+    cells = tuple(_cells(snapshots, queries, settings, points, window, notes))
     if not cells:
         raise ConfigError("queries", "no cell to run: every query is limited to other snapshots")
-    return SweepSpec(path, snapshots, cells, window)
+    return SweepSpec(path, snapshots, cells, window, tuple(notes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +277,22 @@ def _cells(
     settings: Mapping[str, Any],
     points: Sequence[Mapping[str, Any]],
     window: int,
+    notes: list[str],
 ) -> list[Cell]:
+    """The cells in order; what the user should know of them goes into ``notes``."""
     cells: dict[str, Cell] = {}
     for snapshot in snapshots:
         for query in (q for q in queries if snapshot.name in q.snapshots):
             truth = query.truth.rebased(snapshot.seed_url).keys if query.truth else None
+            if truth and not truth & _recorded_keys(snapshot):
+                # a truth file moves onto any snapshot's host: on another site's snapshot
+                # its cells read recall 0, "ok", without a word (found by using the CLI)
+                notes.append(
+                    f"query {query.name!r}: none of the {len(truth)} pages of its truth is "
+                    f"in snapshot {snapshot.name!r}, so its recall there is 0 by "
+                    "construction: if the truth is another site's, name the snapshots the "
+                    "query belongs to (snapshots = [...]); if the snapshot is too small to "
+                    "hold them, record a bigger one")
             for point in points:
                 values = {**settings, **point, "seed_url": snapshot.seed_url,
                           "query": query.text}
@@ -287,6 +303,17 @@ def _cells(
                 # same cell twice, whose rows were counted twice in every mean over cells
                 cells.setdefault(cell.cell_id, cell)
     return list(cells.values())
+
+
+def _recorded_keys(snapshot: SnapshotSpec) -> set[str]:
+    """The page keys the snapshot recorded a fetch of (requested and final URLs)."""
+    urls: list[str] = []
+    for answer in load_payload(snapshot.payload).responses:
+        if isinstance(answer, RecordedFetch):
+            urls.append(answer.url)
+            if answer.result is not None:
+                urls.append(answer.result.final_url)
+    return url_keys(urls)
 
 
 def _with_id(cell: Cell) -> Cell:

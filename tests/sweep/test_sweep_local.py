@@ -129,6 +129,23 @@ def test_spec_mistakes_are_named(local_sweep: Sweep) -> None:
         parse_spec(text.replace("stop_on_verdict = false", 'stop_on_verdict = "false"'), base)
 
 
+def test_a_truth_with_no_page_in_a_snapshot_is_noted_naming_the_query(
+    local_sweep: Sweep, tmp_path: Path
+) -> None:
+    # a truth file moves onto any snapshot's host: another site's truth read recall 0, "ok"
+    other_site = tmp_path / "other.truth"
+    other_site.write_text("# query: command line shell\n# seed: http://127.0.0.1:0/\n"
+                          "http://127.0.0.1:0/cli.html\nhttp://127.0.0.1:0/sqldiff.html\n",
+                          encoding="utf-8")
+    text = local_sweep.spec.read_text(encoding="utf-8").replace(
+        '[[queries]]\nname = "other"',
+        f'[[queries]]\nname = "tools"\ntruth = "{other_site}"\n\n[[queries]]\nname = "other"')
+    notes = parse_spec(text, local_sweep.spec.parent).notes
+    assert any(note.startswith("query 'tools': none of the 2 pages of its truth is in "
+                               "snapshot 'university', so its recall there is 0") for note in notes)
+    assert not any("'other'" in note for note in notes)  # no truth, nothing to note
+
+
 def test_a_grid_past_the_cell_limit_is_refused_before_it_is_multiplied_out(
     local_sweep: Sweep,
 ) -> None:
