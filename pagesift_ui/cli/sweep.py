@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 from pathlib import Path
 from typing import TextIO
 
@@ -28,7 +29,7 @@ def register(commands: Commands) -> None:
     )
     sweep.add_argument("spec", type=Path, help="the sweep spec (TOML; see README 'Sweeps')")
     sweep.add_argument("--out", type=Path, required=True, help="the results folder")
-    sweep.add_argument("--scheduler", metavar="ADDRESS",
+    sweep.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="an existing Dask scheduler (tcp://HOST:PORT); default: a local "
                        "cluster for the sweep's duration")
     sweep.add_argument("--workers", type=worker_count,
@@ -49,6 +50,21 @@ def worker_count(text: str) -> int:
     return workers
 
 
+_SCHEDULER = re.compile(r"(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})")
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``'s type: ``[tcp://|tls://]HOST:PORT`` (argparse names the option).
+    A malformed one failed inside Dask as an internal error ("invalid literal for int()",
+    "unknown address scheme 'http'", "missing port number"), found by using the CLI."""
+    match = _SCHEDULER.fullmatch(text.strip())
+    if match is None or not 1 <= int(match.group(3)) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"must be a Dask scheduler's address, tcp://HOST:PORT (or tls://), with a port "
+            f"from 1 to 65535, got {shown(text)}")
+    return text.strip() if match.group(1) else f"tcp://{text.strip()}"
+
+
 def progress_text(done: int, total: int, failed: int, elapsed_s: float, last: str) -> str:
     """One progress-bar line (no line end: the caller rewrites it)."""
     filled = _BAR_WIDTH * done // total if total else _BAR_WIDTH
@@ -60,6 +76,7 @@ def progress_text(done: int, total: int, failed: int, elapsed_s: float, last: st
 def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``sweep``: run the spec's cells not done yet in ``--out`` and write the tables."""
     from pagesift_ui.sweep import Progress, load_spec, run_sweep
+    from pagesift_ui.sweep.tables import write_tables
 
     if not args.verbose:  # Dask logs every cluster start and stop at INFO
         logging.getLogger("distributed").setLevel(logging.WARNING)
@@ -90,8 +107,19 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         write_progress(err, progress_text(progress.done, progress.total, progress.failed,
                                           progress.elapsed_s, last), rewrite)
 
-    summary = run_sweep(spec, args.out, scheduler=args.scheduler, workers=args.workers,
-                        on_progress=show)
+    try:
+        summary = run_sweep(spec, args.out, scheduler=args.scheduler, workers=args.workers,
+                            on_progress=show)
+    except KeyboardInterrupt:
+        # said only "interrupted", after the progress line, and wrote no table of the cells
+        # that had finished (found by using the CLI); each finished cell is saved as it ends
+        if not args.quiet and rewrite:
+            err.write("\n")
+        cells, _ = write_tables(args.out, spec)
+        err.write(f"pagesift-ui sweep: interrupted; {cells} of {len(spec.cells)} cells are "
+                  f"finished and kept in {args.out} (its tables hold them). Run the same "
+                  "command again to run the rest\n")
+        return 130
     if not args.quiet and summary.ran and rewrite:
         err.write("\n")
     out.write(f"{summary.cells} cells: {summary.skipped} done before, {summary.ran} run, "

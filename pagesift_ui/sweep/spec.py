@@ -141,6 +141,10 @@ def load_spec(path: Path) -> SweepSpec:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("spec", f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        # a snapshot given in the spec's place said "internal error (UnicodeDecodeError …)"
+        raise ConfigError("spec", f"{path} is not a text file (a sweep spec is TOML; a WARC "
+                          "or bundle goes in it under [[snapshots]] path = …)") from exc
     return parse_spec(text, base=path.parent, path=path)
 
 

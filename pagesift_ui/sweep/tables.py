@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -149,13 +150,21 @@ def _write_table(out: Path, name: str, rows: Sequence[dict[str, Any]],
     table = table_of(rows, columns)
     for suffix, write in ((".parquet", pq.write_table), (".csv", pa_csv.write_csv)):
         target = out / f"{name}{suffix}"
-        partial = target.with_name(target.name + ".part")
+        partial = _partial(target)
         write(table, str(partial))
         os.replace(partial, target)
 
 
 def _write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part")
+    partial = _partial(path)
     partial.write_text(text, encoding="utf-8")
     os.replace(partial, path)
+
+
+def _partial(path: Path) -> Path:
+    """Where ``path`` is written before it replaces the old one: a name of this process's
+    own, so two sweeps into one folder do not write one file and move it from under each
+    other ("No such file or directory (r15/cells.parquet.part)", found by using the CLI);
+    the last to finish wins, each table whole."""
+    return path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.part")

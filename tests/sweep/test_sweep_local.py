@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import threading
 from pathlib import Path
 
 import pyarrow.csv as pa_csv
@@ -21,7 +23,8 @@ from pagesift_ui.sweep.results import (
     setting_differences,
 )
 from pagesift_ui.sweep.spec import MAX_CELLS
-from pagesift_ui.sweep.tables import CELL_COLUMNS, STEP_COLUMNS
+from pagesift_ui.sweep.tables import CELL_COLUMNS, STEP_COLUMNS, write_tables
+from tests.faults.harness import cli_in_child
 from tests.sweep.conftest import CELL_PAGES, Sweep, run_cli
 
 
@@ -232,3 +235,70 @@ def test_pages_to_a_recall_skips_the_steps_that_were_no_page() -> None:
              {"recall": 1.0, "pages_scheduled": 3}]
     assert (_pages_to(steps, 0.5), _pages_to(steps, 1.0)) == (2, 3)
     assert _pages_to(steps[:3], 1.0) is None
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:8796x", "http://127.0.0.1:8796", "",
+                                     "127.0.0.1:0"])
+def test_a_malformed_scheduler_address_is_a_usage_error(
+    local_sweep: Sweep, tmp_path: Path, address: str
+) -> None:
+    # each failed inside Dask as an internal error (exit 70)
+    run = cli_in_child("sweep", str(local_sweep.spec), "--out", str(tmp_path / "r"),
+                       "--scheduler", address)
+    assert run.code == 2
+    assert "argument --scheduler: must be a Dask scheduler's address, tcp://HOST:PORT" in run.err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_snapshot_given_as_the_spec_is_refused_saying_what_goes_where(
+    local_sweep: Sweep, tmp_path: Path
+) -> None:
+    # "internal error (UnicodeDecodeError: 'utf-8' codec can't decode byte 0x8b …)"
+    code, _, err = run_cli("sweep", str(local_sweep.snapshot), "--out", str(tmp_path / "r"))
+    assert code != 70 and "is not a text file (a sweep spec is TOML" in err
+
+
+def test_an_interrupted_sweep_writes_the_tables_of_its_finished_cells_and_says_so(
+    local_sweep: Sweep, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C said only "interrupted" and left no table of the cells already finished
+    out = tmp_path / "r"
+    shutil.copytree(local_sweep.out, out)
+    for table in out.glob("*.parquet"):
+        table.unlink()
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pagesift_ui.sweep.run_sweep", interrupted)
+    code, _, err = run_cli("sweep", str(local_sweep.spec), "--out", str(out), "--quiet")
+    assert code == 130
+    assert ("interrupted; 4 of 4 cells are finished and kept in" in err
+            and "Run the same command again to run the rest" in err)
+    assert pq.read_table(out / "cells.parquet").num_rows == 4
+
+
+def test_two_writers_of_one_results_folder_do_not_move_each_others_files(
+    local_sweep: Sweep, tmp_path: Path
+) -> None:
+    # both wrote cells.parquet.part and one lost it: "No such file or directory"
+    out = tmp_path / "r"
+    shutil.copytree(local_sweep.out, out)
+    spec = load_spec(local_sweep.spec)
+    failures: list[BaseException] = []
+
+    def write_often() -> None:
+        try:
+            for _ in range(5):
+                write_tables(out, spec)
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            failures.append(exc)
+
+    writers = [threading.Thread(target=write_often) for _ in range(2)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(timeout=120)
+    assert failures == []
+    assert pq.read_table(out / "cells.parquet").num_rows == 4
+    assert not list(out.glob("*.part"))
