@@ -39,8 +39,9 @@ EXIT_CODES = {
     0: "done",
     1: "failed: a file that cannot be read (bundle, WARC, session store), an unknown "
        "session id, a start URL that cannot be crawled, failed sweep cells",
-    2: "usage: a bad option or argument, or an output file that cannot be written (checked "
-       "before any crawl starts)",
+    2: "usage: a bad option or argument, a sweep spec to mend (a setting, a snapshot or "
+       "truth file it names), or an output that cannot be written (checked before any crawl "
+       "starts)",
     WRITE_FAILED: "the crawl or replay ran, but an output file could not be written (the "
                   "message says how to write it again)",
     INTERNAL_ERROR: "an internal error (a bug: please report it; --verbose shows where)",

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from pagesift_ui.cli.options import Commands, is_terminal, write_progress
 from pagesift_ui.cli.outputs import folder_problem
-from pagesift_ui.errors import shown
+from pagesift_ui.errors import ConfigError, shown
 
 __all__ = ["progress_text", "register", "run_sweep_command"]
 
@@ -70,7 +70,7 @@ def progress_text(done: int, total: int, failed: int, elapsed_s: float, last: st
     filled = _BAR_WIDTH * done // total if total else _BAR_WIDTH
     failures = f"  {failed} failed" if failed else ""
     return (f"[{'#' * filled:<{_BAR_WIDTH}}] {done}/{total} cells{failures}  "
-            f"{elapsed_s:.0f} s  {last[:40]:<40}")
+            f"{elapsed_s:.0f} s  {last[:60]:<60}")
 
 
 def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -91,7 +91,13 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     if problem:
         err.write(f"pagesift-ui sweep: --out {args.out} {problem}\n")
         return 2
-    spec = load_spec(args.spec)
+    try:
+        spec = load_spec(args.spec)
+    except ConfigError as exc:
+        # exit 1 was also failed cells' code: a script could not tell a spec it must mend
+        # from cells to retry (found by using the CLI). A usage error, as crawl's --limit 0
+        err.write(f"pagesift-ui sweep: {args.spec}: {exc}\n")
+        return 2
     for note in spec.notes:
         err.write(f"note: {note}\n")
 
@@ -103,7 +109,8 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         last = ""
         if progress.last is not None:
             row = progress.last.row
-            last = f"{row['snapshot']} · {row['query']} · {row['label']}"[:40]
+            # the swept values first: cut at 40 characters they never showed
+            last = f"{row['label']} · {row['query']} · {row['snapshot']}"
         write_progress(err, progress_text(progress.done, progress.total, progress.failed,
                                           progress.elapsed_s, last), rewrite)
 

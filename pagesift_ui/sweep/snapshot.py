@@ -31,7 +31,7 @@ from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.config import Strategy
 from pagesift_ui.session.crawl import default_source
 from pagesift_ui.session.views import start_failure
-from pagesift_ui.store import Recorded, RecordingSink, SessionStore
+from pagesift_ui.store import Recorded, RecordingSink, SessionStore, default_db_path
 from pagesift_ui.store.portable import (
     RESPONSES_VERSION,
     content_budget,
@@ -104,6 +104,11 @@ def read_payload(path: Path | None = None, *, session_id: str | None = None,
 
 
 def _store_payload(session_id: str, db: Path | None) -> SnapshotPayload:
+    path = db if db is not None else default_db_path()
+    if not path.exists():
+        # opening a store makes its file: a typo in a spec's db left an empty store behind
+        # and said "no saved session has the id …" (found by using the CLI)
+        raise ConfigError("snapshot", f"there is no session store at {path}")
     with SessionStore(db) as store:
         saved = store.load(session_id)
     document = {

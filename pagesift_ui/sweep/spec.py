@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from pagesift_ui.bench.truth import Truth, url_keys
-from pagesift_ui.errors import ConfigError, shown
+from pagesift_ui.errors import ConfigError, PagesiftError, shown
 from pagesift_ui.frontier.prequential import WINDOW
 from pagesift_ui.session import CrawlConfig
 from pagesift_ui.session.config import OFFLINE_NO_OPS, SETTINGS, settings_mapping
@@ -207,7 +207,12 @@ def _snapshot(index: int, entry: Mapping[str, Any], base: Path) -> SnapshotSpec:
         file = Path(base, _text(where, entry, "path"))
         payload, source = read_payload(file), str(file)
     name = _text(where, entry, "name") if "name" in entry else Path(source).name
-    seed = _text(where, entry, "seed") if "seed" in entry else load_payload(payload).seed_url
+    try:
+        loaded = load_payload(payload)
+    except PagesiftError as exc:
+        # "the snapshot is neither a WARC file nor JSON" said neither which entry nor file
+        raise ConfigError(where, f"{source}: {exc}") from exc
+    seed = _text(where, entry, "seed") if "seed" in entry else loaded.seed_url
     if not seed:
         raise ConfigError(where, f"{source} records no start URL (a WARC from another tool): "
                           "give seed = \"http://…\"")
@@ -300,7 +305,13 @@ def _cells(
             for point in points:
                 values = {**settings, **point, "seed_url": snapshot.seed_url,
                           "query": query.text}
-                config = CrawlConfig.from_mapping(settings_mapping(values))
+                try:
+                    config = CrawlConfig.from_mapping(settings_mapping(values))
+                except ConfigError as exc:
+                    # named "limit:" for a grid's or the settings' value alike; the spec's
+                    # own mistakes read "grid.strategy:" (found by using the CLI)
+                    part = "grid" if exc.field in point else "settings"
+                    raise ConfigError(f"{part}.{exc.field}", exc.message) from exc
                 cell = _with_id(Cell(snapshot.name, snapshot.payload.digest, query.name,
                                      config, dict(point), truth, window))
                 # a union: overlapping [[grid]] tables, a repeated value or query make the
