@@ -128,12 +128,19 @@ def on_delete() -> None:
 
 
 def _pick_and_act(infos: Sequence[SessionInfo], running: bool) -> None:
-    """The pick defaults to the newest session, and moves to a newer one when it appears."""
+    """The pick defaults to the newest session, and follows a newer one when it appears
+    unless the user picked another: another tab's or a command-line crawl's new session
+    took the pick from under the user, and Resume opened it (found by using the app).
+
+    The choices are labelled without their step counts (the table shows them): a label
+    that changed while another tab stepped the session no longer matched the browser's
+    choice, and Streamlit handed its old label to Resume as the id."""
     ss = st.session_state
-    labels = {info.session_id: f"{info.session_id} · {info.query} · {info.steps} steps"
-              for info in infos}
+    labels = {info.session_id: f"{info.session_id} · {info.query}" for info in infos}
     newest = infos[0].session_id
-    if ss.get("saved_newest") != newest or ss.get("saved_pick") not in labels:
+    previous = ss.get("saved_newest")
+    if ss.get("saved_pick") not in labels or (
+            previous != newest and ss.get("saved_pick") in (previous, None)):
         ss["saved_pick"] = newest
     ss["saved_newest"] = newest
     st.selectbox("Session", list(labels), key="saved_pick",

@@ -297,6 +297,20 @@ def test_saved_sessions_hide_empty_ones_and_pick_the_newest(apps: list[AppTest])
     newer = store_sink(at).session_id
     assert newer == empty and saved_ids(at) == [newer, older]
     assert at.selectbox(key="saved_pick").value == newer  # the newest, not the first seen
+    # a pick of the user's own stays when another tab or a CLI crawl saves a newer session
+    at.selectbox(key="saved_pick").set_value(older).run()
+    other = open_tab(apps)
+    click(other, "start")
+    click(other, "step")
+    newest = store_sink(other).session_id
+    at.run()
+    assert saved_ids(at)[0] == newest
+    assert at.selectbox(key="saved_pick").value == older
+    # the choices carry no step count: one that changed under the browser's choice was
+    # handed to Resume as the id ("no saved session has the id '01d31ab9 · … · 592 …'")
+    assert all(label.count(" · ") == 1 for label in at.selectbox(key="saved_pick").options)
+    click(at, "resume")
+    assert store_sink(at).session_id == older
 
 
 def test_the_storage_note_names_the_store_file_not_its_folder(apps: list[AppTest]) -> None:
