@@ -284,7 +284,14 @@ def _copies_text(links: Mapping[str, Any]) -> str:
 def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
     out = []
     if record.dropped_dry:
-        out.append(f"Skipped {len(record.dropped_dry)} queued links of dry subtrees first.")
+        # named, and where they went: "Skipped 1 queued links" said neither (found by using
+        # the app)
+        dry = record.dropped_dry
+        shown_urls = (", ".join(short_url(url, config.seed_url) for url in dry[:3])
+                      + (" …" if len(dry) > 3 else ""))
+        out.append(f"Set aside {len(dry)} queued link{'s' * (len(dry) != 1)} of dry subtrees "
+                   f"first ({shown_urls}): queued again if you keep the subtree open or "
+                   "clear it.")
     if record.model_changed:
         out.append("The link model switched a weight in use; the queue was rescored.")
     elif record.rescored:

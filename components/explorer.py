@@ -27,6 +27,7 @@ from components.sidebar import render_setup
 from components.state import AnySession, keep_values, pop_flashes
 from components.tables import kept_pages, render_frontier, render_pages, render_subtrees
 from components.whatif import keep_sliders, render_whatif
+from pagesift_ui.session import SubtreeState
 
 __all__ = ["VIEWS", "VIEW_PICKS", "explorer"]
 
@@ -71,7 +72,9 @@ def _tabs(session: AnySession, running: bool) -> None:
             if frontier.open is not False or subtrees.open is not False else [])
     with frontier:
         if frontier.open is not False:
-            render_frontier(rows, session.config.seed_url)
+            dry = {part.part for part in session.wilson_table()
+                   if part.state is SubtreeState.DRY}
+            render_frontier(rows, session.config.seed_url, dry)
             render_queue_overrides(session, rows)
     with pages:
         if pages.open is not False:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,15 +50,19 @@ def _shape_steps(explanation: dict[str, Any] | None) -> str:
     return " → ".join(f"{s['rule']} {s['score']:.2f}" for s in explanation.get("steps", []))
 
 
-def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFrame:
-    """Top queued links in pop order with each feature's contribution to the score."""
+def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "",
+                   dry: AbstractSet[str] = frozenset()) -> pd.DataFrame:
+    """Top queued links in pop order with each feature's contribution to the score.
+    ``dry``: the subtrees found or forced dry, whose links are set aside when their turn
+    comes: marked, or a forced-dry link at rank 1 read as the next fetch (found by using
+    the app)."""
     records = []
     for row in rows:
         url = short_url(row.url, seed_url) if seed_url else row.url
         sitemap = row.explanation is not None and row.explanation.get("via") == "sitemap"
         anchor = row.anchor or ("(from the sitemap)" if sitemap else "")
-        record: dict[str, Any] = {"rank": row.rank, "score": row.score, "url": url,
-                                  "anchor": anchor}
+        record: dict[str, Any] = {"rank": row.rank, "dry": row.subtree in dry,
+                                  "score": row.score, "url": url, "anchor": anchor}
         record.update(_contributions(row.explanation))
         explained = row.explanation.get("score") if row.explanation else row.score
         record.update({"shaping": _shape_steps(row.explanation), "now": explained,
@@ -70,7 +75,7 @@ def frontier_frame(rows: Sequence[FrontierRow], seed_url: str = "") -> pd.DataFr
         records.append(record)
     # "pinned" beside the rank: a pinned link heads the queue with a lower score than the
     # next, and its flag far to the right read as a ranking error
-    columns = ["rank", "pinned", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping",
+    columns = ["rank", "pinned", "dry", "score", "url", "anchor", *CONTRIBUTION_COLUMNS, "shaping",
                "now", "blind", "cited", "named list", "furniture", "demoted", "cluster", "depth"]
     return pd.DataFrame.from_records(records, columns=columns)
 
@@ -151,16 +156,18 @@ def subtrees_frame(rows: Sequence[PartStats]) -> pd.DataFrame:
 _NUMBER = st.column_config.NumberColumn(format="%.2f")
 
 
-def render_frontier(rows: Sequence[FrontierRow], seed_url: str) -> None:
+def render_frontier(rows: Sequence[FrontierRow], seed_url: str,
+                    dry: AbstractSet[str] = frozenset()) -> None:
     st.caption("The queue in pop order. A score is the sum of the feature contributions "
                "(value × weight in use: the link model's five, then siblings, popularity, "
                "name family and meaning, which are not learned), then shaped (dated, "
                "furniture, language, depth decay); 'now' is that sum under today's weights "
                "(the queue is rescored when they move enough). Blind: no query word in the "
                "anchor, URL or context. Cited: named in a page's running text, so it takes "
-               "half that page's relevance.")
+               "half that page's relevance. Dry: its subtree is found or forced dry, so "
+               "it is set aside, not fetched, when its turn comes.")
     config = {name: _NUMBER for name in ("score", "now", *CONTRIBUTION_COLUMNS)}
-    st.dataframe(frontier_frame(rows, seed_url), key="frontier_table", hide_index=True,
+    st.dataframe(frontier_frame(rows, seed_url, dry), key="frontier_table", hide_index=True,
                  column_config=config, width="stretch")
 
 

@@ -204,7 +204,9 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("pagesift-ui replay: the replay is not saved; run it again with a "
                   "writable output\n")
         return WRITE_FAILED
-    failure = start_failure(session.steps, session.stop_reason)
+    # no stop reason given: a recording of one page without links replays faithfully; only
+    # a start URL that gave no page at all is a failure
+    failure = start_failure(session.steps)
     if failure is not None:
         # "0 pages fetched in 1 step", exit 0, for a --seed the recording never fetched;
         # crawl and the sweep's cells call that a failure (found by using the CLI)

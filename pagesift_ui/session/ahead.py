@@ -23,7 +23,7 @@ from typing import Any
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.session.state import FrontierState, signal_of
 
-__all__ = ["Popped", "popped", "put_back"]
+__all__ = ["Popped", "popped", "put_back", "unpark"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +74,22 @@ def put_back(state: FrontierState, link: Popped, room: int) -> None:
     if signal.depth != depth:
         signal = replace(signal, depth=depth)
     state.queue.offer(entry.key, entry.url, depth, state.link_score(signal), signal, room)
+
+
+def unpark(state: FrontierState, room: int) -> int:
+    """Queue again the links a pop set aside while their subtree was dry (``parked``), for
+    every subtree that is no longer dry; returns how many were queued. Forcing a subtree
+    dry, then keeping it open or clearing it, had lost its queued links for good (one of
+    the university demo's answers among them: found by using the app). Each is offered as
+    a link newly found, at the depth it had, scored under the current weights; one fetched
+    or queued meanwhile is left as it is."""
+    queued = 0
+    for part in [part for part in state.parked if not state.is_dry(part)]:
+        for entry in state.parked.pop(part):
+            if entry.key in state.fetched_keys or state.queue.get(entry.key) is not None:
+                continue
+            signal = signal_of(entry)
+            score = entry.score if signal is None else state.link_score(signal)
+            state.queue.offer(entry.key, entry.url, entry.depth, score, signal, room)
+            queued += 1
+    return queued

@@ -26,7 +26,7 @@ from pagesift_ui.frontier.siblings import sibling_evidence
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH, clean, dedupe_key
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
-from pagesift_ui.session.ahead import Popped, popped, put_back
+from pagesift_ui.session.ahead import Popped, popped, put_back, unpark
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links, learn_copies, robots_origin
 from pagesift_ui.session.record import (
@@ -570,6 +570,7 @@ class CrawlSession:
                             self.relevant_pages)
         label = None if relevant is None else bool(relevant)
         note, changes = account(record, label, learned, done, before, after)
+        note += self._unparked()
         self._reopen_if_fetchable()
         return self._record(OverrideKind.RELABEL, url, label, note, changes)
 
@@ -595,12 +596,14 @@ class CrawlSession:
 
     @_one_at_a_time
     def keep_open(self, part: str) -> Override:
-        """Never treat a subtree as dry, whatever its Wilson interval says."""
+        """Never treat a subtree as dry, whatever its Wilson interval says; the links set
+        aside while it was dry are queued again."""
         _check_part(part)
         self.state.forced_dry.discard(part)
         self.state.kept_open.add(part)
+        note = "kept open" + self._unparked()
         self._reopen_if_fetchable()
-        return self._record(OverrideKind.KEEP_OPEN, part, note="kept open")
+        return self._record(OverrideKind.KEEP_OPEN, part, note=note)
 
     @_one_at_a_time
     def clear_subtree(self, part: str) -> Override:
@@ -608,8 +611,9 @@ class CrawlSession:
         _check_part(part)
         self.state.forced_dry.discard(part)
         self.state.kept_open.discard(part)
+        note = "statistics decide again" + self._unparked()
         self._reopen_if_fetchable()
-        return self._record(OverrideKind.CLEAR_SUBTREE, part, note="statistics decide again")
+        return self._record(OverrideKind.CLEAR_SUBTREE, part, note=note)
 
     @_one_at_a_time
     def pin(self, key: str) -> Override:
@@ -624,6 +628,16 @@ class CrawlSession:
         if self.state.queue.drop(key) is None:
             raise ValueError(f"{key} is not in the queue")
         return self._record(OverrideKind.DROP, key, note="dropped from the queue")
+
+    def _unparked(self) -> str:
+        """Queue again the links set aside in subtrees no longer dry (``ahead.unpark``);
+        the words for the override's note."""
+        queued = unpark(self.state, self.config.max_queued_links)
+        if not queued:
+            return ""
+        return (f"; {queued} link{'s' * (queued != 1)} set aside while "
+                f"{'they were' if queued != 1 else 'it was'} in a dry subtree "
+                f"{'are' if queued != 1 else 'is'} queued again")
 
     def _reopen_if_fetchable(self) -> None:
         if (self.done and self.stop_reason is StopReason.EXHAUSTED

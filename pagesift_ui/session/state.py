@@ -118,6 +118,9 @@ class FrontierState:
     text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
+    # queued links a pop set aside because their subtree was dry, by subtree: queued again
+    # when the user reopens it (keep open, clear, a label), not lost (session/ahead.py)
+    parked: dict[str, list[Entry]] = field(default_factory=dict)
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     # the origins (scheme://host:port) whose robots.txt the crawl has asked for: at its
     # links' checks or by fetching one of its pages (docs/DESIGN.md §11.11)

@@ -45,9 +45,13 @@ def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entr
             state.is_proven,
             demoted_templates=state.demoted_templates(),
         )
-        if entry is None or not state.is_dry(subtree(seed_host, entry.url)):
+        if entry is None:
+            return entry
+        part = subtree(seed_host, entry.url)
+        if not state.is_dry(part):
             return entry
         dropped.append(entry.url)
+        state.parked.setdefault(part, []).append(entry)
 
 
 def record_text(state: FrontierState, url: str, text: str) -> str:

@@ -550,7 +550,10 @@ def test_frontier_and_pages_frames() -> None:
     row = FrontierRow(1, "k", SEED + "a", 2.61, 1, "c", "s", False, False, True, False,
                       "Fees", LINK)
     frame = frontier_frame([row], SEED)
-    assert frame.columns.is_unique and list(frame.columns[:3]) == ["rank", "pinned", "score"]
+    assert frame.columns.is_unique and list(frame.columns[:4]) == ["rank", "pinned", "dry",
+                                                                    "score"]
+    # a forced-dry link at rank 1 read as the next fetch: it is marked
+    assert not frame.loc[0, "dry"] and frontier_frame([row], SEED, {"s"}).loc[0, "dry"]
     assert frame.loc[0, "url"] == "/a" and frame.loc[0, "anchor·w"] == 2.0
     # the terms that are not learned have columns of their own (0 when the link has none)
     assert frame.loc[0, "meaning·w"] == 0.0 and "siblings·w" in frame.columns
@@ -826,3 +829,10 @@ def test_a_new_session_clears_the_messages_of_earlier_attempts() -> None:
     set_session(ss, opened)
     assert ss["session"] is opened
     assert ss["upload_error"] is None and ss["saved_error"] is None
+
+
+def test_the_log_names_the_links_set_aside_in_dry_subtrees_and_where_they_went() -> None:
+    # "Skipped 1 queued links of dry subtrees first." named neither the links nor their fate
+    record = make_record(5, dropped_dry=(CONFIG.seed_url.rstrip("/") + "/fees/a",))
+    assert ("Set aside 1 queued link of dry subtrees first (/fees/a): queued again if you "
+            "keep the subtree open or clear it.") in explain_step(record, CONFIG)

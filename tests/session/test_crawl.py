@@ -164,6 +164,28 @@ def test_drop_and_force_dry_change_what_is_fetched() -> None:
         session.drop("http://nowhere.invalid/")
 
 
+@pytest.mark.parametrize("reopen", ["keep_open", "clear_subtree"])
+def test_links_set_aside_in_a_dry_subtree_come_back_when_it_is_reopened(reopen: str) -> None:
+    # force dry, then keep open or clear, lost the subtree's queued links for good (one of
+    # the university demo's answers among them: found by using the app)
+    session = make_session()
+    session.step()
+    head = session.frontier(1)[0]
+    session.force_dry(head.subtree)
+    record = session.step()
+    assert head.url in record.dropped_dry
+    assert head.key not in {row.key for row in session.frontier(1000)}
+    event = getattr(session, reopen)(head.subtree)
+    dropped = len(record.dropped_dry)
+    assert event.note.endswith(
+        f"; {dropped} link{'s' * (dropped != 1)} set aside while "
+        f"{'they were' if dropped != 1 else 'it was'} in a dry subtree "
+        f"{'are' if dropped != 1 else 'is'} queued again")
+    queued = {row.key for row in session.frontier(1000)}
+    assert head.key in queued
+    assert session.state.parked == {}
+
+
 def test_stop_now_cancels() -> None:
     session = make_session()
     session.step()

@@ -212,11 +212,13 @@ def test_an_empty_queue_found_between_overrides_is_rebuilt(
             saved.force_dry(part)
         with pytest.raises(SessionDone):
             saved.step()  # every queued link is dry: the crawl ends, no step record
-        saved.keep_open(parts[0])  # too late: the dry links were dropped
-    assert saved.done and saved.stop_reason is StopReason.EXHAUSTED
+        # the links set aside while it was dry are queued again, and the crawl goes on
+        saved.keep_open(parts[0])
+        queued = [entry.key for entry in saved.state.queue.entries()]
+    assert not saved.done and saved.stop_reason is None and queued
     with resume(store, _saving(saved).session_id) as rebuilt:
-        assert (rebuilt.done, rebuilt.stop_reason) == (True, StopReason.EXHAUSTED)
-        assert len(rebuilt.state.queue) == len(saved.state.queue) == 0
+        assert (rebuilt.done, rebuilt.stop_reason) == (False, None)
+        assert [entry.key for entry in rebuilt.state.queue.entries()] == queued
         assert rebuilt.overrides == saved.overrides
     assert [e.override is None for e in _saving(rebuilt).events].count(True) == 1
     assert store.load(_saving(saved).session_id).events == _saving(rebuilt).events
