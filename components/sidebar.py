@@ -194,6 +194,20 @@ def on_scenario_change() -> None:
     apply_lesson_settings(ss, lesson_of(ss["scenario"]))
 
 
+def on_target_change() -> None:
+    """A lesson's settings belong to its demo: leaving the demo target puts back the
+    defaults they replaced, and coming back lays them over the form again. A crawl of a
+    real site ran with the helpdesk lesson's lead forgiveness off, or the fieldguide's page
+    limit of 15, without a word (found by using the app)."""
+    ss = st.session_state
+    lesson = lesson_of(ss.get("scenario") or "") if ss["target"] == TARGET_DEMO else None
+    changed = [FIELD_LABELS.get(key, key) for key in ss.get("lesson_settings") or ()]
+    apply_lesson_settings(ss, lesson)
+    if lesson is None and changed:
+        add_flash(ss, "info", f"The lesson's settings ({', '.join(changed)}) are back at "
+                              "their defaults for this target.")
+
+
 def apply_lesson_settings(ss: MutableMapping[StateKey, Any], lesson: Lesson | None) -> None:
     """Lay a lesson's settings over the form (the fieldguide's page limit), and put back the
     defaults of those a lesson chosen before had changed."""
@@ -287,7 +301,8 @@ def _scenario_label(name: str) -> str:
 
 def _target_inputs() -> None:
     ss = st.session_state
-    st.radio(SETUP_LABELS["target"], TARGETS, key="target", horizontal=True)
+    st.radio(SETUP_LABELS["target"], TARGETS, key="target", horizontal=True,
+             on_change=on_target_change)
     if ss["target"] == TARGET_DEMO:
         st.selectbox(SETUP_LABELS["scenario"], SCENARIOS, key="scenario",
                      on_change=on_scenario_change, format_func=_scenario_label,
@@ -311,10 +326,22 @@ def _lesson() -> None:
     with st.container(border=True, key="lesson_box"):
         st.markdown(f"**Lesson: {lesson.reason.value}** — {lesson.title}.")
         st.caption(f"What to watch: {lesson.watch}")
+        if lesson.settings:
+            # a folded setting changed without a word in the box (found by using the app)
+            changed = ", ".join(f"{FIELD_LABELS.get(key, key)} {_setting_words(value)}"
+                                for key, value in lesson.settings.items())
+            st.caption(f"The lesson sets: {changed} (back to the defaults when you leave the "
+                       "demo target).")
         st.button("Run to the lesson", key="run_to_lesson", type="primary",
                   on_click=on_run_to_lesson, disabled=bool(ss["running"]), width="stretch",
                   help="start this scenario with the lesson's settings and run until its "
                        "stop reason happens")
+
+
+def _setting_words(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def _about_demo() -> None:

@@ -18,8 +18,15 @@ from streamlit.testing.v1 import AppTest
 from components import live
 from components.decision_log import md_escape
 from components.export import export_json
-from components.sidebar import ADVANCED_LABELS, FIELD_LABELS, LIMIT_LABELS, PRIOR_KEYS, SETUP_LABELS
-from components.targets import TARGETS
+from components.sidebar import (
+    ADVANCED_LABELS,
+    FIELD_LABELS,
+    LIMIT_LABELS,
+    PRIOR_KEYS,
+    SETUP_LABELS,
+    form_defaults,
+)
+from components.targets import TARGET_DEMO, TARGET_URL, TARGETS
 from pagesift_ui.demo import LESSONS, Lesson, lesson_step, shared_demo
 from pagesift_ui.session import (
     CrawlSession,
@@ -290,6 +297,21 @@ def test_run_to_the_lesson_ends_with_its_stop_reason(at: AppTest, lesson: Lesson
     assert at.success[0].value.startswith(
         f"Lesson reached at step {lesson_step(session, lesson)}: "
         f"{md_escape(lesson.reason.value)}.")
+
+
+def test_a_lessons_settings_stay_with_its_demo(at: AppTest) -> None:
+    # a crawl of a real site ran with the fieldguide's page limit or the helpdesk's lead
+    # forgiveness off, without a word (found by using the app)
+    lesson = next(lesson for lesson in LESSONS if lesson.settings)
+    defaults = form_defaults()
+    at.selectbox(key="scenario").set_value(lesson.scenario).run()
+    assert all(at.session_state[key] == value for key, value in lesson.settings.items())
+    assert any(c.value.startswith("The lesson sets: ") for c in at.sidebar.caption)
+    at.radio(key="target").set_value(TARGET_URL).run()
+    assert all(at.session_state[key] == defaults[key] for key in lesson.settings)
+    assert any("are back at their defaults for this target" in i.value for i in at.info)
+    at.radio(key="target").set_value(TARGET_DEMO).run()
+    assert all(at.session_state[key] == value for key, value in lesson.settings.items())
 
 
 def test_pause_stops_the_ticks(at: AppTest) -> None:
