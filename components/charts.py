@@ -415,7 +415,9 @@ def forest_figure(rows: Sequence[PartStats], sort_by: str = "pages") -> go.Figur
                      "color": label.colour},
         ))
     return plain_figure(traces, {
-        "title": text("Harvest per subtree (Wilson interval)"),
+        # not "Harvest": the tile of that name is relevant pages ÷ pages (found by using
+        # the app); this is the harvest statistics' hit rate, a page with new evidence
+        "title": text("New evidence per subtree (Wilson interval)"),
         "xaxis": {"title": text("share of pages with new content"), "range": [-0.04, 1.04]},
         "yaxis": {"categoryorder": "array", "categoryarray": labels[::-1], "type": "category",
                   "tickfont": {"size": 10}},

@@ -27,6 +27,7 @@ from pagesift_ui.frontier.families import family_of
 from pagesift_ui.frontier.siblings import NAMED_LIST_CREDIT
 from pagesift_ui.net.rendered import RenderReport
 from pagesift_ui.session import (
+    FORGIVABLE,
     CrawlConfig,
     Override,
     OverrideKind,
@@ -109,17 +110,19 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
     # step lists the evidence it added (frontier/adaptive.py, the seed's rule)
     new_enough = (f"a page counts as new when its new evidence is at least "
                   f"{config.adaptive.min_gain:.0%} of all collected so far")
+    stale_pages = "1 page" if stale == 1 else f"{stale} pages"  # "1 pages in a row"
+    cold_pages = "1 page" if cold == 1 else f"{cold} pages"
     texts = {
-        "saturated": (f"{stale} pages in a row brought nothing new (patience {patience}; "
+        "saturated": (f"{stale_pages} in a row brought nothing new (patience {patience}; "
                       f"{new_enough})"),
         "coverage_reached": (
             f"every term has enough evidence (coverage {record.coverage:.0%} ≥ "
             f"{config.adaptive.coverage_threshold:.0%}, from {record.sources} pages ≥ "
-            f"{MIN_SOURCES}) and {stale} pages in a row brought nothing new "
+            f"{MIN_SOURCES}) and {stale_pages} in a row brought nothing new "
             f"(ceil(patience/2) = {half}; {new_enough})"
         ),
         "no_relevant_pages": (
-            f"nothing relevant was found yet and {cold} pages in a row came through clue-less "
+            f"nothing relevant was found yet and {cold_pages} in a row came through clue-less "
             f"links and were irrelevant ({COLD_PATIENCE} × patience = "
             f"{COLD_PATIENCE * patience})"
         ),
@@ -318,6 +321,11 @@ def _verdict_text(record: StepRecord, config: CrawlConfig) -> list[str]:
     if record.verdict is None:
         return []
     out = [f"Verdict {explain_verdict(record.verdict, record, config)}."]
+    if record.verdict not in FORGIVABLE:
+        # the budget, an empty queue or the user ended it: a stop rule's verdict forgiven at
+        # the same step ("Forgiven: --no-stop …") and the lead check ("It stood: the next 5
+        # links … at least 1.1") read as reasons to go on (found by using the app)
+        return [*out, "The crawl stopped here."] if record.stopped else out
     if record.forgiven:
         if record.verdict_fate is VerdictFate.AUTO_FORGIVEN:
             out.append(f"Forgiven{_QUEUE_BEFORE}: {record.forgiven_why}.")
@@ -359,7 +367,7 @@ _OVERRIDE_TEXT = {
     OverrideKind.FORCE_DRY: "forced subtree {target} dry: its queued links will not be fetched",
     OverrideKind.KEEP_OPEN: "kept subtree {target} open whatever its interval says",
     OverrideKind.CLEAR_SUBTREE: "let the statistics decide subtree {target} again",
-    OverrideKind.PIN: "pinned {target}: it is fetched next",
+    OverrideKind.PIN: "pinned {target}: pins are fetched in the order they were made",
     OverrideKind.DROP: "dropped {target} from the queue",
 }
 
@@ -374,6 +382,8 @@ def explain_override(event: Override) -> str:
         word = ("unlabelled" if event.value is None
                 else "relevant" if event.value else "irrelevant")
         text = f"labelled {event.target} {word}"
+    elif event.kind is OverrideKind.PIN and event.note.startswith("pinned"):
+        text = f"pinned {event.target}: {event.note.split(': ', 1)[-1]}"
     else:
         text = _OVERRIDE_TEXT[event.kind].format(target=event.target)
     return f"Override after step {event.step}: you {text}."

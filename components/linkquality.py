@@ -20,6 +20,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from components.compare_set import Compared
+from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import BINS, WINDOW, ReliabilityBin
 from pagesift_ui.session import ReadableSession
 from pagesift_ui.sweep.results import ModelPoint, calibration, model_curve
@@ -162,10 +163,18 @@ def render_link_quality() -> None:
         st.info("No link was predicted and then learned yet: the first fetched page after "
                 "the seed gives the first pair.")
         return
-    st.caption(f"{points[-1].n} links predicted, then learned. Lower log-loss and Brier "
-               "score are better; AUC is the chance that a relevant link was predicted above "
-               "an irrelevant one (½: no better than a coin), None until both kinds were "
-               "seen (in the window, for its columns).")
+    n = points[-1].n
+    # which "relevant", and which labels: the page read the tiles' ≥ 0.15 and the user's
+    # labels into it, and neither holds here (found by using the app)
+    st.caption(f"{n} link{'s' * (n != 1)} predicted, then learned. A link counts as relevant "
+               f"when its page read as on topic (relevance ≥ {MIN_RELEVANCE:g}, the link "
+               "model's own label, docs/DESIGN.md §11.9), not the tiles' relevant pages (≥ "
+               f"{EVIDENCE_RELEVANCE:g}). The scores are of the predictions made during the "
+               "crawl against what the model was taught then: your labels rebuild the model "
+               "from the step they are given on, not the predictions it made before. Lower "
+               "log-loss and Brier score are better; AUC is the chance that a relevant link "
+               "was predicted above an irrelevant one (½: no better than a coin), None until "
+               "both kinds were seen (in the window, for its columns).")
     st.dataframe(quality_frame(points, window), key="quality_table", hide_index=True,
                  width="stretch")
     st.plotly_chart(quality_figure(points, window), key="quality_chart", width="stretch")

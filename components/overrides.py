@@ -146,7 +146,8 @@ def render_queue_overrides(session: AnySession, rows: Sequence[FrontierRow]) -> 
 _PickAction = tuple[Callable[[CrawlSession, str], object], str]
 # The queue buttons, on the picked link's key.
 _QUEUE_ACTIONS: dict[str, _PickAction] = {
-    "pin": (CrawlSession.pin, "Pinned {}: the next step fetches it."),
+    "pin": (CrawlSession.pin, "Pinned {}: pinned links are fetched first, in the order "
+                              "they were pinned (the log says how many are before it)."),
     "drop": (CrawlSession.drop, "Dropped {} from the queue."),
 }
 # The subtree buttons, on the picked subtree.

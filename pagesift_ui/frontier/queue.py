@@ -565,6 +565,10 @@ class BestFirst:
         self._low = None  # a pinned entry is never evicted
         return True
 
+    def pins_before(self, key: str) -> int:
+        """How many pinned entries are served before the pinned ``key`` (0: it is next)."""
+        return list(self._pins).index(key)
+
     def drop(self, key: str) -> Entry | None:
         """User override: remove ``key`` and return its entry, or None if it was not queued."""
         slot = self._slot_of.get(key)

@@ -620,7 +620,12 @@ class CrawlSession:
         """Fetch this queued link next (pins are served in pin order)."""
         if not self.state.queue.pin(key):
             raise ValueError(f"{key} is not in the queue")
-        return self._record(OverrideKind.PIN, key, note="pinned to the front")
+        # pins are served in pin order: "it is fetched next" was said of every pin (found
+        # by using the app)
+        ahead = self.state.queue.pins_before(key)
+        note = ("pinned to the front: fetched next" if not ahead else
+                f"pinned: fetched after the {ahead} link{'s' * (ahead != 1)} pinned before it")
+        return self._record(OverrideKind.PIN, key, note=note)
 
     @_one_at_a_time
     def drop(self, key: str) -> Override:

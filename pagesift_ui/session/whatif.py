@@ -443,7 +443,8 @@ def _notes(
             "fetched: the replay keeps the recorded pages, so later steps are an estimate."
         )
     if labels:
-        notes.append(f"Your {len(labels)} label(s) are applied from the first step.")
+        notes.append("Your label is applied from the first step." if len(labels) == 1 else
+                     f"Your {len(labels)} labels are applied from the first step.")
     if stop_step is None and session.steps:
         notes.append(
             f"No verdict stands within the {len(session.steps)} recorded steps: the crawl "

@@ -120,7 +120,7 @@ def test_default_scenario_three_steps_show_metrics_and_four_charts(at: AppTest) 
     assert metric(at, "Pages fetched") == "3"
     assert [chart.key for chart in live_charts(at)] == list(CHART_KEYS)
     assert chart_titles(at) == ["Evidence per term", "Stale and cold counters",
-                                "Link weight: anchor", "Harvest per subtree (Wilson interval)"]
+                                "Link weight: anchor", "New evidence per subtree (Wilson interval)"]
 
 
 def test_a_pasted_query_is_named_by_its_start_and_its_left_out_words_are_said(

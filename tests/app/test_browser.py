@@ -297,7 +297,7 @@ def test_the_frontier_view_stays_selected_after_pin_and_step(page: Any) -> None:
     frontier.click()
     expect(frontier).to_have_attribute("aria-selected", "true")
     page.get_by_role("button", name="Pin (fetch next)", exact=True).click()
-    expect(page.get_by_text("the next step fetches it", exact=False)).to_be_visible(
+    expect(page.get_by_text("pinned links are fetched first", exact=False)).to_be_visible(
         timeout=15_000)
     expect(frontier).to_have_attribute("aria-selected", "true")
     step.click()

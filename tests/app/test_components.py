@@ -277,7 +277,14 @@ def test_log_entries_are_newest_first_with_overrides_after_their_step() -> None:
     pin = Override(2, OverrideKind.PIN, SEED + "x")
     entries = log_entries(steps, [pin], CONFIG)
     assert [kind for kind, _ in entries] == ["step", "override", "step", "step"]
-    assert entries[1][1] == f"Override after step 2: you pinned {SEED}x: it is fetched next."
+    # an override of an older bundle without a note; a pin's own note says where it is
+    assert entries[1][1] == (f"Override after step 2: you pinned {SEED}x: pins are fetched "
+                             "in the order they were made.")
+    second = Override(2, OverrideKind.PIN, SEED + "y",
+                      note="pinned: fetched after the 1 link pinned before it")
+    assert log_entries(steps, [second], CONFIG)[1][1] == (
+        f"Override after step 2: you pinned {SEED}y: fetched after the 1 link pinned before "
+        "it.")
     assert len(log_entries(history(80), [], CONFIG, n=50)) == 50
 
 
@@ -836,3 +843,14 @@ def test_the_log_names_the_links_set_aside_in_dry_subtrees_and_where_they_went()
     record = make_record(5, dropped_dry=(CONFIG.seed_url.rstrip("/") + "/fees/a",))
     assert ("Set aside 1 queued link of dry subtrees first (/fees/a): queued again if you "
             "keep the subtree open or clear it.") in explain_step(record, CONFIG)
+
+
+def test_a_budget_end_is_not_explained_as_a_verdict_to_go_on_past() -> None:
+    # "Forgiven: --no-stop: verdict recorded, crawl goes on" and "It stood: the next 5
+    # links … at least 1.1" beside a crawl that had stopped at its budget
+    record = make_record(400, verdict=StopReason.LIMIT_REACHED, stopped=True, forgiven=True,
+                         forgiven_why=NO_STOP_WHY, verdict_fate=VerdictFate.STOPPED,
+                         lead_why="the next 5 links to fetch score 1.53 on average")
+    text = explain_step(record, CONFIG)
+    assert text.endswith("the page budget of 200 is spent. The crawl stopped here.")
+    assert "Forgiven" not in text and "It stood" not in text

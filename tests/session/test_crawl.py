@@ -138,9 +138,14 @@ def test_pin_makes_the_next_step_fetch_that_link() -> None:
     rows = session.frontier(50)
     last = rows[-1]
     assert rows[0].key != last.key
-    session.pin(last.key)
+    event = session.pin(last.key)
+    assert event.note == "pinned to the front: fetched next"
+    # pins are served in pin order: a second one is not fetched next
+    second = session.pin(rows[-2].key)
+    assert second.note == "pinned: fetched after the 1 link pinned before it"
     assert session.frontier(1)[0].key == last.key and session.frontier(1)[0].pinned
     assert session.step().url == last.url
+    assert session.step().url == rows[-2].url
 
 
 def test_drop_and_force_dry_change_what_is_fetched() -> None:
