@@ -377,6 +377,12 @@ class CrawlSession:
         final_key = dedupe_key(clean(result.final_url))
         self.state.fetched_keys.add(final_key)
         self.state.depths.fetched(final_key, entry.depth)
+        if final_key != entry.key and self.state.queue.drop(final_key) is not None:
+            # a redirect's target queued from another page was popped later and fetched
+            # again as a duplicate (the university demo's /admissions/fees/international
+            # at steps 6 and 14: found by using the app)
+            logger.info("%s redirected to %s: dropped from the queue", entry.url,
+                        result.final_url)
         page = extract(result.body, result.final_url, encoding=result.encoding)
         facts.page = page
         facts.duplicate_of = self._canonical_copy(page, final_key, entry.depth) or record_text(

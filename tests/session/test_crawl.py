@@ -16,7 +16,7 @@ from pagesift_ui.session import (
     StepOutcome,
     StepRecord,
 )
-from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
+from tests.fakes import FIXTURE_ORIGIN, DictSource, fixture_source, policy_for, redirect
 
 RELEVANT = {"/help/refund-policy", "/help/refunds", "/help/returns"}
 
@@ -235,3 +235,24 @@ def test_a_step_cut_off_after_its_page_was_counted_is_not_in_the_summary(
     for key in ("pages_fetched", "pages_scheduled", "relevant_pages", "coverage", "evidence",
                 "queue_length", "verdicts", "stop_step", "harvest_rate", "fresh_rate"):
         assert summary[key] == recorded[key], key
+
+
+def test_a_redirects_target_queued_from_another_page_is_not_fetched_again() -> None:
+    # the university demo fetched /admissions/fees/international at step 6 (a redirect's
+    # target) and again at step 14 from the queue, as a duplicate
+    origin = "http://r.example"
+    pages = {
+        origin + "/": "<html><head><title>Home</title></head><body><main><p>Start</p>"
+                      "<a href='/old-refunds'>refund policy</a> "
+                      "<a href='/refunds'>the policy on a refund, again</a></main></body></html>",
+        origin + "/old-refunds": redirect("/refunds"),
+        origin + "/refunds": "<html><head><title>Refunds</title></head><body><main>"
+                             "<h1>Refund policy</h1><p>Our refund policy.</p></main></body></html>",
+    }
+    config = CrawlConfig.from_mapping({"seed_url": origin + "/", "query": "refund policy",
+                                       "delay_s": 0.0, "limit": 10, "stop_on_verdict": False,
+                                       "allow_private": True})
+    with CrawlSession(config, DictSource(pages, policy=policy_for(config))) as session:
+        records = session.run()
+    assert [(r.url, r.final_url) for r in records] == [
+        (origin + "/", origin + "/"), (origin + "/old-refunds", origin + "/refunds")]
