@@ -129,6 +129,12 @@ def _sources(running: bool) -> None:
             st.button("Add the open session", key="compare_add_open", on_click=on_add_open,
                       disabled=running or session is None or not session.steps,
                       help="as it is now: it does not change when the explorer goes on")
+            # greyed out with no reason while the explorer ran (found by using the app)
+            if running:
+                st.caption("The explorer's crawl is running: Pause it there to add it as it "
+                           "is then. Its Run goes on only while the Explorer page is open.")
+            elif session is None or not session.steps:
+                st.caption("No crawl with a step is open in the explorer.")
             st.caption("Sweep cells: open a results folder on the Sweeps page and pick a "
                        "cell of its heatmap.")
         with middle:

@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.elements.lib.mutable_expander_container import ExpanderContainer
 
 from components.labels import LINKS_READ_LABEL, STOP_REASONS
-from components.persist import start_crawl
+from components.persist import saving_of, start_crawl
 from components.runner import RunMode
 from components.state import (
     STATE_DEFAULTS,
@@ -275,9 +275,15 @@ def on_start() -> None:
 
 def on_reset() -> None:
     ss = st.session_state
+    saved = saving_of(ss.get("session"))
+    kept = saved is not None and bool(ss["session"].steps)
     discard_session(ss)
     ss["field_errors"] = {}
-    add_flash(ss, "info", "Session discarded. Change the setup and press Start.")
+    # "discarded" while the crawl stayed in Saved sessions (found by using the app)
+    add_flash(ss, "info", (
+        f"Session closed; it is kept as saved session {saved.session_id} (Saved sessions → "
+        "Resume). Change the setup and press Start." if kept and saved is not None else
+        "Session closed. Change the setup and press Start."))
 
 
 # -- rendering ----------------------------------------------------------------------------

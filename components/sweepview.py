@@ -71,7 +71,9 @@ def heatmap_figure(grid: HeatmapGrid) -> go.Figure:
     fig = go.Figure(go.Heatmap(
         z=z, x=list(grid.x_values), y=list(grid.y_values), text=text,
         texttemplate="%{text}", colorscale="Viridis", hoverongaps=False,
-        colorbar={"title": {"text": grid.metric}}, name=grid.metric))
+        # a count is of cells, not of the metric's values (found by using the app)
+        colorbar={"title": {"text": grid.metric if grid.aggregate != "count"
+                            else f"cells with {grid.metric}"}}, name=grid.metric))
     xs, ys, keys = [], [], []
     for i, y in enumerate(grid.y_values):
         for j, x in enumerate(grid.x_values):
@@ -140,6 +142,10 @@ def key_of_event(event: Mapping[str, Any] | None, grid: HeatmapGrid) -> str | No
 def _open_folder(folder: str) -> None:
     ss = st.session_state
     ss["sweep_error"] = None
+    if not folder.strip():
+        # an empty field opened the app's working folder (". holds no sweep results")
+        ss["sweep_error"] = "Type the results folder (the --out folder of pagesift-ui sweep)."
+        return
     path = Path(folder.strip()).expanduser()
     try:
         ss["sweep_results"] = load_results(path)
@@ -149,6 +155,11 @@ def _open_folder(folder: str) -> None:
     remember_folder(ss, path)
     ss["sweep_known"] = str(path)
     ss["sweep_pick"] = None
+    # another sweep: its own swept settings on the axes, not the last one's (x and y stayed
+    # on settings this one does not sweep, a 1×1 heatmap: found by using the app)
+    for key in [key for key in ss if str(key).startswith(("sweep_x", "sweep_y",
+                                                          "sweep_filter_"))]:
+        del ss[key]
 
 
 def on_open_typed() -> None:
@@ -224,7 +235,7 @@ def _folder_inputs() -> None:
     ss = st.session_state
     left, right = st.columns([3, 2])
     with left:
-        st.text_input("Results folder", key="sweep_folder",
+        st.text_input("Results folder", key="sweep_folder", on_change=on_open_typed,
                       placeholder="the --out folder of pagesift-ui sweep")
         st.button("Open", key="sweep_open", on_click=on_open_typed)
     with right:

@@ -308,6 +308,22 @@ def test_the_heatmap_holds_the_results_tables_values(at: AppTest, sweep_folder: 
         for p in (2, 4)]
 
 
+def test_the_sweeps_folder_field_refuses_nothing_and_a_new_folder_resets_the_axes(
+    at: AppTest, sweep_folder: Path
+) -> None:
+    goto(at, "sweeps")
+    at.button(key="sweep_open").click().run()  # the app's working folder was opened
+    assert at.error[0].value.startswith("Type the results folder")
+    open_sweep(at, sweep_folder)
+    first = at.selectbox(key="sweep_x").value
+    at.selectbox(key="sweep_x").set_value("snapshot").run()
+    assert first != "snapshot" and at.selectbox(key="sweep_x").value == "snapshot"
+    # opened again (another sweep's folder would not sweep what the axes show): the axes
+    # start from its own swept settings
+    at.text_input(key="sweep_folder").input(str(sweep_folder) + "/").run()  # Enter opens
+    assert at.selectbox(key="sweep_x").value == first
+
+
 def test_a_picked_cell_opens_in_compare_and_in_the_explorer(at: AppTest, sweep_folder: Path
                                                             ) -> None:
     cells = open_sweep(at, sweep_folder)

@@ -123,6 +123,13 @@ def test_reset_keeps_the_saved_session_and_an_empty_one_is_not_kept(apps: list[A
     assert at.session_state.session is None
     assert [i.session_id for i in SessionStore().list_sessions()] == [saved_id]
     assert saved_ids(at) == [saved_id]
+    assert at.info[0].value.startswith("Session closed. Change the setup")
+    # a crawl with steps is not "discarded": it stays in Saved sessions, and the line says so
+    tab = open_tab(apps)
+    tab.selectbox(key="saved_pick").set_value(saved_id).run()
+    click(tab, "resume")
+    click(tab, "reset")
+    assert any(f"it is kept as saved session {saved_id}" in i.value for i in tab.info)
 
 
 def test_resume_of_a_missing_session_shows_an_error(apps: list[AppTest]) -> None:
