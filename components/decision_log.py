@@ -126,7 +126,13 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
             f"links and were irrelevant ({COLD_PATIENCE} × patience = "
             f"{COLD_PATIENCE * patience})"
         ),
-        "limit_reached": f"the page budget of {config.limit} is spent",
+        "limit_reached": f"the page budget of {config.limit} is spent" + (
+            # "spent" beside a Pages tile of 70 read as a contradiction: failed fetches and
+            # non-HTML answers use the budget and read no page (found by using the app)
+            f" ({record.pages_fetched} pages read; the other "
+            f"{record.pages_scheduled - record.pages_fetched} fetches failed, were not "
+            "recorded or were not HTML)"
+            if record.pages_scheduled > record.pages_fetched else ""),
         "exhausted": "no fetchable link is left in the queue",
         "cancelled": "the user stopped the crawl",
     }

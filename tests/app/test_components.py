@@ -268,6 +268,11 @@ def test_explain_verdict_for_every_stop_reason() -> None:
         "no_relevant_pages: nothing relevant was found yet and 10 pages in a row")
     assert explain_verdict("limit_reached", record, CONFIG) == (
         "limit_reached: the page budget of 200 is spent")
+    # a sweep cell: 120 spent, the Pages tile 70 (50 pages missing from its snapshot)
+    short = make_record(120, pages_scheduled=120, pages_fetched=70)
+    assert explain_verdict("limit_reached", short, CONFIG) == (
+        "limit_reached: the page budget of 200 is spent (70 pages read; the other 50 fetches "
+        "failed, were not recorded or were not HTML)")
     assert "no fetchable link" in explain_verdict("exhausted", record, CONFIG)
     assert "the user stopped" in explain_verdict("cancelled", record, CONFIG)
 
