@@ -78,8 +78,12 @@ def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     from pagesift_ui.sweep import Progress, load_spec, run_sweep
     from pagesift_ui.sweep.tables import write_tables
 
-    if not args.verbose:  # Dask logs every cluster start and stop at INFO
-        logging.getLogger("distributed").setLevel(logging.WARNING)
+    if not args.verbose:
+        # Dask logs every cluster start and stop at INFO, and a Ctrl-C's shutdown of busy
+        # workers at WARNING ("Worker process still alive after 4.0 seconds, killing", a
+        # cancelled task's CancelledError): noise between the progress bar and the sweep's
+        # own message (found by using the CLI); a failed cell says why in its row
+        logging.getLogger("distributed").setLevel(logging.ERROR)
     if args.scheduler is not None and args.workers is not None:
         # it was ignored without a word: the cluster's own workers run the cells
         err.write("pagesift-ui sweep: --workers sizes the local cluster; with --scheduler "

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -123,11 +125,36 @@ def _client(scheduler: str | None, workers: int | None) -> Iterator[Client]:
     # The workers' statistical profiler samples every thread's stack every 10 ms, holding
     # the GIL a crawl needs; a sweep has no dashboard to show it in. Everything listens on
     # loopback only, the scheduler's HTTP endpoint on a free port (8787 may be taken).
-    with dask.config.set(WORKER_CONFIG), LocalCluster(
-        n_workers=n_workers, threads_per_worker=1, processes=True, host=LOOPBACK,
-        dashboard_address=f"{LOOPBACK}:0",
-    ) as cluster, Client(cluster) as client:
-        yield client
+    # the workers log at the level the caller set for "distributed" (the CLI: ERROR unless
+    # --verbose); LocalCluster's own default silences them to WARNING whatever it is
+    level = max(logging.getLogger("distributed").getEffectiveLevel(), logging.WARNING)
+    with dask.config.set(WORKER_CONFIG):
+        with _interrupts_ignored():
+            cluster = LocalCluster(
+                n_workers=n_workers, threads_per_worker=1, processes=True, host=LOOPBACK,
+                dashboard_address=f"{LOOPBACK}:0", silence_logs=level,
+            )
+        with cluster, Client(cluster) as client:
+            yield client
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while the local workers start, so that they are born ignoring it
+    (a process started with SIGINT ignored keeps it so: Python then installs no
+    KeyboardInterrupt handler, nor asyncio's runner one). A Ctrl-C reached every worker of
+    the terminal's process group too, and each printed its tracebacks
+    (``CancelledError``, ``BrokenPipeError``) over the sweep's own message (found by using
+    the CLI); the sweep's process alone handles it and closes the cluster. A Ctrl-C during
+    those seconds of start-up is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a handler; a caller's thread keeps them
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _version() -> str:
