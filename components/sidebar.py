@@ -40,7 +40,7 @@ from pagesift_ui.errors import ConfigError, PagesiftError
 from pagesift_ui.frontier.adaptive import AdaptiveOptions
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.session import CrawlConfig, Scope
-from pagesift_ui.session.config import SETTINGS, Language, RenderMode, settings_mapping
+from pagesift_ui.session.config import Language, RenderMode, setting_values, settings_mapping
 
 __all__ = [
     "apply_lesson_settings",
@@ -142,14 +142,9 @@ def config_mapping(values: Mapping[str, Any], seed_url: str) -> dict[str, Any]:
 def form_settings(config: CrawlConfig) -> dict[str, Any]:
     """The form's values of ``config``'s query and settings: what ``config_mapping`` turns
     back into ``config`` (the target, which the start URL comes from, is left out)."""
-    recorded = config.to_dict()
     values: dict[str, Any] = {"query": config.query}
-    for setting in SETTINGS:
-        if setting.name in FORM_SETTINGS or setting.name in ADAPTIVE_KEYS:
-            node: Any = recorded
-            for key in setting.path:
-                node = node[key]
-            values[setting.name] = node
+    values.update((name, value) for name, value in setting_values(config).items()
+                  if name in FORM_SETTINGS or name in ADAPTIVE_KEYS)
     values.update({key: float(w) for key, w in zip(PRIOR_KEYS, config.prior_weights,
                                                     strict=True)})
     return values

@@ -41,6 +41,7 @@ __all__ = [
     "Scope",
     "Setting",
     "Strategy",
+    "setting_values",
     "settings_mapping",
 ]
 
@@ -538,6 +539,15 @@ _YES_NO = tuple(f.name for f in fields(CrawlConfig) if f.type in ("bool", bool))
 #: The stop options' names (``AdaptiveOptions``), each a field an error may name.
 _ADAPTIVE_NAMES = frozenset(f.name for f in fields(AdaptiveOptions))
 _PATHS = {s.name: s.path for s in SETTINGS}
+
+
+def setting_values(config: CrawlConfig) -> dict[str, Any]:
+    """Every ``SETTINGS`` value of ``config`` by its flat name, as plain JSON values: what
+    ``settings_mapping`` turns back into the config (with its start URL, query and prior).
+    A sweep's columns, Compare's table of differences and the app's form read these."""
+    values = config.to_dict()
+    return {setting.name: values["adaptive"][setting.name] if setting.adaptive
+            else values[setting.name] for setting in SETTINGS}
 
 
 def settings_mapping(

@@ -24,7 +24,7 @@ from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import evaluate
 from pagesift_ui.session import CrawlSession, StepRecord
 from pagesift_ui.session.bundle import bundle_json, session_bundle
-from pagesift_ui.session.config import SETTINGS
+from pagesift_ui.session.config import setting_values
 from pagesift_ui.session.views import harvest_rate, start_failure
 from pagesift_ui.store import ReplaySource
 from pagesift_ui.sweep.snapshot import SnapshotPayload, load_payload
@@ -89,13 +89,8 @@ def failed_result(cell: Cell, error: str, elapsed_s: float = 0.0) -> CellResult:
 def setting_columns(cell: Cell) -> dict[str, Any]:
     """Every setting of the cell's config by its flat name (``SETTINGS``), plus
     ``prior_weights`` as text (``2,1.5,1,0.5,0.5``)."""
-    values = cell.config.to_dict()
-    out: dict[str, Any] = {}
-    for setting in SETTINGS:
-        value = values["adaptive"][setting.name] if setting.adaptive else values[setting.name]
-        out[setting.name] = value
-    out["prior_weights"] = ",".join(f"{w:g}" for w in cell.config.prior_weights)
-    return out
+    return {**setting_values(cell.config),
+            "prior_weights": ",".join(f"{w:g}" for w in cell.config.prior_weights)}
 
 
 def _identity(cell: Cell) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from pagesift_ui.frontier.prequential import (
 )
 from pagesift_ui.session import CrawlConfig, StepRecord
 from pagesift_ui.session.bundle import load_bundle
-from pagesift_ui.session.config import SETTINGS
+from pagesift_ui.session.config import SETTINGS, setting_values
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.session.views import harvest_rate
 from pagesift_ui.sweep.tables import CELL_COLUMNS, MANIFEST_FORMAT, STEP_COLUMNS, session_path
@@ -322,10 +322,5 @@ def setting_differences(configs: Mapping[str, CrawlConfig]) -> list[dict[str, An
 
 
 def _flat(config: CrawlConfig) -> dict[str, Any]:
-    values = config.to_dict()
-    out: dict[str, Any] = {"seed_url": values["seed_url"], "query": values["query"]}
-    for setting in SETTINGS:
-        out[setting.name] = (values["adaptive"][setting.name] if setting.adaptive
-                             else values[setting.name])
-    out["prior_weights"] = values["prior_weights"]
-    return out
+    return {"seed_url": config.seed_url, "query": config.query, **setting_values(config),
+            "prior_weights": list(config.prior_weights)}
