@@ -232,6 +232,16 @@ class LeadBar:
                                   else min(self._lowest_fresh, score))
             self._fresh_count += 1
 
+    def page(self, relevance: float, link_score: float | None, fresh: bool) -> None:
+        """A page the stop rules observed: counted for ``still_finding`` (``read``), and the
+        link that led to it, scoring ``link_score`` when it was fetched (None: the seed, a
+        sitemap's URL), offered to the bars (``found``). The crawl, the what-if replay and
+        a relabel's replay feed pages through this one method, so none feeds them otherwise
+        (a relabel that fed none of them left a labelled page in the bar)."""
+        self.read(relevance)
+        if link_score is not None:
+            self.found(link_score, relevance, fresh)
+
     def read(self, relevance: float) -> None:
         """A page the stop rules observed (the seed included) read as ``relevance``: counted
         for ``still_finding``."""

@@ -448,13 +448,12 @@ class CrawlSession:
         if relevance >= EVIDENCE_RELEVANCE:
             self._relevant_urls.add(facts.url)
         # every page read, the seed's too, counts in the rate of relevant pages that may
-        # forgive a verdict (frontier/leads.py, LeadBar.still_finding)
-        self.state.leads.read(relevance)
-        if link_signal is not None:
-            # the bar of §11.10 learns from the links that found on-topic pages (the link
-            # model's own positive label, §11.9), relevant ones once a verdict has fired
-            self.state.leads.found(facts.entry.score, relevance,
-                                   self.state.adaptive.last_fresh)
+        # forgive a verdict (frontier/leads.py, LeadBar.still_finding); the bar of §11.10
+        # learns from the links that found on-topic pages (the link model's own positive
+        # label, §11.9), relevant ones once a verdict has fired
+        self.state.leads.page(relevance,
+                              facts.entry.score if link_signal is not None else None,
+                              self.state.adaptive.last_fresh)
         ahead = [link.entry for link in self._ahead]
         lead = pending_lead(self.state, self.config.seed_host, ahead, reason)
         if lead.pending and not self.config.forgive_leads:

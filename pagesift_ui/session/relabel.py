@@ -146,10 +146,9 @@ def replay_leads(
     for record in steps:
         if not observed(record):
             continue
-        relevance = rules_relevance(record, labels)
-        leads.read(relevance)
-        if record.link is not None:  # the seed (and a sitemap's URL) was reached by no link
-            leads.found(record.score, relevance, fresh[record.step])
+        # the seed (and a sitemap's URL) was reached by no link
+        leads.page(rules_relevance(record, labels),
+                   record.score if record.link is not None else None, fresh[record.step])
         if record.verdict is not None:
             leads.verdict_fired()
     return leads

@@ -238,11 +238,11 @@ class Replay:
                                       rules_language(record, self._query))
             if self.same_until is None and adaptive.last_fresh != record.fresh:
                 self.same_until = record.step
-            # as the crawl counts it under the labels (crawl.py, relabel.replay_leads)
-            relevance = rules_relevance(record, self.labels)
-            self._leads.read(relevance)
-            if record.link is not None:  # the seed was reached by no link
-                self._leads.found(record.score, relevance, adaptive.last_fresh)
+            # as the crawl counts it under the labels (crawl.py, relabel.replay_leads); the
+            # seed was reached by no link
+            self._leads.page(rules_relevance(record, self.labels),
+                             record.score if record.link is not None else None,
+                             adaptive.last_fresh)
             if reason is not None:
                 stood = not self._forgiven(record, reason)
                 if stood and self._forgive_leads and self._leads.grace(
