@@ -291,9 +291,12 @@ def _cells(
     """The cells in order; what the user should know of them goes into ``notes``."""
     cells: dict[str, Cell] = {}
     for snapshot in snapshots:
+        recorded: set[str] | None = None  # read once a snapshot, for its first truth
         for query in (q for q in queries if snapshot.name in q.snapshots):
             truth = query.truth.rebased(snapshot.seed_url).keys if query.truth else None
-            if truth and not truth & _recorded_keys(snapshot):
+            if truth and recorded is None:
+                recorded = _recorded_keys(snapshot)
+            if truth and not truth & (recorded or set()):
                 # a truth file moves onto any snapshot's host: on another site's snapshot
                 # its cells read recall 0, "ok", without a word (found by using the CLI)
                 notes.append(
