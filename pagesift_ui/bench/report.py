@@ -163,7 +163,7 @@ def markdown_table(reports: list[BenchReport]) -> str:
     stood, else where the run ended (its limit or an empty queue)."""
     lines = [
         "| site | query | crawler | pages to 50% | 90% | 100% | own stop: pages | "
-        "recall | harvest | stop reason |",
+        "recall | answers ÷ pages | stop reason |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
@@ -173,7 +173,8 @@ def markdown_table(reports: list[BenchReport]) -> str:
                 f"| {report.label} | {report.truth.query} | {curve.name} | "
                 f"{_cell(curve.pages_to(0.5))} | {_cell(curve.pages_to(0.9))} | "
                 f"{_cell(curve.pages_to(1.0))} | {_cell(stop)} | "
-                f"{_cell(curve.recall_at(stop), True)} | {_cell(curve.harvest_at(stop), True)} | "
+                f"{_cell(curve.recall_at(stop), True)} | "
+                f"{_cell(curve.answer_rate_at(stop), True)} | "
                 f"{curve.own_stop_reason} |"
             )
     return "\n".join(lines) + "\n"

@@ -99,8 +99,10 @@ class CrawlCurve:
             return None
         return self.recall[max(1, min(pages, len(self.recall))) - 1]
 
-    def harvest_at(self, pages: int | None) -> float | None:
-        """Relevant pages found per page fetched, up to ``pages``."""
+    def answer_rate_at(self, pages: int | None) -> float | None:
+        """Truth pages found per page fetched, up to ``pages``: the share of the budget
+        spent on answers. Not the app's, the sweeps' and ``crawl``'s harvest rate, which
+        counts the pages the crawler judged relevant, with no truth (session/views.py)."""
         if pages is None or not self.found:
             return None
         index = max(1, min(pages, len(self.found))) - 1
@@ -120,7 +122,7 @@ class CrawlCurve:
                 "step": self.stop_step,
                 "pages": stop,
                 "recall": self.recall_at(stop),
-                "harvest_rate": self.harvest_at(stop),
+                "answer_rate": self.answer_rate_at(stop),
             },
             "own_stop": {"reason": self.own_stop_reason, "pages": own,
                          "recall": self.recall_at(own)},

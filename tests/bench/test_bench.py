@@ -68,6 +68,13 @@ def test_the_report_has_curves_stops_and_counterfactuals(
     assert "plotly" in paths["html"].read_text(encoding="utf-8")
     table = markdown_table([helpdesk])
     assert table.count("| helpdesk |") == 3
+    # the share of the budget spent on answers, named so: "harvest" read as the app's
+    # relevant pages ÷ pages, a different number (found by using the command line)
+    curve = helpdesk.curve("focused")
+    stop = curve.stop_pages
+    assert stop is not None
+    assert focused["adaptive_stop"]["answer_rate"] == curve.found[stop - 1] / stop
+    assert "| answers ÷ pages |" in table and "harvest" not in table
 
 
 def test_oracle_takes_the_shortest_paths_to_the_answers() -> None:
