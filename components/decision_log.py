@@ -126,7 +126,8 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
             f"links and were irrelevant ({COLD_PATIENCE} × patience = "
             f"{COLD_PATIENCE * patience})"
         ),
-        "limit_reached": f"the page budget of {config.limit} is spent" + (
+        # the budget then: the user may have raised it since (CrawlSession.raise_limit)
+        "limit_reached": f"the page budget of {record.pages_scheduled} is spent" + (
             # "spent" beside a Pages tile of 70 read as a contradiction: failed fetches and
             # non-HTML answers use the budget and read no page (found by using the app)
             f" ({record.pages_fetched} pages read; the other "
@@ -299,8 +300,8 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         shown_urls = (", ".join(short_url(url, config.seed_url) for url in dry[:3])
                       + (" …" if len(dry) > 3 else ""))
         out.append(f"Set aside {len(dry)} queued link{'s' * (len(dry) != 1)} of dry subtrees "
-                   f"first ({shown_urls}): queued again if you keep the subtree open or "
-                   "clear it.")
+                   f"first ({shown_urls}): queued again when the subtree is no longer dry "
+                   "(its statistics, or you keeping it open or clearing it).")
     if record.model_changed:
         out.append("The link model switched a weight in use; the queue was rescored.")
     elif record.rescored:
@@ -311,6 +312,10 @@ def _tail_text(record: StepRecord, config: CrawlConfig) -> list[str]:
         beyond = (f" ({unseen} past the first {config.max_links_per_page:,} not looked at: "
                   f"Advanced → {LINKS_READ_LABEL})" if unseen else "")
         out.append(f"Links: {links['found']} found{beyond}, {links.get('queued', 0)} queued.")
+    if back := links.get("unparked", 0):
+        whose = "their" if back != 1 else "its"
+        out.append(f"Queued again: {back} link{'s' * (back != 1)} set aside while {whose} "
+                   "subtree was dry; with this page the statistics no longer find it dry.")
     if copies := _copies_text(links):
         out.append(copies)
     if seeding := _sitemap_seeding_text(links):
@@ -375,6 +380,7 @@ _OVERRIDE_TEXT = {
     OverrideKind.CLEAR_SUBTREE: "let the statistics decide subtree {target} again",
     OverrideKind.PIN: "pinned {target}: pins are fetched in the order they were made",
     OverrideKind.DROP: "dropped {target} from the queue",
+    OverrideKind.RAISE_LIMIT: "raised the page budget to {target} pages",
 }
 
 

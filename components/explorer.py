@@ -28,6 +28,7 @@ from components.state import AnySession, keep_values, pop_flashes
 from components.tables import kept_pages, render_frontier, render_pages, render_subtrees
 from components.whatif import keep_sliders, render_whatif
 from pagesift_ui.session import SubtreeState
+from pagesift_ui.session.views import page_budget
 
 __all__ = ["VIEWS", "VIEW_PICKS", "explorer"]
 
@@ -124,7 +125,7 @@ def explorer() -> None:
     note = session.config.query_note()
     st.caption(f"Query “{md_escape(query)}” in "
                f"{session.config.describe_language()} from "
-               f"{md_escape(session.config.seed_url)} · limit {session.config.limit}"
+               f"{md_escape(session.config.seed_url)} · limit {page_budget(session)}"
                + (f" · {md_escape(note)}" if note else ""))
     render_storage_note(ss)
     render_verdict_banner(session)

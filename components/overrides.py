@@ -18,6 +18,7 @@ from components.decision_log import explain_verdict, md_escape
 from components.labels import SUBTREE_STATES
 from components.persist import override_current
 from components.state import AnySession, add_flash, is_live
+from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import (
     FORGIVABLE,
     CrawlSession,
@@ -26,7 +27,8 @@ from pagesift_ui.session import (
     PartStats,
     StepOutcome,
 )
-from pagesift_ui.session.views import start_failure
+from pagesift_ui.session.config import MAX_LIMIT
+from pagesift_ui.session.views import page_budget, start_failure
 
 __all__ = [
     "FORGIVABLE",
@@ -69,6 +71,15 @@ def on_accept() -> None:
         ss["accepted_step"] = session.steps[-1].step
 
 
+def on_raise_limit() -> None:
+    limit = st.session_state.get("raise_limit_to")
+    if not isinstance(limit, int):
+        add_flash(st.session_state, "error", "Give the new page budget as a whole number.")
+        return
+    _apply(lambda s: s.raise_limit(limit),
+           f"The page budget is now {limit} pages: press Step or Run to go on.")
+
+
 def on_stop() -> None:
     _apply(lambda s: s.stop(), "Stopped (cancelled). Continue anyway is not offered for this.")
 
@@ -90,6 +101,9 @@ def render_verdict_banner(session: AnySession) -> None:
     if not is_live(session) or ss.get("accepted_step") == last.step:
         st.info(f"Stopped after step {last.step}. {text}.")
         return
+    if session.stop_reason is StopReason.LIMIT_REACHED:
+        _render_raise_limit(session, last.step, text)
+        return
     if session.stop_reason not in FORGIVABLE:
         st.info(f"Stopped after step {last.step}. {text}.")
         return
@@ -98,6 +112,22 @@ def render_verdict_banner(session: AnySession) -> None:
     left.button("Continue anyway", key="forgive", on_click=on_forgive,
                 help="forgive the verdict: reset the counter and keep crawling")
     right.button("Accept", key="accept", on_click=on_accept, help="keep the stop")
+
+
+def _render_raise_limit(session: AnySession, step: int, text: str) -> None:
+    """A crawl its budget ended may go on with a bigger one: a researcher whose question
+    was not answered within the budget had to start again (``CrawlSession.raise_limit``)."""
+    budget = page_budget(session)
+    st.info(f"Stopped after step {step}. {text}. Raise the budget to go on from here: "
+            "the pages read so far stay as they are.")
+    if budget >= MAX_LIMIT:
+        return
+    left, right, _ = st.columns([1, 1, 2])
+    left.number_input("New page budget", min_value=budget + 1, max_value=MAX_LIMIT,
+                      value=min(2 * budget, MAX_LIMIT), step=50, key="raise_limit_to",
+                      help="pages the crawl may fetch in all, the ones fetched included")
+    right.button("Raise the budget", key="raise_limit", on_click=on_raise_limit,
+                 help="go on past the budget's end; a replay raises it at the same step")
 
 
 def first_verdict_text(session: AnySession) -> str | None:

@@ -31,6 +31,7 @@ from pagesift_ui.cli.outputs import (
     write_outputs,
 )
 from pagesift_ui.errors import ConfigError, StoreError
+from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import FORGIVABLE, CrawlConfig, CrawlSession, SessionEnd
 from pagesift_ui.session.source import default_source
 from pagesift_ui.session.views import start_failure
@@ -54,6 +55,9 @@ def register(commands: Commands) -> None:
     crawl.add_argument("seed_url", metavar="seed", nargs="?",
                        help="the start URL (leave out with --resume)")
     add_crawl_options(crawl)  # the URL and --query are required unless --resume
+    # None: not typed. With --resume, a typed --limit raises the saved crawl's budget
+    # (CrawlSession.raise_limit); a new crawl reads None as the default
+    crawl.set_defaults(limit=None)
     crawl.add_argument("--out", type=Path, help="write the JSON session bundle here")
     crawl.add_argument("--pages-csv", type=Path, help="write the pages table as CSV here")
     crawl.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -85,10 +89,10 @@ def run_crawl(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     try:
         config = None if args.resume is not None else config_from_args(args)
+        session = _open_saved(args, config, err)
     except ConfigError as exc:
         err.write(f"pagesift-ui crawl: {config_error_message(exc)}\n")
         return 2
-    session = _open_saved(args, config, err)
     memory = RecordingSink()  # what an unsaved crawl keeps instead
     if session is None:
         assert config is not None  # only --resume leaves it None, and --resume saves
@@ -166,7 +170,7 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
             return "--resume continues a saved session, which --no-save would not update"
         if args.seed_url is not None or args.query is not None:
             return "--resume uses the saved session's settings; leave out the URL and --query"
-        changed = changed_options(args)
+        changed = changed_options(args, leave_out=("limit",))  # --limit raises the budget
         if changed:
             # they were dropped without a word: a resumed crawl ran to its recorded limit.
             # They shape a crawl from its first step (the dispersion cap is the budget's),
@@ -174,7 +178,8 @@ def _crawl_args_problem(args: argparse.Namespace) -> str:
             # message said they "would change nothing", and named no way past a verdict)
             return (f"--resume continues the saved crawl with its own settings, and "
                     f"{' '.join(changed)} cannot change them: settings shape a crawl from "
-                    "its first step. --continue-anyway goes on past a verdict that stood; "
+                    "its first step. --limit N raises its page budget; --continue-anyway "
+                    "goes on past a verdict that stood; "
                     f"`pagesift-ui replay {args.resume} {' '.join(changed)}` re-runs the "
                     "saved steps offline with these settings; a new crawl takes them live")
         return ""
@@ -197,6 +202,13 @@ def _open_saved(
     store = SessionStore(args.db)
     if args.resume is not None:
         session = resume(store, args.resume)
+        if args.limit is not None and args.limit != session.limit:
+            try:
+                session.raise_limit(args.limit, note=f"page budget raised from "
+                                    f"{session.limit} to {args.limit} (--limit)")
+            except ValueError as exc:
+                session.close()
+                raise ConfigError("limit", str(exc)) from exc
         going_on = ("continuing" if not session.done else
                     f"it had stopped ({session.stop_reason}), so nothing is crawled")
         if args.continue_anyway and session.done and session.stop_reason in FORGIVABLE:
@@ -204,7 +216,11 @@ def _open_saved(
             session.forgive(note="continue anyway (--continue-anyway)")
         elif args.continue_anyway and session.done:
             going_on += (f"; --continue-anyway goes past coverage_reached, saturated or "
-                         f"no_relevant_pages, not {session.stop_reason}")
+                         f"no_relevant_pages, not {session.stop_reason}"
+                         + ("; --limit N raises the page budget"
+                            if session.stop_reason is StopReason.LIMIT_REACHED else ""))
+        elif session.done and session.stop_reason is StopReason.LIMIT_REACHED:
+            going_on += f"; --limit N (above {session.limit}) raises the page budget"
         err.write(f"session {args.resume}: rebuilt {len(session.steps)} saved steps "
                   f"offline from {store.path}; {going_on}\n")
         return session

@@ -23,6 +23,7 @@ from pagesift_ui.session import (
     VerdictFate,
 )
 from pagesift_ui.session.config import SETTINGS, Setting, settings_mapping
+from pagesift_ui.session.views import page_budget
 
 if TYPE_CHECKING:
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -85,12 +86,16 @@ def opposite_flag(flag: str) -> str:
     return f"--{flag[5:]}" if flag.startswith("--no-") else f"--no-{flag[2:]}"
 
 
-def changed_options(args: argparse.Namespace) -> list[str]:
+def changed_options(
+    args: argparse.Namespace, leave_out: tuple[str, ...] = ()
+) -> list[str]:
     """The ``CRAWL_OPTIONS`` whose values differ from their defaults, as typed (``--limit
     80``; a switch alone): ``crawl``'s options, read as given, so one given at its default
-    value is not told apart."""
+    value is not told apart. The settings named in ``leave_out`` are not looked at."""
     changed = []
     for setting in CRAWL_OPTIONS:
+        if setting.name in leave_out:
+            continue
         default = setting.default.value if setting.choices else setting.default
         value = getattr(args, setting.name, default)
         if value != default:
@@ -195,7 +200,7 @@ class ProgressSink:
         self._open = False  # a bar line is on the terminal, not yet ended
 
     def on_step(self, session: ReadableSession, record: StepRecord) -> None:
-        write_progress(self.stream, progress_line(record, session.config.limit), self._rewrite)
+        write_progress(self.stream, progress_line(record, page_budget(session)), self._rewrite)
         self._open = self._rewrite
 
     def on_override(self, session: ReadableSession, override: Override) -> None:
@@ -262,7 +267,7 @@ def summary_lines(session: CrawlSession) -> list[str]:
         *_verdict_lines(list(session.verdicts)),
         f"{summary['pages_fetched']} pages fetched in {summary['steps']} steps; "
         f"{summary.get('pages_scheduled', summary['pages_fetched'])} of the budget of "
-        f"{session.config.limit} used (every fetch counts against it but a duplicate: a "
+        f"{page_budget(session)} used (every fetch counts against it but a duplicate: a "
         "failed fetch or a non-HTML answer uses the budget and reads no page)",
         f"relevant pages: {summary['relevant_pages']}",
         f"harvest rate: {summary['harvest_rate']:.1%} (relevant pages ÷ pages fetched); "

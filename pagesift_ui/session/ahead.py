@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pagesift_ui.frontier.queue import Entry, cluster_key
-from pagesift_ui.session.state import FrontierState, signal_of
+from pagesift_ui.session.state import FrontierState, SetAside, signal_of
 
-__all__ = ["Popped", "popped", "put_back", "unpark"]
+__all__ = ["Popped", "park", "popped", "put_back", "unpark"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +76,46 @@ def put_back(state: FrontierState, link: Popped, room: int) -> None:
     state.queue.offer(entry.key, entry.url, depth, state.link_score(signal), signal, room)
 
 
+def park(state: FrontierState, part: str, link: SetAside, room: int) -> bool:
+    """Set ``link`` aside while its subtree ``part`` is dry; False when ``room`` (the
+    queue's, ``CrawlConfig.max_queued_links``) is spent on links set aside already, or the
+    link is set aside already at a score as high (it keeps the shallower depth)."""
+    links = state.parked.setdefault(part, {})
+    known = links.get(link.key)
+    if known is not None:
+        if link.score > known.score or link.depth < known.depth:
+            links[link.key] = SetAside(
+                link.key, link.url, min(link.depth, known.depth),
+                *((link.score, link.signal) if link.score > known.score
+                  else (known.score, known.signal)))
+        return False
+    if state.parked_count >= room:
+        return False
+    links[link.key] = link
+    state.parked_count += 1
+    return True
+
+
 def unpark(state: FrontierState, room: int) -> int:
-    """Queue again the links a pop set aside while their subtree was dry (``parked``), for
-    every subtree that is no longer dry; returns how many were queued. Forcing a subtree
-    dry, then keeping it open or clearing it, had lost its queued links for good (one of
-    the university demo's answers among them: found by using the app). Each is offered as
-    a link newly found, at the depth it had, scored under the current weights; one fetched
-    or queued meanwhile is left as it is."""
+    """Queue again the links set aside while their subtree was dry (``parked``), for every
+    subtree that is no longer dry; returns how many were queued. Forcing a subtree dry,
+    then keeping it open or clearing it, had lost its links for good (one of the university
+    demo's answers among them: found by using the app), and so did a subtree the
+    statistics found dry and later not (the rest's bound fell below it). Each is offered
+    as a link newly found, at its depth, scored under the current weights; one fetched or
+    queued meanwhile is left as it is."""
     queued = 0
     for part in [part for part in state.parked if not state.is_dry(part)]:
-        for entry in state.parked.pop(part):
-            if entry.key in state.fetched_keys or state.queue.get(entry.key) is not None:
+        links = state.parked.pop(part)
+        state.parked_count -= len(links)
+        for link in links.values():
+            if link.key in state.fetched_keys or state.queue.get(link.key) is not None:
                 continue
-            signal = signal_of(entry)
-            score = entry.score if signal is None else state.link_score(signal)
-            state.queue.offer(entry.key, entry.url, entry.depth, score, signal, room)
+            signal = link.signal
+            depth = link.depth
+            if signal is not None and signal.depth != depth:
+                signal = replace(signal, depth=depth)
+            score = link.score if signal is None else state.link_score(signal)
+            state.queue.offer(link.key, link.url, depth, score, signal, room)
             queued += 1
     return queued

@@ -27,7 +27,7 @@ from pagesift_ui.frontier.urls import MAX_URL_LENGTH, clean, dedupe_key
 from pagesift_ui.page.extract import Page, extract
 from pagesift_ui.session import views
 from pagesift_ui.session.ahead import Popped, popped, put_back, unpark
-from pagesift_ui.session.config import CrawlConfig
+from pagesift_ui.session.config import MAX_LIMIT, CrawlConfig
 from pagesift_ui.session.enqueue import LinkTally, enqueue_links, learn_copies, robots_origin
 from pagesift_ui.session.record import (
     FrontierRow,
@@ -141,6 +141,8 @@ class CrawlSession:
         self.verdicts: list[Verdict] = []
         self.pages_scheduled = 0
         self.pages_fetched = 0
+        #: the page budget: the config's, until the user raises it (``raise_limit``)
+        self.limit = config.limit
         self._page_signals: dict[str, PageSignal] = {}  # url → its signal (for relevance)
         self._relevant_urls: set[str] = set()
         self._samples: list[Sample] = []  # every link the link model learned from, in order
@@ -299,7 +301,7 @@ class CrawlSession:
     def _top_up(self) -> None:
         """§11.14: pop until ``concurrency`` links are in flight or the budget has none left
         (a link in flight counts against the limit), then have the source prefetch them."""
-        room = min(self.config.concurrency, self.config.limit - self.pages_scheduled)
+        room = min(self.config.concurrency, self.limit - self.pages_scheduled)
         while len(self._ahead) < room:
             link = self._pop_for_an_idle_host()
             if link is None:
@@ -324,7 +326,8 @@ class CrawlSession:
         passed: list[Popped] = []
         chosen: Popped | None = None
         for _ in range(LOOKAHEAD_PER_SLOT * self.config.concurrency):
-            entry = next_entry(self.state, self.config.seed_host, self._carried)
+            entry = next_entry(self.state, self.config.seed_host, self._carried,
+                               self.config.max_queued_links)
             if entry is None:
                 break
             link = popped(self.state, entry, self._carried)
@@ -466,7 +469,11 @@ class CrawlSession:
             self.verdicts.append(verdict)
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
                 self.stop_step, self.first_verdict = facts.step, reason
+        # the page may have moved a dry subtree's bound above the rest's: its links set
+        # aside come back before the page's own are offered (ahead.unpark)
+        requeued = unpark(self.state, self.config.max_queued_links) if self.state.parked else 0
         facts.links = self._enqueue(facts, page, relevance)
+        facts.links.unparked = requeued
 
     def _enqueue(self, facts: StepFacts, page: Page, relevance: float) -> LinkTally:
         links = () if page.nofollow else page.links
@@ -485,7 +492,7 @@ class CrawlSession:
         """§11.1 and §11.12: the budget and queue ending, then the record."""
         if facts.stopped and facts.verdict is not None:
             self._end(facts.verdict, facts.step)
-        elif (end := ending(self.state, self.config, self.pages_scheduled,
+        elif (end := ending(self.state, self.limit, self.pages_scheduled,
                             len(self._ahead))) is not None:
             # a budget or queue end overrides a forgiven verdict of the same step
             facts.verdict, facts.stopped = end, True
@@ -535,6 +542,30 @@ class CrawlSession:
         event = self._record(OverrideKind.STOP, note=note or "stopped by the user")
         self._notify_end()
         return event
+
+    @_one_at_a_time
+    def raise_limit(self, limit: int, note: str = "") -> Override:
+        """Raise the page budget to ``limit`` pages; a crawl the budget ended goes on.
+
+        A researcher whose crawl spent its budget before the question was answered had to
+        start again. The budget ends a crawl and sizes nothing else (the dispersion cap
+        keeps the value the first budget gave it, docs/DESIGN.md §9), so the steps taken
+        under the old budget stay what they were, and a replay raises it at the same step.
+        A crawl stopped by a verdict that stood stays stopped: Continue anyway goes on.
+        """
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise ValueError(f"the page budget must be a whole number of pages, got {limit!r}")
+        if not self.limit < limit <= MAX_LIMIT:
+            raise ValueError(f"the page budget can only be raised: it is {self.limit} "
+                             f"pages, so give a number from {self.limit + 1} to {MAX_LIMIT:,}")
+        before, self.limit = self.limit, limit
+        if self.done and self.stop_reason is StopReason.LIMIT_REACHED:
+            self.done, self.stop_reason = False, None
+            if self.first_verdict is StopReason.LIMIT_REACHED:
+                # the end of a budget is not a verdict on the crawl: its own stop is ahead
+                self.stop_step, self.first_verdict = None, None
+        return self._record(OverrideKind.RAISE_LIMIT, str(limit),
+                            note=note or f"page budget raised from {before} to {limit}")
 
     @_one_at_a_time
     def relabel(self, url: str, relevant: bool | None) -> Override:

@@ -20,9 +20,10 @@ from pagesift_ui.frontier.siblings import NO_GROUP, list_blocks_titled
 from pagesift_ui.frontier.urls import MAX_URL_LENGTH, URL_CACHE_SIZE, clean, dedupe_key, skip
 from pagesift_ui.net.policy import Origin
 from pagesift_ui.page.extract import Link, Page
+from pagesift_ui.session.ahead import park
 from pagesift_ui.session.config import CrawlConfig, Scope
 from pagesift_ui.session.scope import in_scope
-from pagesift_ui.session.state import FrontierState, signal_of, stored_signal
+from pagesift_ui.session.state import FrontierState, SetAside, signal_of, stored_signal
 
 __all__ = ["LinkTally", "Skip", "SkipReason", "enqueue_links", "refuse", "requeue", "tally_offer"]
 
@@ -108,6 +109,9 @@ class LinkTally:
     not_considered: int = 0
     queued: int = 0
     requeued: int = 0
+    # links set aside in subtrees the page's statistics found no longer dry, queued again
+    # before the page's links were offered (ahead.unpark)
+    unparked: int = 0
     evicted: list[str] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)  # offered to a full queue, refused
     skipped: list[tuple[str, Skip]] = field(default_factory=list)  # the first examples
@@ -123,11 +127,14 @@ class LinkTally:
         self.rejected.append(url)
 
     def to_dict(self) -> dict[str, Any]:
-        """The record's ``links``; ``not_considered`` only when the cap applied, so records
-        of earlier versions (which never capped) replay to the same dict."""
+        """The record's ``links``; ``not_considered`` only when the cap applied and
+        ``unparked`` only when some came back, so records of earlier versions (which never
+        capped nor set aside a page's links) replay to the same dict."""
         capped = {"not_considered": self.not_considered} if self.not_considered else {}
+        back = {"unparked": self.unparked} if self.unparked else {}
         return {
             **capped,
+            **back,
             "found": self.found,
             "queued": self.queued,
             "requeued": self.requeued,
@@ -239,9 +246,15 @@ def enqueue_links(
         # a queued link passed every check when it was queued: only its score may change
         refusal = None if queued else _refusal(state, link, url, config, robots_allows,
                                                 new_origins)
+        # a link of a dry subtree is set aside, not lost, if robots.txt would let it be
+        # queued (ahead.park); its record counts it as refused for the dry subtree
+        set_aside = refusal is not None and refusal.reason is SkipReason.DRY_SUBTREE and (
+            not config.respect_robots
+            or _robots_refusal(state, url, robots_allows, new_origins) is None)
         if refusal is not None:
             tally.skip(url, refusal)
-            continue
+            if not set_aside:
+                continue
         state.depths.linked(parent, key)
         group = state.focus.siblings.group(parent, block, key, named.get(block, ""))
         target = popularity.linked(parent, key)
@@ -255,6 +268,11 @@ def enqueue_links(
             language, link.in_main and block == NO_GROUP, parent,
             lifts.get(anchor_and_title(link.anchor, context), 0.0) if lifts else 0.0,
         )
+        if set_aside:
+            park(state, subtree(seed_host, url),
+                 SetAside(key, url, link_depth, score_of(signal), signal),
+                 config.max_queued_links)
+            continue
         if queued is not None:
             stored = stored_signal(key, queued[2])
             # the seed, queued again, has no offers; breadth-first ranks by discovery alone
@@ -294,7 +312,11 @@ def _may_score(state: FrontierState, config: CrawlConfig, links: Sequence[Link])
         key = dedupe_key(url)
         if key in fetched:
             continue
-        if key in queue or _refusal_before_robots(state, url, seed_host, scope) is None:
+        if key in queue:
+            wanted.add(link.url)
+            continue
+        refusal = _refusal_before_robots(state, url, seed_host, scope)
+        if refusal is None or refusal.reason is SkipReason.DRY_SUBTREE:  # set aside
             wanted.add(link.url)
     return wanted
 

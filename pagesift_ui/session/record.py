@@ -101,6 +101,7 @@ class OverrideKind(enum.StrEnum):
     CLEAR_SUBTREE = "clear_subtree"  # back to the statistics' verdict for a subtree
     PIN = "pin"  # fetch this queued link next
     DROP = "drop"  # remove this queued link
+    RAISE_LIMIT = "raise_limit"  # the page budget becomes ``target`` pages (a whole number)
 
 
 @dataclass(frozen=True, slots=True)

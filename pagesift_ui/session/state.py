@@ -38,8 +38,24 @@ from pagesift_ui.session.config import CrawlConfig, Strategy
 from pagesift_ui.session.record import PartStats, SubtreeState
 
 __all__ = [
-    "FrontierState", "part_state", "part_stats", "signal_of", "stored_signal", "wilson_rows",
+    "FrontierState", "SetAside", "part_state", "part_stats", "signal_of", "stored_signal",
+    "wilson_rows",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """A link kept out of the queue while its subtree was dry: a queued link popped then
+    (``stepping.next_entry``) or a page's link met then (``enqueue.enqueue_links``). It is
+    queued again, scored under the weights of that time, once the subtree is no longer dry
+    (``ahead.unpark``): no link is lost to a verdict the statistics or the user take back
+    (issue 11, mechanism 2)."""
+
+    key: str
+    url: str
+    depth: int
+    score: float  #: its score when set aside; a link with a signal is scored again
+    signal: LinkSignal | None
 
 
 def part_state(
@@ -118,9 +134,11 @@ class FrontierState:
     text_seen: dict[int, str] = field(default_factory=dict)  # text fingerprint → first URL
     forced_dry: set[str] = field(default_factory=set)
     kept_open: set[str] = field(default_factory=set)
-    # queued links a pop set aside because their subtree was dry, by subtree: queued again
-    # when the user reopens it (keep open, clear, a label), not lost (session/ahead.py)
-    parked: dict[str, list[Entry]] = field(default_factory=dict)
+    # links set aside because their subtree was dry, by subtree and key: queued again once
+    # it is no longer dry (the statistics or the user reopened it), not lost
+    # (session/ahead.py); at most CrawlConfig.max_queued_links in all
+    parked: dict[str, dict[str, SetAside]] = field(default_factory=dict)
+    parked_count: int = 0
     robots_answers: dict[str, bool] = field(default_factory=dict)  # url → allowed
     # the origins (scheme://host:port) whose robots.txt the crawl has asked for: at its
     # links' checks or by fetching one of its pages (docs/DESIGN.md §11.11)

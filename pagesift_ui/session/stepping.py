@@ -15,10 +15,11 @@ from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.frontier.relevance import PageSignal
 from pagesift_ui.frontier.urls import text_fingerprints
 from pagesift_ui.page.extract import Page
+from pagesift_ui.session.ahead import park
 from pagesift_ui.session.config import CrawlConfig
 from pagesift_ui.session.record import Verdict, VerdictFate
 from pagesift_ui.session.rules import NO_STOP_WHY, evidence_markdown
-from pagesift_ui.session.state import FrontierState, signal_of
+from pagesift_ui.session.state import FrontierState, SetAside, signal_of
 from pagesift_ui.session.stepbuild import StepFacts
 
 __all__ = [
@@ -33,10 +34,13 @@ __all__ = [
 ]
 
 
-def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entry | None:
-    """§11.2: pop with the dispersion rule; links of dry subtrees are dropped (their URLs
-    appended to ``dropped``) and the pop repeats. None: the queue is empty. With the
-    thompson strategy the queue is first ranked with a fresh posterior draw."""
+def next_entry(
+    state: FrontierState, seed_host: str, dropped: list[str], room: int
+) -> Entry | None:
+    """§11.2: pop with the dispersion rule; links of dry subtrees are set aside (their URLs
+    appended to ``dropped``; ``ahead.park`` with the queue's ``room``) and the pop repeats.
+    None: the queue is empty. With the thompson strategy the queue is first ranked with a
+    fresh posterior draw."""
     state.resample()
     while True:
         entry = state.queue.pop_diverse(
@@ -51,7 +55,8 @@ def next_entry(state: FrontierState, seed_host: str, dropped: list[str]) -> Entr
         if not state.is_dry(part):
             return entry
         dropped.append(entry.url)
-        state.parked.setdefault(part, []).append(entry)
+        park(state, part, SetAside(entry.key, entry.url, entry.depth, entry.score,
+                                   signal_of(entry)), room)
 
 
 def record_text(state: FrontierState, url: str, text: str) -> str:
@@ -159,11 +164,12 @@ def judge(
 
 
 def ending(
-    state: FrontierState, config: CrawlConfig, pages_scheduled: int, in_flight: int = 0
+    state: FrontierState, limit: int, pages_scheduled: int, in_flight: int = 0
 ) -> StopReason | None:
-    """§11.1: the budget's or the queue's end after a step, or None to go on. A queue that
-    is empty while ``in_flight`` pages are being fetched (§11.14) has not ended."""
-    if pages_scheduled >= config.limit:
+    """§11.1: the budget's (``limit`` pages) or the queue's end after a step, or None to go
+    on. A queue that is empty while ``in_flight`` pages are being fetched (§11.14) has not
+    ended."""
+    if pages_scheduled >= limit:
         return StopReason.LIMIT_REACHED
     if not in_flight and not has_fetchable(state):
         return StopReason.EXHAUSTED

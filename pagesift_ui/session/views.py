@@ -30,6 +30,7 @@ from pagesift_ui.session.state import signal_of, wilson_rows
 __all__ = [
     "frontier_rows",
     "harvest_rate",
+    "page_budget",
     "live_summary",
     "live_wilson_table",
     "page_rows",
@@ -212,6 +213,14 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
     if session.interruption:
         summary.update(_as_recorded(session))
     return summary
+
+
+def page_budget(session: ReadableSession) -> int:
+    """The page budget now: the config's, or the last one the user raised it to
+    (``CrawlSession.raise_limit``; an imported session reads it off its overrides)."""
+    raised = [int(event.target) for event in session.overrides
+              if event.kind is OverrideKind.RAISE_LIMIT and event.target.isdigit()]
+    return raised[-1] if raised else session.config.limit
 
 
 def harvest_rate(relevant_pages: int, pages_fetched: int) -> float:

@@ -153,6 +153,10 @@ def _apply_override(session: CrawlSession, override: Override) -> None:
         session.pin(target)
     elif kind is OverrideKind.DROP:
         session.drop(target)
+    elif kind is OverrideKind.RAISE_LIMIT:
+        if not target.isdigit():
+            raise ValueError(f"a raised page budget must be a whole number, got {target!r}")
+        session.raise_limit(int(target), note=note)
     else:  # an OverrideKind added without teaching the replay about it
         raise ValueError(f"cannot replay the override kind {kind}")
     rebuilt = session.overrides[-1]

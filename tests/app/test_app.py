@@ -667,3 +667,24 @@ def test_recall_is_measured_by_the_answers_of_the_query_asked(at: AppTest) -> No
     at.text_input(key="query").input("mensa opening hours").run()
     at.button(key="start").click().run()
     assert at.session_state.truth is None  # its answers are not known: no recall shown
+
+
+def test_a_crawl_its_budget_ended_goes_on_with_a_raised_budget(at: AppTest) -> None:
+    # a crawl that spent its budget before the question was answered had to start again
+    unfold(at, "setup_limits")
+    at.number_input(key="limit").set_value(3).run()
+    session = start(at)
+    step(at, 3)
+    assert session.done and session.stop_reason is not None
+    assert session.stop_reason.value == "limit_reached"
+    assert "Raise the budget to go on from here" in at.info[0].value
+    assert at.number_input(key="raise_limit_to").value == 6
+    at.number_input(key="raise_limit_to").set_value(5).run()
+    at.button(key="raise_limit").click().run()
+    assert not at.exception
+    assert not session.done and session.limit == 5
+    assert session.overrides[-1].kind is OverrideKind.RAISE_LIMIT
+    assert not at.button(key="step").disabled
+    step(at, 2)
+    assert session.done and session.steps[-1].pages_scheduled == 5
+    assert "· limit 5" in " ".join(c.value for c in at.caption)

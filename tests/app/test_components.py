@@ -266,12 +266,17 @@ def test_explain_verdict_for_every_stop_reason() -> None:
     record = make_record(11, cold=10)
     assert explain_verdict("no_relevant_pages", record, CONFIG).startswith(
         "no_relevant_pages: nothing relevant was found yet and 10 pages in a row")
-    assert explain_verdict("limit_reached", record, CONFIG) == (
+    # the budget the step spent, not the config's: the user may have raised it since
+    at_budget = make_record(200, pages_scheduled=200, pages_fetched=200)
+    assert explain_verdict("limit_reached", at_budget, CONFIG) == (
         "limit_reached: the page budget of 200 is spent")
+    raised = make_record(260, pages_scheduled=260, pages_fetched=260)
+    assert explain_verdict("limit_reached", raised, CONFIG) == (
+        "limit_reached: the page budget of 260 is spent")
     # a sweep cell: 120 spent, the Pages tile 70 (50 pages missing from its snapshot)
     short = make_record(120, pages_scheduled=120, pages_fetched=70)
     assert explain_verdict("limit_reached", short, CONFIG) == (
-        "limit_reached: the page budget of 200 is spent (70 pages read; the other 50 fetches "
+        "limit_reached: the page budget of 120 is spent (70 pages read; the other 50 fetches "
         "failed, were not recorded or were not HTML)")
     assert "no fetchable link" in explain_verdict("exhausted", record, CONFIG)
     assert "the user stopped" in explain_verdict("cancelled", record, CONFIG)
@@ -846,8 +851,15 @@ def test_a_new_session_clears_the_messages_of_earlier_attempts() -> None:
 def test_the_log_names_the_links_set_aside_in_dry_subtrees_and_where_they_went() -> None:
     # "Skipped 1 queued links of dry subtrees first." named neither the links nor their fate
     record = make_record(5, dropped_dry=(CONFIG.seed_url.rstrip("/") + "/fees/a",))
-    assert ("Set aside 1 queued link of dry subtrees first (/fees/a): queued again if you "
-            "keep the subtree open or clear it.") in explain_step(record, CONFIG)
+    assert ("Set aside 1 queued link of dry subtrees first (/fees/a): queued again when the "
+            "subtree is no longer dry (its statistics, or you keeping it open or clearing "
+            "it).") in explain_step(record, CONFIG)
+
+
+def test_the_log_says_when_links_set_aside_come_back_by_the_statistics() -> None:
+    record = make_record(9, links={"found": 3, "queued": 1, "unparked": 13})
+    assert ("Queued again: 13 links set aside while their subtree was dry; with this page "
+            "the statistics no longer find it dry.") in explain_step(record, CONFIG)
 
 
 def test_a_budget_end_is_not_explained_as_a_verdict_to_go_on_past() -> None:
@@ -857,5 +869,5 @@ def test_a_budget_end_is_not_explained_as_a_verdict_to_go_on_past() -> None:
                          forgiven_why=NO_STOP_WHY, verdict_fate=VerdictFate.STOPPED,
                          lead_why="the next 5 links to fetch score 1.53 on average")
     text = explain_step(record, CONFIG)
-    assert text.endswith("the page budget of 200 is spent. The crawl stopped here.")
+    assert text.endswith("the page budget of 400 is spent. The crawl stopped here.")
     assert "Forgiven" not in text and "It stood" not in text

@@ -441,15 +441,16 @@ def test_bench_options_are_checked_before_any_crawl(
 def test_resume_with_settings_that_it_would_ignore_is_refused(
     faults: FaultServer, tmp_path: Path
 ) -> None:
-    # --limit and --patience were dropped without a word: the crawl ran to its saved limit
+    # --limit and --patience were dropped without a word: the crawl ran to its saved limit.
+    # --limit now raises the budget; --patience is refused, and the words say both
     store = tmp_path / "store.db"
     assert crawl(faults, "--db", str(store)).code == 0
     with SessionStore(store) as opened:
         (info,) = opened.list_sessions()
     line = one_line(cli_in_child("crawl", "--resume", info.session_id, "--db", str(store),
                                  "--limit", "80", "--patience", "2"), 2,
-                    "--limit 80 --patience 2 cannot change them", "--continue-anyway",
-                    f"pagesift-ui replay {info.session_id} --limit 80 --patience 2")
+                    "--patience 2 cannot change them", "--limit N raises its page budget",
+                    "--continue-anyway", f"pagesift-ui replay {info.session_id} --patience 2")
     assert "--resume continues the saved crawl with its own settings" in line
     done = cli_in_child("crawl", "--resume", info.session_id, "--db", str(store), "--quiet")
     assert done.code == 0 and "it had stopped" in done.err and "continuing" not in done.err

@@ -13,6 +13,7 @@ import pytest
 from pagesift_ui.errors import BundleError
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind
 from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv, session_bundle
+from pagesift_ui.session.views import page_budget
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 
@@ -136,3 +137,18 @@ def test_one_cap_for_every_way_a_bundle_is_read(tmp_path: Path) -> None:
         stream.truncate(MAX_BUNDLE_BYTES + 1)  # sparse: no disk is used
     with pytest.raises(BundleError, match="is larger than"):
         load_bundle(big)
+
+
+def test_a_raised_budget_travels_in_the_bundle() -> None:
+    config = CrawlConfig.from_mapping(
+        {"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy", "limit": 3, "delay_s": 0.0,
+         "stop_on_verdict": False})
+    with CrawlSession(config, fixture_source(policy=policy_for(config))) as session:
+        session.run()
+        session.raise_limit(5)
+        session.run()
+        view = load_bundle(bundle_json(session_bundle(session)))
+    assert view.config.limit == 3  # the settings the crawl started with
+    assert page_budget(view) == page_budget(session) == 5
+    assert [(o.kind, o.target) for o in view.overrides] == [(OverrideKind.RAISE_LIMIT, "5")]
+    assert view.steps[-1].pages_scheduled == 5

@@ -180,15 +180,48 @@ def test_links_set_aside_in_a_dry_subtree_come_back_when_it_is_reopened(reopen: 
     record = session.step()
     assert head.url in record.dropped_dry
     assert head.key not in {row.key for row in session.frontier(1000)}
+    set_aside = set(session.state.parked[head.subtree])
+    assert head.key in set_aside
     event = getattr(session, reopen)(head.subtree)
-    dropped = len(record.dropped_dry)
+    back = len(set_aside)
     assert event.note.endswith(
-        f"; {dropped} link{'s' * (dropped != 1)} set aside while "
-        f"{'they were' if dropped != 1 else 'it was'} in a dry subtree "
-        f"{'are' if dropped != 1 else 'is'} queued again")
+        f"; {back} link{'s' * (back != 1)} set aside while "
+        f"{'they were' if back != 1 else 'it was'} in a dry subtree "
+        f"{'are' if back != 1 else 'is'} queued again")
     queued = {row.key for row in session.frontier(1000)}
-    assert head.key in queued
-    assert session.state.parked == {}
+    assert set_aside <= queued
+    assert session.state.parked == {} and session.state.parked_count == 0
+
+
+def test_a_link_met_while_its_subtree_is_dry_is_queued_when_the_subtree_is_kept_open() -> None:
+    # a link found while its subtree was dry was refused for good: keeping the subtree open
+    # later could not bring it back unless a page linking it was read again
+    origin = "http://d.example"
+    pages = {
+        origin + "/": "<html><head><title>Home</title></head><body><main><p>Start</p>"
+                      "<a href='/guide/refunds'>refund policy</a> "
+                      "<a href='/shop/cart'>cart</a></main></body></html>",
+        origin + "/guide/refunds": "<html><head><title>Refunds</title></head><body><main>"
+                                   "<h1>Refund policy</h1><p>Our refund policy.</p>"
+                                   "<a href='/shop/returns'>return a parcel</a></main>"
+                                   "</body></html>",
+    }
+    config = CrawlConfig.from_mapping({"seed_url": origin + "/", "query": "refund policy",
+                                       "delay_s": 0.0, "limit": 10, "stop_on_verdict": False,
+                                       "allow_private": True})
+    with CrawlSession(config, DictSource(pages, policy=policy_for(config))) as session:
+        session.step()
+        session.force_dry("d.example/shop")
+        record = session.step()
+        assert record.url == origin + "/guide/refunds"
+        assert [origin + "/shop/returns", "dry subtree"] in record.links["skipped"]
+        assert origin + "/shop/returns" not in {row.url for row in session.frontier(10)}
+        event = session.keep_open("d.example/shop")
+        # /shop/cart stayed queued while dry (not popped): the one set aside is the new link
+        assert event.note.endswith("; 1 link set aside while it was in a dry subtree is "
+                                   "queued again")
+        assert {row.url for row in session.frontier(10)} == {
+            origin + "/shop/cart", origin + "/shop/returns"}
 
 
 def test_stop_now_cancels() -> None:
@@ -256,3 +289,42 @@ def test_a_redirects_target_queued_from_another_page_is_not_fetched_again() -> N
         records = session.run()
     assert [(r.url, r.final_url) for r in records] == [
         (origin + "/", origin + "/"), (origin + "/old-refunds", origin + "/refunds")]
+
+
+def test_a_crawl_its_budget_ended_goes_on_when_the_budget_is_raised() -> None:
+    session = make_session(limit=4, stop_on_verdict=False)
+    session.run()
+    assert session.done and session.stop_reason is StopReason.LIMIT_REACHED
+    assert (session.stop_step, session.first_verdict) == (4, StopReason.LIMIT_REACHED)
+    event = session.raise_limit(7)
+    assert (event.kind, event.target, event.step) == (OverrideKind.RAISE_LIMIT, "7", 4)
+    assert event.note == "page budget raised from 4 to 7"
+    # the end of a budget is not a verdict: the crawl's own stop is ahead again
+    assert not session.done and session.stop_step is None and session.first_verdict is None
+    records = session.run()
+    assert records[-1].pages_scheduled == 7 and session.stop_reason is StopReason.LIMIT_REACHED
+    assert session.limit == 7 and session.config.limit == 4  # the recorded settings stay
+
+
+@pytest.mark.parametrize(("limit", "words"), [
+    (4, "can only be raised: it is 4 pages, so give a number from 5 to 100,000"),
+    (3, "can only be raised"),
+    (100_001, "from 5 to 100,000"),
+    (True, "a whole number of pages"),
+    (5.0, "a whole number of pages"),
+])
+def test_a_budget_can_only_be_raised_to_a_whole_number(limit: object, words: str) -> None:
+    session = make_session(limit=4)
+    with pytest.raises(ValueError, match=words.replace("(", r"\(")):
+        session.raise_limit(limit)  # type: ignore[arg-type]
+    assert session.limit == 4 and session.overrides == []
+
+
+def test_a_verdict_that_stood_is_not_undone_by_a_bigger_budget() -> None:
+    session = make_session()
+    session.run()
+    assert session.stop_reason is StopReason.COVERAGE_REACHED
+    session.raise_limit(80)
+    assert session.done and session.stop_reason is StopReason.COVERAGE_REACHED
+    session.forgive()
+    assert not session.done

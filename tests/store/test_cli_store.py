@@ -272,3 +272,28 @@ def test_a_ctrl_c_in_a_snapshot_keeps_the_pages_read_and_in_a_crawl_the_files(
     code, out, err = crawl(site, "--limit", "3", "--no-save", "--pages-csv", str(csv))
     assert code == 0 and csv.exists() and "pages fetched" in out
     assert "Ctrl-C: writing the files first" in err
+
+
+def test_limit_raises_the_budget_of_a_resumed_crawl_that_spent_it(site: FixtureSite) -> None:
+    # a crawl that spent its budget before its question was answered had to start again:
+    # --limit with --resume was refused ("settings shape a crawl from its first step")
+    code, _, err = crawl(site, "--limit", "3")
+    assert code == 0, err
+    with SessionStore(default_db_path()) as store:
+        (info,) = store.list_sessions()
+    assert info.stop_reason == "limit_reached"
+    code, _, err = run("crawl", "--resume", info.session_id, "--quiet")
+    assert code == 0 and "--limit N (above 3) raises the page budget" in err
+    code, _, err = run("crawl", "--resume", info.session_id, "--limit", "2")
+    assert code == 2
+    assert "--limit: the page budget can only be raised: it is 3 pages" in err
+    code, out, err = run("crawl", "--resume", info.session_id, "--limit", "6", "--quiet")
+    assert code == 0, err
+    assert "of the budget of 6 used" in out
+    with SessionStore(default_db_path()) as store:
+        saved = store.load(info.session_id)
+    assert [r.pages_scheduled for r in saved.steps][-1] == 6
+    assert [(e.override.kind.value, e.override.target, e.after_step) for e in saved.events
+            if e.override is not None] == [("raise_limit", "6", 3)]
+    code, out, _ = run("replay", info.session_id)
+    assert code == 0 and f"the replay reproduces all {len(saved.steps)} recorded steps" in out
