@@ -90,6 +90,7 @@ class Adaptive:
         "_evidence",
         "_last_blocks",
         "_last_fresh",
+        "_last_new",
         "_seen",
         "_sources",
         "_stale",
@@ -110,6 +111,7 @@ class Adaptive:
         self._cold = 0  # blind irrelevant pages in a row while nothing was found
         self._sources = 0  # pages that contributed new evidence
         self._last_fresh = False
+        self._last_new = False  # the last page added a block not read before
         self._last_blocks: tuple[int, ...] = ()  # block indices counted by the last observe
 
     @property
@@ -131,6 +133,15 @@ class Adaptive:
     @property
     def collected(self) -> int:
         return self._collected
+
+    @property
+    def last_new(self) -> bool:
+        """The page of the last ``observe`` read as evidence (relevance at or above
+        ``EVIDENCE_RELEVANCE``) and added at least one on-topic block not read before, however
+        small beside what was collected: ``last_fresh`` without the gain test. What a page
+        proves about its lists reads this (``siblings.sibling_evidence``): the gain test
+        measures the crawl's saturation, not the page."""
+        return self._last_new
 
     @property
     def last_fresh(self) -> bool:
@@ -184,6 +195,7 @@ class Adaptive:
         absent.
         """
         self._last_fresh = False
+        self._last_new = False
         self._last_blocks = ()
         if self._collected == 0:
             if blind and relevance < MIN_RELEVANCE:
@@ -203,6 +215,7 @@ class Adaptive:
         fresh = self._take_blocks(query, markdown, language)
         self._collected += fresh
         self._sources += int(fresh > 0)
+        self._last_new = fresh > 0
         gain = fresh / max(self._collected, 1)
         if gain < self.opts.min_gain or fresh == 0:
             self._stale += 1

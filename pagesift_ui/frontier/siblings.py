@@ -155,10 +155,11 @@ def title_named(query: Query, title: str, language: Language | None = None) -> b
 def sibling_evidence(relevance: float, fresh: bool) -> float:
     """What a fetched page proves about the lists it is in: its relevance, unless it read as
     evidence (relevance at or above ``EVIDENCE_RELEVANCE``) and added no block the crawl had
-    not read (``fresh`` False, adaptive's ``last_fresh``): a page that repeats what was found
-    proves nothing about its siblings (a journal's issues repeating the query's words;
-    docs/DESIGN.md §8a). A page below the bar is not read as evidence at all, so its
-    freshness says nothing and its relevance counts.
+    not read (``fresh`` False): a page that repeats what was found proves nothing about its
+    siblings (a journal's issues repeating the query's words; docs/DESIGN.md §8a). A page
+    below the bar is not read as evidence at all, so its freshness says nothing and its
+    relevance counts. The session passes adaptive's ``last_new`` for a list (any block not
+    read before) and ``last_fresh`` for a name family (the gain test as well).
 
     >>> sibling_evidence(0.7, fresh=False), sibling_evidence(0.7, fresh=True)
     (0.0, 0.7)

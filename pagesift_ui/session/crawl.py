@@ -439,9 +439,14 @@ class CrawlSession:
         # for it and for what the page taught (observe_page), now so this step's
         # pending-lead check sees both.
         # needs_rescore() covers every change and resets its flags: call it every time
-        proved = sibling_evidence(relevance, self.state.adaptive.last_fresh)
-        self.state.focus.siblings.observe(facts.entry.key, proved)
-        self.state.focus.families.observe(facts.entry.key, proved)
+        # a list's credit counts an entry that added any block not read before (last_new),
+        # a name family's only one that passed the gain test too (last_fresh): a family
+        # reaches every member from every page, a list only its own entries (DESIGN §8a)
+        adaptive = self.state.adaptive
+        self.state.focus.siblings.observe(facts.entry.key,
+                                          sibling_evidence(relevance, adaptive.last_new))
+        self.state.focus.families.observe(facts.entry.key,
+                                          sibling_evidence(relevance, adaptive.last_fresh))
         if self.state.focus.needs_rescore():
             facts.rescored = self.state.rescore()
         if link_signal is not None:

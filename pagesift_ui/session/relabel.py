@@ -110,18 +110,22 @@ def apply_labels(
     # §8a): its lists' credit under the key of the link that led to it (the queue's key of
     # the record's ``url``), its backlinks and its links' parent under the key of the page
     # itself (``final_url``); both URLs were clean when recorded, and cleaning is idempotent
+    # (a list's credit reads whether the page added any block not read before, a name
+    # family's whether it passed the gain test too, as CrawlSession._observe_page feeds them)
     proven: dict[str, float] = {}
+    proven_family: dict[str, float] = {}
     relevance_of: dict[str, float] = {}
     for record in steps:
         if not observed(record):
             continue
         relevance = rules_relevance(record, labels)
-        proven[dedupe_key(clean(record.url))] = _proven(record, labels, relevance,
-                                                        replayed.fresh[record.step])
+        key = dedupe_key(clean(record.url))
+        proven[key] = _proven(record, labels, relevance, replayed.new[record.step])
+        proven_family[key] = _proven(record, labels, relevance, replayed.fresh[record.step])
         relevance_of[dedupe_key(clean(record.final_url))] = relevance
     credits_moved = focus.siblings.relabel(proven)
     shares_moved = focus.popularity.relabel(relevance_of)
-    families_moved = focus.families.relabel(proven)
+    families_moved = focus.families.relabel(proven_family)
     parents_moved = _relink(state, relevance_of)
     weights_switched = focus.model.weights != weights
     rescored = False

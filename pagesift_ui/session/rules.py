@@ -192,13 +192,15 @@ class Replayed:
     """The stop rules' state and both harvests after replaying a session's records.
 
     ``fresh`` maps each observed step to whether its page brought new on-topic content (the
-    harvest hit) in the replay.
+    harvest hit) in the replay; ``new`` to whether it added any block not read before
+    (``Adaptive.last_new``, what its lists' credit reads).
     """
 
     adaptive: Adaptive
     fresh: Mapping[int, bool]
     subtrees: Harvest
     clusters: Harvest
+    new: Mapping[int, bool]
 
 
 def replay_rules(
@@ -219,6 +221,7 @@ def replay_rules(
     subtrees, clusters = Harvest(z=z), Harvest(z=z)
     user_forgives = Counter(o.step for o in overrides if o.kind is OverrideKind.FORGIVE)
     fresh: dict[int, bool] = {}
+    new: dict[int, bool] = {}
     for record in steps:
         if observed(record):
             adaptive.observe(query, rules_markdown(record, config.link_blocks_as_evidence),
@@ -226,6 +229,7 @@ def replay_rules(
                              record.blind, rules_language(record, query))
             hit = adaptive.last_fresh
             fresh[record.step] = hit
+            new[record.step] = adaptive.last_new
             subtrees.observe(record.subtree, hit)
             clusters.observe(record.cluster, hit)
         if record.forgiven:
@@ -235,4 +239,4 @@ def replay_rules(
         for _ in range(user_forgives[record.step]):
             adaptive.forgive()
             adaptive.reset_cold()
-    return Replayed(adaptive, fresh, subtrees, clusters)
+    return Replayed(adaptive, fresh, subtrees, clusters, new)
