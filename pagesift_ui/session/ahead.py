@@ -83,11 +83,8 @@ def park(state: FrontierState, part: str, link: SetAside, room: int) -> bool:
     links = state.parked.setdefault(part, {})
     known = links.get(link.key)
     if known is not None:
-        if link.score > known.score or link.depth < known.depth:
-            links[link.key] = SetAside(
-                link.key, link.url, min(link.depth, known.depth),
-                *((link.score, link.signal) if link.score > known.score
-                  else (known.score, known.signal)))
+        better = link if link.score > known.score else known
+        links[link.key] = replace(better, depth=min(link.depth, known.depth))
         return False
     if state.parked_count >= room:
         return False
