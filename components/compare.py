@@ -18,6 +18,7 @@ from components.compare_charts import (
     XAxis,
     compare_figure,
     differences_frame,
+    recall_missing,
     series_of,
     summary_frame,
     uses_recall,
@@ -31,6 +32,7 @@ from components.compare_set import (
     saved_entry,
 )
 from components.decision_log import md_escape
+from components.labels import NO_VALUE
 from components.persist import list_saved
 from components.saved import shown_sessions
 from components.targets import demo_truth
@@ -162,8 +164,13 @@ def _compared(entries: Sequence[Compared]) -> None:
                     width="stretch")
     st.caption("Markers: each session's own stop (the first verdict that stood), with its "
                "stop reason's symbol; an open symbol where it ended later or otherwise.")
+    # a cell with no value (no truth, no verdict that stood) reads "—", not "None" (found by
+    # using the app: mixed tables read "None" under recall for the sessions without truth)
     st.dataframe(summary_frame(entries), key="compare_summary", hide_index=True,
-                 width="stretch")
+                 width="stretch", placeholder=NO_VALUE)
+    if recall_missing(entries):
+        st.caption(f"{NO_VALUE} under recall: that session has no truth to measure recall "
+                   "against; under stop step: no verdict stood.")
     st.subheader("Setting differences")
     differences = differences_frame(entries)
     if differences.empty:

@@ -37,6 +37,7 @@ __all__ = [
     "series_of",
     "stop_marks",
     "summary_frame",
+    "recall_missing",
     "uses_recall",
 ]
 
@@ -93,6 +94,12 @@ class Series:
 def uses_recall(entries: Sequence[Compared]) -> bool:
     """Recall is drawn when every session has it."""
     return bool(entries) and all(e.recall is not None for e in entries)
+
+
+def recall_missing(entries: Sequence[Compared]) -> bool:
+    """Some sessions have a truth and some do not: the summary keeps the recall columns,
+    empty for the sessions without."""
+    return any(e.recall is not None for e in entries) and not uses_recall(entries)
 
 
 def stop_marks(entry: Compared) -> tuple[StopMark, ...]:

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.session import SubtreeState, VerdictFate
 
-__all__ = ["LINKS_READ_LABEL", "STOP_REASONS", "SUBTREE_STATES", "VERDICT_FATES", "Label"]
+__all__ = [
+    "LINKS_READ_LABEL", "NO_VALUE", "STOP_REASONS", "SUBTREE_STATES", "VERDICT_FATES", "Label",
+]
+
+#: What a table cell or a tile shows for a value that does not exist (no truth to measure
+#: recall against, no verdict that stood), instead of "None".
+NO_VALUE = "—"
 
 #: What the form calls ``CrawlConfig.max_links_per_page``; the decision log names it when a
 #: page had more links than that.

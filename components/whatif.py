@@ -30,7 +30,7 @@ from components.charts import (
     stop_rule_lines,
     threshold_line,
 )
-from components.labels import STOP_REASONS
+from components.labels import NO_VALUE, STOP_REASONS
 from components.plain import Trace, plain_figure, scatter, text
 from components.state import AnySession, StateKey, keep_values
 from components.targets import demo_truth
@@ -381,7 +381,9 @@ def render_whatif(session: AnySession) -> None:
     st.button("The session's own options", key="whatif_reset", on_click=_reset_sliders,
               help="put the sliders back to the options this crawl ran with")
     result, view = _view(ss, session, options)
-    st.dataframe(view.frame, key="whatif_table", hide_index=True, width="stretch")
+    # a rule that never fired has no step, pages or recall: "—", not "None"
+    st.dataframe(view.frame, key="whatif_table", hide_index=True, width="stretch",
+                 placeholder=NO_VALUE)
     for note in result.notes:
         st.caption(note)
     left, right = st.columns(2)

@@ -475,6 +475,9 @@ def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> 
     assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
     table = whatif_table(at)
     actual, replayed = table.iloc[0], table.iloc[1]
+    # a rule that never fired reads "—" where it has no step, not "None"
+    shown = next(d for d in at.dataframe if "answers found" in d.value.columns)
+    assert shown.proto.placeholder == "—"
     # the session's own options reproduce its stop
     assert (actual["rule"], actual["step"]) == (session.first_verdict, session.stop_step)
     assert (replayed["rule"], replayed["step"]) == (actual["rule"], actual["step"])

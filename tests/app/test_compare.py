@@ -187,6 +187,9 @@ def test_two_saved_sessions_compare_curves_stops_and_differences(at: AppTest) ->
     summary = frame(at, "compare_summary")
     assert list(summary["session"]) == names
     assert list(summary["steps"]) == [6, 9]
+    # an empty cell reads "—", not "None" (found by using the app)
+    (shown,) = [d for d in at.dataframe if d.value is summary or d.value.equals(summary)]
+    assert shown.proto.placeholder == "—"
     assert list(summary["pages"]) == [live_a.pages_fetched, live_b.pages_fetched]
     for row, live in zip(summary.to_dict("records"), (live_a, live_b), strict=True):
         stop = live.stop_step

@@ -15,6 +15,7 @@ from components.compare_charts import (
     XAxis,
     compare_figure,
     differences_frame,
+    recall_missing,
     series_of,
     stop_marks,
     summary_frame,
@@ -155,6 +156,10 @@ def test_recall_is_drawn_only_when_every_session_has_it() -> None:
     without = Compared("k2", "b", Origin.BUNDLE, view(), None)
     assert uses_recall([with_truth]) and not uses_recall([with_truth, without])
     assert not uses_recall([])
+    # a mixed table keeps the recall columns, empty for the session without: the page
+    # shows "—" there and says why
+    assert recall_missing([with_truth, without])
+    assert not recall_missing([with_truth]) and not recall_missing([without])
     with pytest.raises(ValueError, match="no truth"):
         series_of(without, XAxis.PAGES, recall=True)
 
