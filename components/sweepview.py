@@ -22,6 +22,8 @@ import streamlit as st
 from components.compare_set import add_compared, cell_entry, remember_folder
 from components.decision_log import md_escape
 from components.pages import Page, request_page
+from components.persist import Recording
+from components.sidebar import show_settings
 from components.state import add_flash, set_session
 from pagesift_ui.errors import PagesiftError
 from pagesift_ui.sweep.results import (
@@ -30,6 +32,7 @@ from pagesift_ui.sweep.results import (
     HeatmapGrid,
     SweepResults,
     cell_session,
+    cell_snapshot,
     heatmap_grid,
     load_results,
     metric_columns,
@@ -215,9 +218,20 @@ def on_explore_cell() -> None:
     except PagesiftError as exc:
         ss["sweep_error"] = str(exc)
         return
-    set_session(ss, view)
-    add_flash(ss, "success", f"Opened sweep cell {cell_id} read-only: {len(view.steps)} "
-                             "steps.")
+    # the cell's snapshot, read again, is what "Replay with these settings" plays: a cell
+    # opened in the explorer could not be replayed (the thirtieth session's probe)
+    try:
+        snapshot = cell_snapshot(results, cell_id)
+    except PagesiftError as exc:
+        recording, replayable = None, f" It cannot be replayed: {exc}."
+    else:
+        origin = f"the snapshot of sweep cell {cell_id}"
+        recording = Recording(snapshot.responses, view.config, origin)
+        replayable = " Replay with these settings crawls its snapshot again, offline."
+    set_session(ss, view, recording=recording)
+    show_settings(ss, view.config)
+    add_flash(ss, "success" if recording else "info",
+              f"Opened sweep cell {cell_id} read-only: {len(view.steps)} steps.{replayable}")
     request_page(ss, Page.EXPLORER)
 
 

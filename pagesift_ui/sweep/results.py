@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from pagesift_ui.bench.truth import found_keys, url_key
-from pagesift_ui.errors import BundleError
+from pagesift_ui.errors import BundleError, PagesiftError
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE
 from pagesift_ui.frontier.prequential import (
     BINS,
@@ -31,6 +31,7 @@ from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.session.config import SETTINGS, setting_values
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.session.views import harvest_rate
+from pagesift_ui.sweep.snapshot import LoadedSnapshot, load_payload, read_payload
 from pagesift_ui.sweep.tables import CELL_COLUMNS, MANIFEST_FORMAT, STEP_COLUMNS, session_path
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "SweepResults",
     "calibration",
     "cell_session",
+    "cell_snapshot",
     "filter_cells",
     "heatmap",
     "heatmap_grid",
@@ -115,6 +117,32 @@ def load_results(folder: Path) -> SweepResults:
                               f"{', '.join(missing[:5])}{' …' if len(missing) > 5 else ''} "
                               "column")
     return SweepResults(folder, cells, steps, manifest)
+
+
+def cell_snapshot(results: SweepResults, cell_id: str) -> LoadedSnapshot:
+    """The snapshot a cell crawled, read again from where the spec took it (a file, or a
+    saved session of the default store), to replay the cell with other settings.
+
+    Raises ``BundleError`` saying why it cannot: the cell or its snapshot is unknown, the
+    source cannot be read, or it is not the snapshot the sweep crawled any more (its digest
+    differs)."""
+    try:
+        name = str(results.row_of(cell_id)["snapshot"])
+    except KeyError as exc:
+        raise BundleError(str(exc.args[0])) from exc
+    known = results.manifest.get("snapshots", {}).get(name)
+    if not isinstance(known, dict):
+        raise BundleError(f"the manifest of {results.folder} does not name snapshot {name}")
+    source = str(known.get("source", ""))
+    try:
+        payload = (read_payload(session_id=source.removeprefix("session:"))
+                   if source.startswith("session:") else read_payload(Path(source)))
+    except PagesiftError as exc:
+        raise BundleError(f"snapshot {name} cannot be read from {source}: {exc}") from exc
+    if payload.digest != known.get("digest"):
+        raise BundleError(f"{source} is no longer the snapshot {name} the sweep crawled "
+                          "(its contents changed)")
+    return load_payload(payload)
 
 
 def cell_session(folder: Path, cell_id: str) -> SessionView:

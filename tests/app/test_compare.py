@@ -10,6 +10,7 @@ the cluster) over a snapshot of that demo. Pages are opened the way a callback o
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import math
 from collections.abc import Iterator
@@ -24,12 +25,14 @@ from streamlit.testing.v1 import AppTest
 from components.export import export_json
 from pagesift_ui.bench.truth import url_keys
 from pagesift_ui.demo import shared_demo, start_demo
+from pagesift_ui.errors import BundleError
 from pagesift_ui.frontier.adaptive import MIN_RELEVANCE
 from pagesift_ui.session import CrawlConfig, CrawlSession, StepRecord
 from pagesift_ui.session.bundle import load_bundle
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import SessionStore, StoreSink, start_session
 from pagesift_ui.sweep import load_spec, run_cell
+from pagesift_ui.sweep.results import cell_snapshot, load_results
 from pagesift_ui.sweep.tables import write_cell, write_tables
 from tests.sweep.conftest import run_cli
 
@@ -363,6 +366,16 @@ def test_a_picked_cell_opens_in_compare_and_in_the_explorer(at: AppTest, sweep_f
     assert len(view.steps) == truth_cell["steps"]
     assert [r.url for r in view.steps] == list(table["url"])
     assert at.title[0].value == "pagesift-ui" and at.button(key="step").disabled
+    # and it replays: the cell's snapshot, read again, is its recording (it could not be)
+    assert not at.button(key="replay").disabled
+    at.button(key="replay").click().run()
+    assert not at.exception
+    replay = at.session_state.session
+    assert isinstance(replay, CrawlSession)
+    assert replay.config.query == truth_cell["query_text"]
+    for _ in range(3):
+        at.button(key="step").click().run()
+    assert [r.url for r in replay.steps] == list(table["url"])[:3]
 
 
 # -- the Link model page ------------------------------------------------------------------
@@ -398,3 +411,24 @@ def test_the_link_model_page_scores_the_open_session(at: AppTest) -> None:
         for m in ("log_loss", "brier", "auc")}
     at.number_input(key="quality_window").set_value(3).run()
     assert "model, last 3" in frame(at, "quality_table").columns
+
+
+def test_a_cell_is_replayed_only_from_the_snapshot_it_crawled(sweep_folder: Path,
+                                                               tmp_path: Path) -> None:
+    results = load_results(sweep_folder)
+    cell_id = str(results.cells["cell_id"].iloc[0])
+    assert cell_snapshot(results, cell_id).responses  # read again from its file
+    # a snapshot file that changed since is refused with the reason, not replayed
+    changed = tmp_path / "uni.warc.gz"
+    source = Path(results.manifest["snapshots"][SCENARIO]["source"])
+    changed.write_bytes(source.read_bytes()[:-10])
+    manifest = json.loads(json.dumps(results.manifest))
+    manifest["snapshots"][SCENARIO]["source"] = str(changed)
+    moved = dataclasses.replace(results, manifest=manifest)
+    with pytest.raises(BundleError, match="no longer the snapshot"):
+        cell_snapshot(moved, cell_id)
+    manifest["snapshots"][SCENARIO]["source"] = str(tmp_path / "gone.warc.gz")
+    with pytest.raises(BundleError, match="cannot be read from"):
+        cell_snapshot(dataclasses.replace(results, manifest=manifest), cell_id)
+    with pytest.raises(BundleError, match="no cell nope"):
+        cell_snapshot(results, "nope")
