@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -24,7 +24,7 @@ from components.compare_set import Compared
 from components.labels import STOP_REASONS
 from pagesift_ui.frontier.adaptive import StopReason
 from pagesift_ui.frontier.model import FEATURE_NAMES
-from pagesift_ui.session.views import harvest_rate
+from pagesift_ui.session.views import harvest_rate, page_budget
 from pagesift_ui.sweep.results import setting_differences
 
 __all__ = [
@@ -265,7 +265,9 @@ def _text(value: Any) -> str:
 def differences_frame(entries: Sequence[Compared]) -> pd.DataFrame:
     """The settings in which the sessions differ: one row per setting, one column per
     session, every value as text (a column mixes kinds)."""
-    rows = setting_differences({e.name: e.session.config for e in entries})
+    # the budget each ran to: a raised budget (raise_limit) keeps the config's first one
+    rows = setting_differences({e.name: replace(e.session.config, limit=page_budget(e.session))
+                                for e in entries})
     names = [e.name for e in entries]
     return pd.DataFrame.from_records(
         [{"setting": row["setting"], **{n: _text(row[n]) for n in names}} for row in rows],

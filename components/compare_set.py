@@ -18,7 +18,14 @@ from typing import Any
 
 from components.state import StateKey, ensure_defaults
 from pagesift_ui.errors import BundleError
-from pagesift_ui.session import ReadableSession, StepRecord, VerdictFate
+from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.session import (
+    Override,
+    OverrideKind,
+    ReadableSession,
+    StepRecord,
+    VerdictFate,
+)
 from pagesift_ui.session.bundle import bundle_json, load_bundle, session_bundle
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import SessionStore, StoredSession
@@ -144,11 +151,18 @@ def open_entry(session: ReadableSession, serial: int, truth: Sequence[str] | Non
                     _snapshot(session), _recall(session.steps, truth))
 
 
-def _first_stood(steps: Sequence[StepRecord]) -> StepRecord | None:
+def _first_stood(
+    steps: Sequence[StepRecord], overrides: Sequence[Override] = ()
+) -> StepRecord | None:
     """The first verdict that stood: as ``CrawlSession`` sets ``stop_step`` (any verdict
-    the crawler did not forgive itself, a budget or queue end included)."""
+    the crawler did not forgive itself, a budget or queue end included, but not a budget's
+    end the user raised the budget past: ``raise_limit`` clears it, as it is no verdict; a
+    saved session raised 15 → 30 read "stop step 15" in Compare, found by using the app)."""
+    raised_at = {o.step for o in overrides if o.kind is OverrideKind.RAISE_LIMIT}
     return next((r for r in steps if r.verdict is not None
-                 and r.verdict_fate is not VerdictFate.AUTO_FORGIVEN), None)
+                 and r.verdict_fate is not VerdictFate.AUTO_FORGIVEN
+                 and not (r.verdict is StopReason.LIMIT_REACHED and r.step in raised_at)),
+                None)
 
 
 def saved_view(saved: StoredSession) -> SessionView:
@@ -156,7 +170,7 @@ def saved_view(saved: StoredSession) -> SessionView:
     that could diverge): the stop facts are read off the records as the crawl set them."""
     steps = list(saved.steps)
     overrides = [e.override for e in saved.events if e.override is not None]
-    stood = _first_stood(steps)
+    stood = _first_stood(steps, overrides)
     final = {
         "stop_reason": saved.info.stop_reason or None,
         "first_verdict": stood.verdict.value if stood is not None and stood.verdict else None,

@@ -25,9 +25,10 @@ from components.compare_set import Compared, Origin, add_compared, saved_view
 from components.linkquality import quality_frame
 from components.sweepview import grid_keys, grid_label, heatmap_figure, key_of_event
 from pagesift_ui.frontier.adaptive import StopReason
-from pagesift_ui.session import CrawlConfig, VerdictFate
+from pagesift_ui.session import CrawlConfig, Override, OverrideKind, VerdictFate
 from pagesift_ui.session.view import SessionView
 from pagesift_ui.store import SessionInfo, SessionStatus, StoredSession
+from pagesift_ui.store.replay import SessionEvent
 from pagesift_ui.sweep.results import (
     heatmap_grid,
     metric_columns,
@@ -199,6 +200,27 @@ def test_a_saved_session_reads_its_stop_off_its_records() -> None:
     got = saved_view(saved)
     assert (got.stop_step, got.first_verdict, got.stop_reason) == (
         3, StopReason.SATURATED, StopReason.LIMIT_REACHED)
+
+
+def test_a_saved_session_whose_budget_was_raised_stops_at_its_new_budget() -> None:
+    # raised 2 -> 5 pages: Compare read "stop step 2 · limit_reached" for it, where the
+    # bundle, the CLI and the explorer said 5 (found by using the app)
+    steps = [make_record(step, url=f"{SEED}p{step}", final_url=f"{SEED}p{step}",
+                         pages_fetched=step, pages_scheduled=step) for step in range(1, 6)]
+    for step in (2, 5):
+        steps[step - 1] = make_record(step, url=f"{SEED}p{step}", pages_fetched=step,
+                                      pages_scheduled=step, verdict=StopReason.LIMIT_REACHED,
+                                      verdict_fate=VerdictFate.STOPPED, stopped=True)
+    raised = Override(2, OverrideKind.RAISE_LIMIT, "5", note="page budget raised from 2 to 5")
+    info = SessionInfo("s1", 0.0, 0.0, "q", SEED, "", 5, SessionStatus.DONE, "limit_reached")
+    config = CrawlConfig.from_mapping({**CONFIG.to_dict(), "limit": 2})
+    got = saved_view(StoredSession(info, config, tuple(steps), (SessionEvent(2, raised),), ()))
+    assert (got.stop_step, got.first_verdict) == (5, StopReason.LIMIT_REACHED)
+    entries = [Compared("k1", "raised", Origin.SAVED, got, None),
+               Compared("k2", "plain", Origin.BUNDLE, view(config), None)]
+    # the budget each ran to, not the config's first one
+    assert {"setting": "limit", "raised": "5", "plain": "2"} in (
+        differences_frame(entries).to_dict("records"))
 
 
 def test_a_name_taken_by_another_source_gets_a_number() -> None:
