@@ -133,10 +133,18 @@ def cell_snapshot(results: SweepResults, cell_id: str) -> LoadedSnapshot:
     known = results.manifest.get("snapshots", {}).get(name)
     if not isinstance(known, dict):
         raise BundleError(f"the manifest of {results.folder} does not name snapshot {name}")
-    source = str(known.get("source", ""))
+    source, db = str(known.get("source", "")), known.get("db")
     try:
-        payload = (read_payload(session_id=source.removeprefix("session:"))
-                   if source.startswith("session:") else read_payload(Path(source)))
+        if source.startswith("session:"):
+            payload = read_payload(session_id=source.removeprefix("session:"),
+                                   db=Path(db) if isinstance(db, str) else None)
+        else:
+            # a manifest before absolute sources: relative to where the sweep ran, which
+            # it does not name; the results folder's parent is the usual one
+            path = Path(source)
+            if not path.is_absolute() and not path.exists():
+                path = results.folder.absolute().parent / path
+            payload = read_payload(path)
     except PagesiftError as exc:
         raise BundleError(f"snapshot {name} cannot be read from {source}: {exc}") from exc
     if payload.digest != known.get("digest"):

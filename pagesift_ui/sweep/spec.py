@@ -76,9 +76,12 @@ class SnapshotSpec:
     """One snapshot of the spec: its name, where it came from, its payload."""
 
     name: str
-    source: str  # the file path or "session:ID", for people
+    source: str  # the file's absolute path or "session:ID", for people
     seed_url: str
     payload: SnapshotPayload
+    #: the store of a "session:ID" source, absolute (None: the default store); with the
+    #: source, where the snapshot is read again to replay a cell (``results.cell_snapshot``)
+    db: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +207,11 @@ def _snapshot(index: int, entry: Mapping[str, Any], base: Path) -> SnapshotSpec:
         session_id = _text(where, entry, "session")
         payload, source = read_payload(session_id=session_id, db=db), f"session:{session_id}"
     else:
-        file = Path(base, _text(where, entry, "path"))
-        payload, source = read_payload(file), str(file)
+        # absolute: the manifest names it for a replay from another folder (a relative path
+        # in a spec run from its own folder could not be read from the app's; found by
+        # using the app)
+        file = Path(base, _text(where, entry, "path")).absolute()
+        payload, source, db = read_payload(file), str(file), None
     name = _text(where, entry, "name") if "name" in entry else Path(source).name
     try:
         loaded = load_payload(payload)
@@ -216,7 +222,8 @@ def _snapshot(index: int, entry: Mapping[str, Any], base: Path) -> SnapshotSpec:
     if not seed:
         raise ConfigError(where, f"{source} records no start URL (a WARC from another tool): "
                           "give seed = \"http://…\"")
-    return SnapshotSpec(name, source, seed, payload)
+    return SnapshotSpec(name, source, seed, payload,
+                        str(db.absolute()) if db is not None else None)
 
 
 def _query(index: int, entry: Mapping[str, Any], base: Path, names: Sequence[str]) -> _Query:

@@ -132,7 +132,7 @@ def _manifest(spec: SweepSpec) -> dict[str, Any]:
         "spec": str(spec.path) if spec.path is not None else "",
         "cells": [cell.cell_id for cell in spec.cells],
         "snapshots": {s.name: {"source": s.source, "digest": s.payload.digest,
-                               "seed_url": s.seed_url} for s in spec.snapshots},
+                               "seed_url": s.seed_url, "db": s.db} for s in spec.snapshots},
     }
 
 

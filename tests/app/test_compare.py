@@ -427,6 +427,10 @@ def test_a_cell_is_replayed_only_from_the_snapshot_it_crawled(sweep_folder: Path
     moved = dataclasses.replace(results, manifest=manifest)
     with pytest.raises(BundleError, match="no longer the snapshot"):
         cell_snapshot(moved, cell_id)
+    # a manifest of before absolute sources: a relative one is read beside the results
+    manifest["snapshots"][SCENARIO]["source"] = source.name
+    assert source.parent == sweep_folder.parent
+    assert cell_snapshot(dataclasses.replace(results, manifest=manifest), cell_id).responses
     manifest["snapshots"][SCENARIO]["source"] = str(tmp_path / "gone.warc.gz")
     with pytest.raises(BundleError, match="cannot be read from"):
         cell_snapshot(dataclasses.replace(results, manifest=manifest), cell_id)

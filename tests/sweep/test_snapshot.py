@@ -172,3 +172,26 @@ def test_a_snapshot_is_replayed_as_a_crawl_for_the_query_given(tmp_path: Path) -
     assert main(["replay", str(path), "-q", "x", "--strategy", "bfs", "--out", str(bundle)],
                 out, err) == 0
     assert json.loads(bundle.read_text(encoding="utf-8"))["config"]["strategy"] == "bfs"
+
+
+def test_a_spec_names_its_snapshots_where_they_can_be_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a spec run from its own folder with `path = "x.json"` wrote "x.json" in the manifest,
+    # and a cell opened in the app (run from elsewhere) could not be replayed (found by
+    # using the app); a session's store was not written at all
+    _record_bundle(tmp_path / "helpdesk.json")
+    db = tmp_path / "sessions.sqlite3"
+    with SessionStore(db) as store:
+        session = start_session(store, _snapshot_config(), source=demo_source(_site()))
+        session.run()
+        session.close()
+        session_id = store.list_sessions()[0].session_id
+    monkeypatch.chdir(tmp_path)
+    spec = parse_spec(f'[[snapshots]]\nname = "file"\npath = "helpdesk.json"\n'
+                      f'[[snapshots]]\nname = "saved"\nsession = "{session_id}"\n'
+                      f'db = "sessions.sqlite3"\n'
+                      f'[[queries]]\ntext = "{_site().query}"\n', base=Path("."))
+    file, saved = spec.snapshots
+    assert file.source == str(tmp_path / "helpdesk.json") and file.db is None
+    assert saved.source == f"session:{session_id}" and saved.db == str(db)
