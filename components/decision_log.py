@@ -398,7 +398,15 @@ def explain_override(event: Override) -> str:
         text = f"pinned {event.target}: {event.note.split(': ', 1)[-1]}"
     else:
         text = _OVERRIDE_TEXT[event.kind].format(target=event.target)
+        if event.kind in _NOTE_TAIL and "; " in event.note:
+            # what reopening did ("13 links set aside … are queued again"): the engine's
+            # note said it and the log did not (found by using the app)
+            text += "; " + event.note.split("; ", 1)[1]
     return f"Override after step {event.step}: you {text}."
+
+
+#: Overrides whose note says, after "; ", what else they did.
+_NOTE_TAIL = frozenset({OverrideKind.KEEP_OPEN, OverrideKind.CLEAR_SUBTREE})
 
 
 def _page_entries(

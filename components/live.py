@@ -72,7 +72,8 @@ CAPTIONS = {
                      "for δ = {delta:g}); dashed: prior. The weight in use switches (red) "
                      "only when the mean leaves that band.",
     "chart_forest": "Share of fresh pages per subtree with its Wilson interval; grey band: the "
-                    "rest of the site. Dry (red) = entirely below the rest: its links are skipped.",
+                    "rest of the site. Dry (red) = entirely below the rest: its links are set "
+                    "aside until it is not.",
 }
 
 

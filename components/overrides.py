@@ -123,9 +123,13 @@ def _render_raise_limit(session: AnySession, step: int, text: str) -> None:
     if budget >= MAX_LIMIT:
         return
     left, right, _ = st.columns([1, 1, 2])
-    left.number_input("New page budget", min_value=budget + 1, max_value=MAX_LIMIT,
-                      value=min(2 * budget, MAX_LIMIT), step=50, key="raise_limit_to",
-                      help="pages the crawl may fetch in all, the ones fetched included")
+    # no min or max on the widget: a number typed outside them was shown but not taken,
+    # and the button raised the budget to the default without a word (found by using the
+    # app); the engine refuses it and says the range
+    left.number_input("New page budget", value=min(2 * budget, MAX_LIMIT), step=50,
+                      key="raise_limit_to",
+                      help=f"pages the crawl may fetch in all, the ones fetched included: "
+                           f"{budget + 1} to {MAX_LIMIT:,}")
     right.button("Raise the budget", key="raise_limit", on_click=on_raise_limit,
                  help="go on past the budget's end; a replay raises it at the same step")
 
@@ -182,7 +186,8 @@ _QUEUE_ACTIONS: dict[str, _PickAction] = {
 }
 # The subtree buttons, on the picked subtree.
 _SUBTREE_ACTIONS: dict[str, _PickAction] = {
-    "force_dry": (CrawlSession.force_dry, "{} is forced dry: its links are skipped."),
+    "force_dry": (CrawlSession.force_dry, "{} is forced dry: its links are set aside until "
+                                          "you keep it open or clear it."),
     "keep_open": (CrawlSession.keep_open, "{} is kept open."),
     "clear": (CrawlSession.clear_subtree, "The statistics decide {} again."),
 }

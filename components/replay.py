@@ -85,9 +85,16 @@ def _start_replay(
     played = Recording(recording.answers, recording.config, recording.origin)
     set_session(ss, session, recording=played)
     logger.info("replaying %s offline for %r", recording.origin, config.query)
+    made = sum(event.override is not None for event in recording.events)
+    # a budget raised 15 -> 30 replayed to 15 without a word (found by using the app)
+    not_applied = ("" if not made else
+                   " Its override (a budget raise, a pin, a label, …) is not applied: steer "
+                   "the replay yourself." if made == 1 else
+                   f" Its {made} overrides (budget raises, pins, labels, …) are not applied: "
+                   "steer the replay yourself.")
     add_flash(ss, "info", f"Replaying {recording.origin} offline "
                           f"({len(source.urls)} recorded URLs) for “{config.query}”. "
-                          "Step or Run as usual.")
+                          f"Step or Run as usual.{not_applied}")
 
 
 def render_replay(session: AnySession | None, running: bool) -> None:

@@ -202,13 +202,18 @@ def _open_saved(
     store = SessionStore(args.db)
     if args.resume is not None:
         session = resume(store, args.resume)
-        if args.limit is not None and args.limit != session.limit:
+        budget_note = ""
+        if args.limit is not None and args.limit == session.limit:
+            # exit 0 and not a word, where a lower one is refused (found by using the CLI)
+            budget_note = f"; its page budget is {session.limit} already (--limit)"
+        elif args.limit is not None:
             try:
                 session.raise_limit(args.limit, note=f"page budget raised from "
                                     f"{session.limit} to {args.limit} (--limit)")
             except ValueError as exc:
                 session.close()
                 raise ConfigError("limit", str(exc)) from exc
+            budget_note = f"; page budget raised to {args.limit} (--limit)"
         going_on = ("continuing" if not session.done else
                     f"it had stopped ({session.stop_reason}), so nothing is crawled")
         if args.continue_anyway and session.done and session.stop_reason in FORGIVABLE:
@@ -221,8 +226,12 @@ def _open_saved(
                             if session.stop_reason is StopReason.LIMIT_REACHED else ""))
         elif session.done and session.stop_reason is StopReason.LIMIT_REACHED:
             going_on += f"; --limit N (above {session.limit}) raises the page budget"
+        elif session.done and session.stop_reason in FORGIVABLE:
+            # a raised budget on a crawl a verdict stopped crawled nothing, with no word of
+            # how to go on (found by using the CLI)
+            going_on += "; --continue-anyway goes on past its verdict"
         err.write(f"session {args.resume}: rebuilt {len(session.steps)} saved steps "
-                  f"offline from {store.path}; {going_on}\n")
+                  f"offline from {store.path}{budget_note}; {going_on}\n")
         return session
     assert config is not None
     session = start_session(store, config)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -177,6 +178,16 @@ def run_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         verb = "changes" if len(offline) == 1 else "change"
         err.write(f"note: {', '.join(offline)} {verb} nothing offline: the recorded answers "
                   "are replayed as they came (robots.txt's included)\n")
+    left_out = Counter(e.override.kind.value for e in events if e.override is not None)
+    if left_out and not same:
+        # dropped without a word: a budget raised 15 -> 30 replayed to 15 (found by using
+        # the CLI); the help says so, the output did not
+        kinds = ", ".join(f"{kind} ×{n}" for kind, n in sorted(left_out.items()))
+        total = sum(left_out.values())
+        err.write(f"note: the {total} recorded override{'s' * (total != 1)} ({kinds}) "
+                  f"{'are' if total != 1 else 'is'} not applied: "
+                  f"{'they were' if total != 1 else 'it was'} made on the recorded crawl, "
+                  "which the options given change\n")
     source = ReplaySource(responses)
     replayed = RecordingSink()  # the replay is recorded like a crawl: its bundle replays too
     session = CrawlSession(config, replayed.record(source), sinks=[replayed])

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from pagesift_ui.errors import FetchError, SessionBroken, SessionDone, shown
 from pagesift_ui.frontier.adaptive import EVIDENCE_RELEVANCE, StopReason
+from pagesift_ui.frontier.harvest import subtree
 from pagesift_ui.frontier.leads import Lead
 from pagesift_ui.frontier.links import features
 from pagesift_ui.frontier.relevance import PageSignal
@@ -447,6 +448,11 @@ class CrawlSession:
                                           sibling_evidence(relevance, adaptive.last_new))
         self.state.focus.families.observe(facts.entry.key,
                                           sibling_evidence(relevance, adaptive.last_fresh))
+        # the page may have moved a dry subtree's bound above the rest's: its links set
+        # aside come back now, so this step's lead check sees them (ahead.unpark; after the
+        # lead check, a verdict stood with 13 strong links just queued again: found by
+        # using the app) and the rescore below scores them with the rest
+        requeued = unpark(self.state, self.config.max_queued_links) if self.state.parked else 0
         if self.state.focus.needs_rescore():
             facts.rescored = self.state.rescore()
         if link_signal is not None:
@@ -474,9 +480,6 @@ class CrawlSession:
             self.verdicts.append(verdict)
             if verdict.fate is not VerdictFate.AUTO_FORGIVEN and self.stop_step is None:
                 self.stop_step, self.first_verdict = facts.step, reason
-        # the page may have moved a dry subtree's bound above the rest's: its links set
-        # aside come back before the page's own are offered (ahead.unpark)
-        requeued = unpark(self.state, self.config.max_queued_links) if self.state.parked else 0
         facts.links = self._enqueue(facts, page, relevance)
         facts.links.unparked = requeued
 
@@ -664,8 +667,17 @@ class CrawlSession:
         # pins are served in pin order: "it is fetched next" was said of every pin (found
         # by using the app)
         ahead = self.state.queue.pins_before(key)
-        note = ("pinned to the front: fetched next" if not ahead else
-                f"pinned: fetched after the {ahead} link{'s' * (ahead != 1)} pinned before it")
+        pinned = self.state.queue.get(key)
+        part = subtree(self.config.seed_host, pinned.url) if pinned is not None else ""
+        if part and self.state.is_dry(part):
+            # a pop sets a dry subtree's links aside, pinned or not: "fetched next" was said
+            # of a link then set aside (found by using the app)
+            note = (f"pinned: its subtree {part} is dry, so it is set aside when its turn "
+                    "comes; keep the subtree open to fetch it")
+        else:
+            note = ("pinned to the front: fetched next" if not ahead else
+                    f"pinned: fetched after the {ahead} link{'s' * (ahead != 1)} pinned "
+                    "before it")
         return self._record(OverrideKind.PIN, key, note=note)
 
     @_one_at_a_time

@@ -12,6 +12,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from pagesift_ui.frontier.adaptive import StopReason
+from pagesift_ui.session.config import MAX_LIMIT
 
 __all__ = [
     "FrontierRow",
@@ -104,6 +105,17 @@ class OverrideKind(enum.StrEnum):
     RAISE_LIMIT = "raise_limit"  # the page budget becomes ``target`` pages (a whole number)
 
 
+def raised_budget(target: str) -> int:
+    """The page budget a ``raise_limit`` override's ``target`` names; raises ValueError when
+    it names no page count from 1 to ``MAX_LIMIT`` ("abc" opened from a bundle, and the log
+    read "you raised the page budget to abc pages": found by using the app)."""
+    if not (target.isascii() and target.isdigit() and len(target) <= len(str(MAX_LIMIT))
+            and 1 <= int(target) <= MAX_LIMIT):
+        raise ValueError(f"a raised page budget is a whole number of pages from 1 to "
+                         f"{MAX_LIMIT:,}, got {target!r}")
+    return int(target)
+
+
 @dataclass(frozen=True, slots=True)
 class Override:
     """One override event: ``step`` is the number of steps completed when it happened."""
@@ -135,6 +147,8 @@ class Override:
         changes = data.get("changes")
         if changes is not None and not isinstance(changes, Mapping):
             raise TypeError(f"an override's changes must be an object, got {changes!r}")
+        if data["kind"] == OverrideKind.RAISE_LIMIT.value:
+            raised_budget(str(data.get("target", "")))  # raises ValueError if no page count
         return cls(
             step=int(data["step"]),
             kind=OverrideKind(data["kind"]),

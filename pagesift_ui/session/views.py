@@ -23,6 +23,7 @@ from pagesift_ui.session.record import (
     StepOutcome,
     StepRecord,
     SubtreeState,
+    raised_budget,
 )
 from pagesift_ui.session.rules import replay_rules
 from pagesift_ui.session.state import signal_of, wilson_rows
@@ -218,8 +219,8 @@ def live_summary(session: LiveSession) -> dict[str, Any]:
 def page_budget(session: ReadableSession) -> int:
     """The page budget now: the config's, or the last one the user raised it to
     (``CrawlSession.raise_limit``; an imported session reads it off its overrides)."""
-    raised = [int(event.target) for event in session.overrides
-              if event.kind is OverrideKind.RAISE_LIMIT and event.target.isdigit()]
+    raised = [raised_budget(event.target) for event in session.overrides
+              if event.kind is OverrideKind.RAISE_LIMIT]
     return raised[-1] if raised else session.config.limit
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 
 from pagesift_ui.errors import ReplayDiverged
 from pagesift_ui.session import CrawlSession, Override, OverrideKind, StepRecord
-from pagesift_ui.session.record import StepOutcome
+from pagesift_ui.session.record import StepOutcome, raised_budget
 
 __all__ = [
     "SessionEvent",
@@ -154,9 +154,7 @@ def _apply_override(session: CrawlSession, override: Override) -> None:
     elif kind is OverrideKind.DROP:
         session.drop(target)
     elif kind is OverrideKind.RAISE_LIMIT:
-        if not target.isdigit():
-            raise ValueError(f"a raised page budget must be a whole number, got {target!r}")
-        session.raise_limit(int(target), note=note)
+        session.raise_limit(raised_budget(target), note=note)
     else:  # an OverrideKind added without teaching the replay about it
         raise ValueError(f"cannot replay the override kind {kind}")
     rebuilt = session.overrides[-1]

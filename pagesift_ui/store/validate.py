@@ -27,7 +27,13 @@ from pagesift_ui.frontier.links import SCORE_TERM_NAMES, LinkVia
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.net.rendered import MAX_LISTED_REFUSALS, RenderEnd
 from pagesift_ui.net.sitemaps import MAX_FILE_NOTES, SitemapFound, SitemapOutcome
-from pagesift_ui.session.record import OverrideKind, StepOutcome, SubtreeState, VerdictFate
+from pagesift_ui.session.record import (
+    OverrideKind,
+    StepOutcome,
+    SubtreeState,
+    VerdictFate,
+    raised_budget,
+)
 
 __all__ = [
     "ERROR",
@@ -365,11 +371,22 @@ _CHANGES = record({}, {
     "shares_moved": boolean, "families_moved": boolean, "parents_moved": _COUNT, "subtree": text(),
     "before": _LABEL_STATE, "after": _LABEL_STATE,
 })
-_OVERRIDE = record(
+_OVERRIDE_FIELDS = record(
     {"step": _COUNT, "kind": choice(*(k.value for k in OverrideKind))},
     {"target": text(), "value": nullable(boolean), "note": text(),
      "changes": nullable(_CHANGES)},
 )
+
+
+def _override(value: Any, path: str, error: ErrorClass) -> None:
+    """An override's fields, and a raised budget's target a page count: "abc" opened and
+    the log read "you raised the page budget to abc pages" (found by using the app)."""
+    _OVERRIDE_FIELDS(value, path, error)
+    if value["kind"] == OverrideKind.RAISE_LIMIT.value:
+        try:
+            raised_budget(value.get("target", ""))
+        except ValueError as exc:
+            _fail(error, _join(path, "target"), str(exc))
 
 _VERDICT_ROW = items(_anything, size=3)
 _SUMMARY = record({}, {
@@ -432,7 +449,7 @@ _RESPONSES = record({"version": integer(), "items": items(check_answer, limit=MA
 
 
 def check_override(value: Any, path: str, error: ErrorClass = BundleError) -> None:
-    _OVERRIDE(value, path, error)
+    _override(value, path, error)
 
 
 def check_bundle(data: Any) -> None:
@@ -445,7 +462,7 @@ def check_bundle(data: Any) -> None:
     top = record(
         {"config": mapping(_anything, limit=1_000),
          "steps": items(_STEP, limit=MAX_STEPS),
-         "overrides": items(_OVERRIDE, limit=MAX_STEPS),
+         "overrides": items(_override, limit=MAX_STEPS),
          "labels": mapping(boolean),
          "final": _FINAL},
         {"tool": text(), "created_at": text(), "stop_reason": nullable(_REASON),

@@ -682,6 +682,12 @@ def test_a_crawl_its_budget_ended_goes_on_with_a_raised_budget(at: AppTest) -> N
     assert session.stop_reason.value == "limit_reached"
     assert "Raise the budget to go on from here" in at.info[0].value
     assert at.number_input(key="raise_limit_to").value == 6
+    # a budget not above is refused with the range, not replaced by the default
+    at.number_input(key="raise_limit_to").set_value(2).run()
+    at.button(key="raise_limit").click().run()
+    assert session.done and session.limit == 3
+    assert ("the page budget can only be raised: it is 3 pages, so give a number from 4 to "
+            "100,000") in " ".join(e.value for e in at.error)
     at.number_input(key="raise_limit_to").set_value(5).run()
     at.button(key="raise_limit").click().run()
     assert not at.exception

@@ -871,3 +871,18 @@ def test_a_budget_end_is_not_explained_as_a_verdict_to_go_on_past() -> None:
     text = explain_step(record, CONFIG)
     assert text.endswith("the page budget of 400 is spent. The crawl stopped here.")
     assert "Forgiven" not in text and "It stood" not in text
+
+
+def test_the_log_says_what_keeping_a_subtree_open_queued_again() -> None:
+    # the engine's note said "13 links … are queued again" and the log did not (found by
+    # using the app)
+    event = Override(7, OverrideKind.KEEP_OPEN, "uni.localhost/international/countries",
+                     note="kept open; 13 links set aside while they were in a dry subtree "
+                          "are queued again")
+    assert explain_override(event) == (
+        "Override after step 7: you kept subtree uni.localhost/international/countries open "
+        "whatever its interval says; 13 links set aside while they were in a dry subtree are "
+        "queued again.")
+    plain = Override(7, OverrideKind.CLEAR_SUBTREE, "a.example/x", note="statistics decide again")
+    assert explain_override(plain) == (
+        "Override after step 7: you let the statistics decide subtree a.example/x again.")

@@ -166,6 +166,7 @@ def test_replay_with_another_query_runs_offline(apps: list[AppTest]) -> None:
     click(at, "start")
     click(at, "step", 4)
     recorded = at.session_state.session
+    recorded.pin(recorded.frontier(2)[1].key)
     at.text_input(key="query").input("library opening_hours").run()
     click(at, "replay")
     replay = at.session_state.session
@@ -176,6 +177,10 @@ def test_replay_with_another_query_runs_offline(apps: list[AppTest]) -> None:
     # the message escapes the query once for Markdown: twice, it showed its backslash
     flash = next(i.value for i in at.info if i.value.startswith("Replaying"))
     assert "for “library opening\\_hours”" in flash and "\\\\" not in flash
+    # the recorded pin is not replayed, and the message says so (a raised budget replayed
+    # to the first one without a word: found by using the app)
+    assert flash.endswith("Its override (a budget raise, a pin, a label, …) is not applied: "
+                          "steer the replay yourself.")
     assert replay.config.seed_url == recorded.config.seed_url
 
     answered = requests()

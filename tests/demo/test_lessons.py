@@ -109,3 +109,18 @@ def test_the_university_reads_journals_without_finding_anything_new() -> None:
     visa = found["http://www.uni.localhost/international/visas/financial-requirements"]
     assert visa == max(found[f"http://{h}{t}"] for h, t in site.relevant)
     assert sum(v.fate is VerdictFate.AUTO_FORGIVEN for v in session.verdicts) >= 1
+
+
+def test_links_given_back_at_a_verdict_are_in_the_queue_the_verdict_is_judged_on() -> None:
+    # the university's countries pages: their subtree is dry, then not, at the step a
+    # coverage verdict fires; the links came back after the lead check, so the verdict stood
+    # with 13 strong links just queued again (found by using the app)
+    site = site_of("university")
+    config = CrawlConfig(seed_url=demo_seed(site), query=site.query)
+    with CrawlSession(config, demo_source(site)) as session:
+        session.run()
+    given_back = [r for r in session.steps
+                  if (r.links or {}).get("unparked", 0) and r.verdict is not None]
+    assert given_back
+    assert all(r.lead_pending and r.verdict_fate is VerdictFate.AUTO_FORGIVEN
+               for r in given_back)

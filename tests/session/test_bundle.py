@@ -14,6 +14,7 @@ from pagesift_ui.errors import BundleError
 from pagesift_ui.session import CrawlConfig, CrawlSession, OverrideKind
 from pagesift_ui.session.bundle import bundle_json, load_bundle, pages_csv, session_bundle
 from pagesift_ui.session.views import page_budget
+from pagesift_ui.store.portable import load_portable
 from tests.fakes import FIXTURE_ORIGIN, fixture_source, policy_for
 
 
@@ -152,3 +153,21 @@ def test_a_raised_budget_travels_in_the_bundle() -> None:
     assert page_budget(view) == page_budget(session) == 5
     assert [(o.kind, o.target) for o in view.overrides] == [(OverrideKind.RAISE_LIMIT, "5")]
     assert view.steps[-1].pages_scheduled == 5
+
+
+@pytest.mark.parametrize("target", ["abc", "0", "100001", "", "٣", "9" * 400])
+def test_a_raised_budget_that_is_no_page_count_is_refused(target: str) -> None:
+    # "abc" opened, and the log read "you raised the page budget to abc pages" (found by
+    # using the app)
+    config = CrawlConfig.from_mapping(
+        {"seed_url": FIXTURE_ORIGIN + "/", "query": "refund policy", "limit": 3, "delay_s": 0.0})
+    with CrawlSession(config, fixture_source(policy=policy_for(config))) as session:
+        session.run()
+        session.raise_limit(5)
+        bundle = json.loads(bundle_json(session_bundle(session)))
+    bundle["overrides"][0]["target"] = target
+    with pytest.raises(BundleError, match=r"overrides\[0\] is malformed: a raised page budget "
+                                          "is a whole number of pages from 1 to 100,000"):
+        load_bundle(json.dumps(bundle))
+    with pytest.raises(BundleError, match="overrides\\[0\\].target: a raised page budget"):
+        load_portable(json.dumps(bundle).encode("utf-8"))

@@ -328,3 +328,16 @@ def test_a_verdict_that_stood_is_not_undone_by_a_bigger_budget() -> None:
     assert session.done and session.stop_reason is StopReason.COVERAGE_REACHED
     session.forgive()
     assert not session.done
+
+
+def test_a_pin_in_a_dry_subtree_says_it_is_set_aside_not_fetched_next() -> None:
+    # "pinned to the front: fetched next", then the next step set it aside (found by using
+    # the app)
+    session = make_session()
+    session.step()
+    head = session.frontier(1)[0]
+    session.force_dry(head.subtree)
+    event = session.pin(head.key)
+    assert event.note == (f"pinned: its subtree {head.subtree} is dry, so it is set aside "
+                          "when its turn comes; keep the subtree open to fetch it")
+    assert head.url in session.step().dropped_dry

@@ -152,6 +152,8 @@ def test_continue_anyway_resumes_a_crawl_past_the_verdict_that_stood(
     with SessionStore(default_db_path()) as store:
         (info,) = store.list_sessions()
     assert info.stop_reason in ("coverage_reached", "saturated", "no_relevant_pages"), out
+    code, _, err = run("crawl", "--resume", info.session_id, "--quiet")
+    assert code == 0 and "so nothing is crawled; --continue-anyway goes on past its verdict" in err
     code, out, err = run("crawl", "--resume", info.session_id, "--continue-anyway", "--quiet")
     assert code == 0, err
     assert f"continuing past its verdict {info.stop_reason} (--continue-anyway)" in err
@@ -289,7 +291,9 @@ def test_limit_raises_the_budget_of_a_resumed_crawl_that_spent_it(site: FixtureS
     assert "--limit: the page budget can only be raised: it is 3 pages" in err
     code, out, err = run("crawl", "--resume", info.session_id, "--limit", "6", "--quiet")
     assert code == 0, err
-    assert "of the budget of 6 used" in out
+    assert "of the budget of 6 used" in out and "; page budget raised to 6 (--limit)" in err
+    code, _, err = run("crawl", "--resume", info.session_id, "--limit", "6", "--quiet")
+    assert code == 0 and "its page budget is 6 already (--limit)" in err
     with SessionStore(default_db_path()) as store:
         saved = store.load(info.session_id)
     assert [r.pages_scheduled for r in saved.steps][-1] == 6
@@ -297,3 +301,8 @@ def test_limit_raises_the_budget_of_a_resumed_crawl_that_spent_it(site: FixtureS
             if e.override is not None] == [("raise_limit", "6", 3)]
     code, out, _ = run("replay", info.session_id)
     assert code == 0 and f"the replay reproduces all {len(saved.steps)} recorded steps" in out
+    # with other options the overrides are not applied, and the replay says so
+    code, out, err = run("replay", info.session_id, "--patience", "3")
+    assert code == 0 and "of the budget of 3 used" in out
+    assert ("note: the 1 recorded override (raise_limit ×1) is not applied: it was made on "
+            "the recorded crawl, which the options given change") in err
