@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from pagesift_ui.bench import BenchReport, Truth, run_bench
-from pagesift_ui.bench.graph import oracle_order
+from pagesift_ui.bench.graph import explore_site, oracle_order
 from pagesift_ui.bench.report import markdown_table, write_outputs
+from pagesift_ui.bench.truth import url_key
 from pagesift_ui.demo import build_site, start_demo
 from pagesift_ui.frontier.adaptive import COLD_PATIENCE, StopReason
+from pagesift_ui.net.fetcher import Fetcher
 from pagesift_ui.session import CrawlConfig, CrawlSession
 from tests.fakes import demo_seed, demo_source, policy_for
 
@@ -121,3 +123,24 @@ def test_the_bench_line_names_the_crawler_that_missed_90_percent() -> None:
     assert report.speedup_at(0.9) is None
     assert _short_of_90(report) == ("breadth-first never reached 90% recall within 2 pages, "
                                     "so there is no ratio")
+
+
+def test_the_oracle_has_the_crawlers_budget() -> None:
+    # with --limit 40 the oracle reported 53 pages and all the answers, past the "pages per
+    # crawler" (found by using the command line)
+    site = build_site("helpdesk")
+    with start_demo("helpdesk") as server:
+        truth = Truth(site.query, server.seed_url, tuple(server.truth_urls()))
+        config = CrawlConfig.from_mapping({"seed_url": server.seed_url, "query": site.query,
+                                           "delay_s": 0.0})
+        fetcher = Fetcher(config.fetch_policy())
+        try:
+            graph = explore_site(fetcher, config)
+        finally:
+            fetcher.close()
+        needed = len(oracle_order(graph.edges, graph.aliases, url_key(server.seed_url),
+                                  frozenset(truth.keys))[0])
+        report = run_bench("helpdesk", truth, needed - 2, graph=graph, bfs=False)
+    oracle = report.curve("oracle")
+    assert oracle.pages == needed - 2 and oracle.recall[-1] < 1.0
+    assert oracle.own_stop_reason == f"limit_reached (all relevant take {needed} pages)"
