@@ -7,7 +7,10 @@ Layout of ``RESULTS/``:
 - ``sessions/<cell_id>.json``: its session bundle (``docs/SESSION_FORMAT.md``);
 - ``cells.parquet`` / ``cells.csv``: one row per cell of the spec (``CELL_COLUMNS``);
 - ``steps.parquet`` / ``steps.csv``: one row per step of every cell (``STEP_COLUMNS``);
-- ``manifest.json``: the spec's cells in order and its snapshots.
+- ``manifest.json``: the spec's cells in order and its snapshots (each with its ``source``,
+  a file's absolute path or ``session:ID``, the ``db`` of a session's store, its SHA-256
+  ``digest`` and ``seed_url``: where a cell's snapshot is read again to replay it,
+  ``results.cell_snapshot``).
 
 The Parquet files carry an explicit schema, so a column has the same type whether or not the
 first cell failed or had a truth.
