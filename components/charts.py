@@ -10,7 +10,6 @@ steps completed when the user acted).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,7 +18,12 @@ import plotly.graph_objects as go
 
 from components.labels import STOP_REASONS, SUBTREE_STATES, VERDICT_FATES
 from components.plain import Trace, bar, plain_figure, scatter, text
-from pagesift_ui.frontier.adaptive import COLD_PATIENCE, MIN_SOURCES, StopReason
+from pagesift_ui.frontier.adaptive import (
+    COLD_PATIENCE,
+    MIN_SOURCES,
+    StopReason,
+    covered_stale_limit,
+)
 from pagesift_ui.frontier.model import FEATURE_NAMES
 from pagesift_ui.frontier.stats import z_one_sided
 from pagesift_ui.session import (
@@ -123,7 +127,7 @@ def stop_rule_lines(patience: int) -> list[tuple[dict[str, object], dict[str, ob
         threshold_line(level, f"{label}: {level}",
                        {"dash": "dash", "color": colour, "width": 1}, "top left", 10)
         for level, label, colour in (
-            (max(math.ceil(patience / 2), 1), "coverage_reached once covered", "#2ca02c"),
+            (covered_stale_limit(patience), "coverage_reached once covered", "#2ca02c"),
             (patience, "saturated", "#d62728"),
             (COLD_PATIENCE * patience, "no_relevant_pages (cold)", "#7f7f7f"),
         )

@@ -22,6 +22,7 @@ from pagesift_ui.frontier.adaptive import (
     EVIDENCE_RELEVANCE,
     MIN_RELEVANCE,
     MIN_SOURCES,
+    covered_stale_limit,
 )
 from pagesift_ui.frontier.families import family_of
 from pagesift_ui.frontier.siblings import NAMED_LIST_CREDIT
@@ -102,7 +103,7 @@ def explain_verdict(reason: str, record: StepRecord, config: CrawlConfig) -> str
     ``stale``/``cold`` would read 0 there.
     """
     patience = config.adaptive.patience
-    half = max(math.ceil(patience / 2), 1)
+    half = covered_stale_limit(patience)
     fired = record.verdict is not None and record.verdict.value == reason
     stale = record.verdict_stale if fired else record.stale
     cold = record.verdict_cold if fired else record.cold
@@ -248,20 +249,40 @@ def _top_units(detail: Mapping[str, Any] | None, n: int = 3) -> str:
     return ", ".join(shown)
 
 
-def _evidence_text(record: StepRecord) -> str:
+def _evidence_text(record: StepRecord, config: CrawlConfig) -> str:
+    """What the page added and what that did to Stale, in the stop rules' own bands
+    (``Adaptive.observe``): "Nothing new" was said of pages that left Stale where it was, so a
+    class counting the log's "Nothing new" did not get the Stale tile (found by teaching with
+    the app)."""
+    rel = record.relevance
+    if rel is None:
+        return ""
     added = [f"{t} +{a}" for t, a in zip(record.terms, record.evidence_added, strict=False) if a]
-    if not added:
-        return "Nothing new." if record.relevance is not None else ""
-    blocks = len(record.evidence_blocks)
-    return f"New evidence: {', '.join(added)} from {blocks} block{'s' * (blocks != 1)}."
+    if rel >= EVIDENCE_RELEVANCE and added:
+        blocks = len(record.evidence_blocks)
+        new = f"New evidence: {', '.join(added)} from {blocks} block{'s' * (blocks != 1)}"
+        if record.fresh:
+            return f"{new}: Stale back to 0."
+        return (f"{new}, under {config.adaptive.min_gain:.0%} of all the evidence read: "
+                "counts toward Stale.")
+    if rel >= EVIDENCE_RELEVANCE:
+        return "Nothing new (its blocks were read before): counts toward Stale."
+    if rel >= MIN_RELEVANCE:
+        return "Neither new nor stale: too weak to be read as evidence, Stale stays."
+    if any(record.evidence):
+        return "Nothing new (irrelevant after a find): counts toward Stale."
+    return "Nothing new, and nothing found yet: not stale."
 
 
 def _coverage_text(record: StepRecord, config: CrawlConfig) -> str:
     target = config.adaptive.evidence_per_term
     at_target = sum(e >= target for e in record.evidence)
+    # the share is the mean of each term's min(1, evidence / target): "2/3 terms at 3 (78%)"
+    # read as a sum a class could not make (found by teaching with the app)
     return (
-        f"Coverage {at_target}/{len(record.terms)} terms at {target} ({record.coverage:.0%}; "
-        f"needs {config.adaptive.coverage_threshold:.0%}), sources {record.sources} (needs "
+        f"Coverage {record.coverage:.0%} (needs {config.adaptive.coverage_threshold:.0%}; the "
+        f"mean over terms of evidence up to {target}; {at_target} of {len(record.terms)} "
+        f"terms at {target}), sources {record.sources} (needs "
         f"{MIN_SOURCES}). Stale {record.stale}/{config.adaptive.patience}, cold {record.cold}/"
         f"{COLD_PATIENCE * config.adaptive.patience}."
     )
@@ -365,7 +386,8 @@ def explain_step(record: StepRecord, config: CrawlConfig, *, verdict_first: bool
     that scrolls, and at its end the verdict, the point of a stop, was out of sight."""
     parts = [_head_text(record, config)]
     if record.outcome is StepOutcome.FETCHED:
-        parts += [_relevance_text(record), _evidence_text(record), _coverage_text(record, config)]
+        parts += [_relevance_text(record), _evidence_text(record, config),
+                  _coverage_text(record, config)]
     parts += _tail_text(record, config)
     verdict = _verdict_text(record, config)
     parts = [*verdict, *parts] if verdict_first else [*parts, *verdict]

@@ -9,7 +9,12 @@ from typing import Any
 import streamlit as st
 
 from components.labels import STOP_REASONS
-from pagesift_ui.frontier.adaptive import COLD_PATIENCE, EVIDENCE_RELEVANCE, StopReason
+from pagesift_ui.frontier.adaptive import (
+    COLD_PATIENCE,
+    EVIDENCE_RELEVANCE,
+    StopReason,
+    covered_stale_limit,
+)
 from pagesift_ui.session import CrawlConfig, StepRecord
 from pagesift_ui.session.views import harvest_rate
 
@@ -83,6 +88,7 @@ def headline_metrics(
     stale = int(summary.get("stale", last.stale if last else 0))
     cold = int(summary.get("cold", last.cold if last else 0))
     verdict, verdict_note = _verdict_value(summary, last)
+    covered_at = covered_stale_limit(patience)
     return [
         Metric("Pages fetched", str(summary.get("pages_fetched", 0)),
                "distinct HTML pages read. Every link taken is a step; a duplicate, an error "
@@ -94,16 +100,22 @@ def headline_metrics(
                "harvest rate; Compare and the sweeps plot the same)", _fresh_note(summary)),
         Metric("Queue", str(summary.get("queue_length", 0)),
                "links waiting to be fetched; those of dry subtrees (found or forced dry) are "
-               "dropped when their turn comes, not fetched", _dry_note(summary)),
+               "set aside when their turn comes, until the subtree is not dry",
+               _dry_note(summary)),
         Metric("Coverage", f"{summary.get('coverage', 0.0):.0%}",
                f"mean over terms of min(1, evidence / {config.adaptive.evidence_per_term}); "
                f"coverage_reached needs {config.adaptive.coverage_threshold:.0%}"),
         Metric("Stale", f"{stale} / {patience}",
-               f"pages in a row that brought nothing new, against patience {patience}: "
-               "saturated when it reaches patience. A page's new evidence counts only if it "
-               f"is at least the minimum gain ({config.adaptive.min_gain:.0%}) of all "
+               f"pages that brought nothing new since the last that did, against patience "
+               f"{patience}: saturated when it reaches patience, coverage_reached at "
+               f"{covered_at} once the query is covered. A page's new evidence counts only "
+               f"if it is at least the minimum gain ({config.adaptive.min_gain:.0%}) of all "
                "collected so far, so a step that lists a little new evidence can still be "
-               "stale. A verdict the crawler forgives resets it to 0"),
+               "stale; a page too weak to be read as evidence leaves it as it is. A verdict "
+               "the crawler forgives resets it to 0",
+               # the 3 that ends a covered query showed only as a dashed line on a chart,
+               # beside a tile reading "3 / 5" (found by teaching with the app)
+               f"{covered_at} ends it: covered" if summary.get("covered") else None),
         Metric("Cold", f"{cold} / {COLD_PATIENCE * patience}",
                "clue-less irrelevant pages in a row before anything was found: "
                f"no_relevant_pages at {COLD_PATIENCE}×patience"),

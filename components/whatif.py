@@ -369,9 +369,14 @@ def keep_sliders(ss: MutableMapping[StateKey, Any]) -> None:
 def render_whatif(session: AnySession) -> None:
     """The panel: sliders, the table of stops, the notes and the two charts."""
     ss = st.session_state
+    # "forgiven where a link with clues was pending" beside a lesson that turns lead
+    # forgiveness off (found by teaching with the app): say which the replay does
+    forgiving = ("with a verdict forgiven where a strong link was pending then, as the "
+                 "crawler did" if session.config.forgive_leads else
+                 "with no verdict forgiven for a pending link: lead forgiveness is off for "
+                 "this session, as it was for the crawler")
     st.caption("Move the stop options: the stop rules are replayed over the recorded steps "
-               "(no network, no refetch), with a verdict forgiven where a link with clues "
-               "was pending then, as the crawler did. With the session's own options the "
+               f"(no network, no refetch), {forgiving}. With the session's own options the "
                "replay gives its own verdicts. Recall is shown for the demo sites, whose "
                "answers are known.")
     if not session.steps:

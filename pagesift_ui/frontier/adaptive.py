@@ -25,6 +25,7 @@ __all__ = [
     "MIN_RELEVANCE",
     "MIN_SOURCES",
     "Adaptive",
+    "covered_stale_limit",
     "AdaptiveOptions",
     "StopReason",
 ]
@@ -55,6 +56,12 @@ class StopReason(enum.StrEnum):
     LIMIT_REACHED = "limit_reached"
     EXHAUSTED = "exhausted"
     CANCELLED = "cancelled"
+
+
+def covered_stale_limit(patience: int) -> int:
+    """The stale pages that end a covered query: half the patience, rounded up, at least 1
+    (the seed's ``adaptive.rs``; the tiles, the log and the charts show the same number)."""
+    return max(math.ceil(patience / 2), 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +259,7 @@ class Adaptive:
         as long as the uncovered patience.
         """
         patience = max(self.opts.patience, 1)
-        if self.covered() and self._stale >= max(math.ceil(patience / 2), 1):
+        if self.covered() and self._stale >= covered_stale_limit(patience):
             return StopReason.COVERAGE_REACHED
         if self._stale >= patience:
             return StopReason.SATURATED

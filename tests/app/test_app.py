@@ -475,6 +475,10 @@ def test_the_what_if_panel_replays_the_stops_with_other_options(at: AppTest) -> 
     assert at.slider(key="whatif_patience").value == session.config.adaptive.patience
     table = whatif_table(at)
     actual, replayed = table.iloc[0], table.iloc[1]
+    # the caption says whether the replay forgives for a pending link, as the session did
+    captions = " ".join(c.value for c in at.caption)
+    assert (("with no verdict forgiven for a pending link: lead forgiveness is off"
+             in captions) == (not session.config.forgive_leads))
     # a rule that never fired reads "—" where it has no step, not "None"
     shown = next(d for d in at.dataframe if "answers found" in d.value.columns)
     assert shown.proto.placeholder == "—"

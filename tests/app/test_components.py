@@ -132,8 +132,9 @@ def test_explain_step_tells_score_relevance_coverage_and_counters() -> None:
     assert text.startswith("Step 12: fetched /admissions/fees “Fees” (score 2.61: ")
     assert "anchor 1.00 × 2.00 + context 0.50 × 1.00 + parent 0.80 × 0.50, depth → 2.61" in text
     assert "Relevance 0.41 (≥ 0.15" in text and "“tuition” about+head, tf 3" in text
-    assert "New evidence: tuition +2, fees +1 from 2 blocks." in text
-    assert "Coverage 1/3 terms at 3 (44%; needs 100%), sources 1 (needs 2)." in text
+    assert "New evidence: tuition +2, fees +1 from 2 blocks: Stale back to 0." in text
+    assert ("Coverage 44% (needs 100%; the mean over terms of evidence up to 3; 1 of 3 terms "
+            "at 3), sources 1 (needs 2).") in text
     assert "Stale 0/5, cold 0/10." in text
     assert "Links: 30 found, 12 queued." in text
 
@@ -886,3 +887,34 @@ def test_the_log_says_what_keeping_a_subtree_open_queued_again() -> None:
     plain = Override(7, OverrideKind.CLEAR_SUBTREE, "a.example/x", note="statistics decide again")
     assert explain_override(plain) == (
         "Override after step 7: you let the statistics decide subtree a.example/x again.")
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"fresh": False}, "New evidence: tuition +2, fees +1 from 2 blocks, under 5% of all the "
+                       "evidence read: counts toward Stale."),
+    ({"fresh": False, "evidence_added": (0, 0, 0)},
+     "Nothing new (its blocks were read before): counts toward Stale."),
+    ({"relevance": 0.10, "fresh": False, "evidence_added": (0, 0, 0)},
+     "Neither new nor stale: too weak to be read as evidence, Stale stays."),
+    ({"relevance": 0.02, "fresh": False, "evidence_added": (0, 0, 0)},
+     "Nothing new (irrelevant after a find): counts toward Stale."),
+    ({"relevance": 0.02, "fresh": False, "evidence_added": (0, 0, 0), "evidence": (0, 0, 0)},
+     "Nothing new, and nothing found yet: not stale."),
+])
+def test_the_log_says_what_a_page_did_to_stale_in_the_stop_rules_bands(
+    changes: dict[str, Any], words: str
+) -> None:
+    # "Nothing new" was said of a page too weak to count, which left Stale as it was: a class
+    # counting the log's "Nothing new" did not get the Stale tile (found by teaching with it)
+    assert words in explain_step(make_record(12, **changes), CONFIG)
+
+
+def test_the_stale_tile_names_the_count_that_ends_a_covered_query() -> None:
+    # coverage_reached fired at "Stale 3 / 5": the 3 showed only as a dashed line on a chart
+    # (found by teaching with the app)
+    summary = {"pages_fetched": 10, "relevant_pages": 5, "coverage": 1.0, "stale": 3}
+    stale = {m.label: m for m in headline_metrics({**summary, "covered": True}, [], CONFIG)}
+    assert (stale["Stale"].value, stale["Stale"].delta) == ("3 / 5", "3 ends it: covered")
+    assert "coverage_reached at 3 once the query is covered" in stale["Stale"].help
+    plain = {m.label: m for m in headline_metrics({**summary, "covered": False}, [], CONFIG)}
+    assert plain["Stale"].delta is None

@@ -31,8 +31,9 @@ DESCRIPTION = (
 LESSON = "exhausted"
 WATCH = (
     "Watch the queue length and the Stale tile. Coverage reaches 100% within a few pages, but "
-    "coverage_reached also waits for three pages in a row that bring nothing new, and this "
-    "site has only two such pages: Stale never gets past 2. The queue shrinks to nothing and "
+    "coverage_reached also waits for three pages that count toward Stale with none that sets "
+    "it back between them, and this site has too few such pages: Stale never reaches 3. The "
+    "queue shrinks to nothing and "
     "the crawl ends with exhausted: no link is left to fetch. The PDF link is never taken (a "
     "binary file), the printer-friendly copy is a step but not a page (a duplicate), and the "
     "broken link is a step that failed (404)."

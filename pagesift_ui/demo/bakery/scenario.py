@@ -29,8 +29,9 @@ DESCRIPTION = (
 #: The stop reason this scenario teaches, and what to look at while it runs.
 LESSON = "saturated"
 WATCH = (
-    "Watch the Stale tile. While the crawl reads the six sourdough posts every page brings "
-    "new text and Stale stays at 0; then it has only clue-less links left (cakes, biscuits, "
+    "Watch the Stale tile. While the crawl reads the six sourdough posts Stale stays at 0 "
+    "(each brings new text, or reads too weak to count either way and leaves Stale where it "
+    "is); then it has only clue-less links left (cakes, biscuits, "
     "pies) and each page adds nothing: Stale climbs 1/5 ... 5/5. Coverage stays below 100% "
     "because 'hydration' is in a single paragraph (1 of the 3 pieces of evidence it needs), "
     "so the crawl cannot stop with coverage_reached: five stale pages in a row mean saturated."

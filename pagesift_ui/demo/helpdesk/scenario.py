@@ -47,7 +47,8 @@ LESSON = "coverage_reached"
 WATCH = (
     "Watch the Coverage and Stale tiles. The help articles give each query term three pieces "
     "of evidence from at least two pages, and Coverage climbs to 100%; from then on three "
-    "pages in a row that bring nothing new end the crawl with coverage_reached. It stops with "
+    "pages that count toward Stale end it with coverage_reached (the log says so of each; a "
+    "page too weak to be evidence leaves Stale as it is). It stops with "
     "5 of the 8 refund articles read: coverage counts evidence per query term, not answers. "
     "The footer's 'refund policy' on every page counts for nothing: it is not main content."
 )
