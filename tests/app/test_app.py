@@ -341,7 +341,9 @@ def test_one_run_of_the_live_panel_steps_in_slices_and_redraws_the_tiles_after_e
     monkeypatch.setattr(live, "_tick", counted)
     session = start_long_run(at)
     assert at.session_state.running and not at.exception
-    assert len(slices) >= 4  # about RUN_SPAN_S / STEP_BUDGET_S slices in one run
+    # about RUN_SPAN_S / STEP_BUDGET_S slices in one run; more than one is the behaviour (a
+    # loaded machine took 3 where 4 were asked for: no timing in an assertion)
+    assert len(slices) >= 2
     assert int(metric(at, "Pages fetched")) == session.summary()["pages_fetched"]
     assert len([m for m in at.metric if m.label == "Pages fetched"]) == 1
 
