@@ -561,7 +561,8 @@ def test_the_verdict_tile_names_the_first_verdict_that_stood() -> None:
     running = headline_metrics({**summary, "stop_reason": None}, [make_record(1)], CONFIG)[-1]
     assert (running.value, running.delta) == ("—", "first: covered at step 23")
     same = headline_metrics({**summary, "stop_reason": "coverage_reached"}, [], CONFIG)[-1]
-    assert (same.value, same.delta) == ("covered", "stopped")
+    # the tile's short name beside the reason's own, which the log and the tables use
+    assert (same.value, same.delta) == ("covered", "stopped: coverage_reached")
 
 
 def test_frontier_and_pages_frames() -> None:
