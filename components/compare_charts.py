@@ -48,6 +48,9 @@ COLOURS = qualitative.Plotly
 #: The line dash of the first ten sessions, the next ten, …: with more sessions than
 #: colours, sessions 1, 11 and 21 were drawn alike.
 DASHES = ("solid", "dash", "dot", "dashdot")
+#: Line widths (px): the last session's, the step added for each one drawn before it, the
+#: widest.
+LINE_WIDTH, LINE_STEP, MAX_LINE_WIDTH = 2.0, 1.5, 6.0
 FIGURE_HEIGHT = 640
 
 
@@ -184,6 +187,9 @@ def compare_figure(series: Sequence[Series], x_axis: XAxis, recall: bool,
         colour = COLOURS[n % len(COLOURS)]
         # past the palette the colours come round again: the dash tells those apart
         dash = DASHES[n // len(COLOURS) % len(DASHES)]
+        # a session drawn earlier is drawn wider: two runs that took the same path showed one
+        # line, the later hiding the first (found by teaching with the app)
+        width = min(LINE_WIDTH + LINE_STEP * (len(series) - 1 - n), MAX_LINE_WIDTH)
         for panel in range(4):
             values = _panel_values(one, panel, which)
             cell = {"row": panel // 2 + 1, "col": panel % 2 + 1}
@@ -191,7 +197,7 @@ def compare_figure(series: Sequence[Series], x_axis: XAxis, recall: bool,
                 x=np.array(one.x), y=np.array(values, dtype=float), mode="lines",
                 name=one.name, legendgroup=one.name, showlegend=panel == 0,
                 line={"color": colour, "shape": "hv" if panel == 3 else "linear",
-                      "dash": dash},
+                      "dash": dash, "width": width},
                 meta={"panel": panel}), **cell)
             mark = _mark_trace(one, values, colour, panel)
             if mark is not None:

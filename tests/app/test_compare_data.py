@@ -274,3 +274,13 @@ def test_sessions_past_the_palette_are_told_apart_by_their_dash() -> None:
     assert lines["s0"][0] == lines["s10"][0] == lines["s20"][0]
     assert fig.layout.height > compare_figure([series_of(entries[0], XAxis.STEP, False)],
                                               XAxis.STEP, False).layout.height
+
+
+def test_two_sessions_on_one_path_are_both_seen() -> None:
+    # the second run's line lay exactly over the first's: a class thought it had no data
+    # (found by teaching with the app); the one drawn first is drawn wider
+    entries = [Compared(f"k{i}", f"s{i}", Origin.BUNDLE, view(), None) for i in range(2)]
+    fig = compare_figure([series_of(e, XAxis.STEP, recall=False) for e in entries],
+                         XAxis.STEP, False)
+    widths = [t.line.width for t in fig.data if t.mode == "lines" and t.meta == {"panel": 0}]
+    assert widths == [3.5, 2.0]
