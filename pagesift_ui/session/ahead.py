@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pagesift_ui.frontier.links import LinkSignal
 from pagesift_ui.frontier.queue import Entry, cluster_key
 from pagesift_ui.session.state import FrontierState, SetAside, signal_of
 
@@ -67,28 +68,35 @@ def put_back(state: FrontierState, link: Popped, room: int) -> None:
     state.fetched_keys.discard(entry.key)
     known = state.depths.forget(entry.key)
     depth = entry.depth if known is None else min(entry.depth, known)
-    signal = signal_of(entry)
+    _offer_again(state, entry.key, entry.url, depth, entry.score, signal_of(entry), room)
+
+
+def _offer_again(state: FrontierState, key: str, url: str, depth: int, score: float,
+                 signal: LinkSignal | None, room: int) -> None:
+    """Offer a link taken out of the queue as one newly found, at ``depth``: scored under
+    the current weights when it has a signal, else at ``score`` (a seed's)."""
     if signal is None:
-        state.queue.offer(entry.key, entry.url, depth, entry.score, None, room)
+        state.queue.offer(key, url, depth, score, None, room)
         return
     if signal.depth != depth:
         signal = replace(signal, depth=depth)
-    state.queue.offer(entry.key, entry.url, depth, state.link_score(signal), signal, room)
+    state.queue.offer(key, url, depth, state.link_score(signal), signal, room)
 
 
 def park(state: FrontierState, part: str, link: SetAside, room: int) -> bool:
     """Set ``link`` aside while its subtree ``part`` is dry; False when ``room`` (the
     queue's, ``CrawlConfig.max_queued_links``) is spent on links set aside already, or the
     link is set aside already at a score as high (it keeps the shallower depth)."""
-    links = state.parked.setdefault(part, {})
-    known = links.get(link.key)
+    known = state.parked.get(part, {}).get(link.key)
     if known is not None:
         better = link if link.score > known.score else known
-        links[link.key] = replace(better, depth=min(link.depth, known.depth))
+        state.parked[part][link.key] = replace(better, depth=min(link.depth, known.depth))
         return False
     if state.parked_count >= room:
+        # no empty entry either: the crawl looks for links to give back while any is set
+        # aside (CrawlSession._observe_page)
         return False
-    links[link.key] = link
+    state.parked.setdefault(part, {})[link.key] = link
     state.parked_count += 1
     return True
 
@@ -108,11 +116,6 @@ def unpark(state: FrontierState, room: int) -> int:
         for link in links.values():
             if link.key in state.fetched_keys or state.queue.get(link.key) is not None:
                 continue
-            signal = link.signal
-            depth = link.depth
-            if signal is not None and signal.depth != depth:
-                signal = replace(signal, depth=depth)
-            score = link.score if signal is None else state.link_score(signal)
-            state.queue.offer(link.key, link.url, depth, score, signal, room)
+            _offer_again(state, link.key, link.url, link.depth, link.score, link.signal, room)
             queued += 1
     return queued
