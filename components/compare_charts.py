@@ -34,10 +34,10 @@ __all__ = [
     "XAxis",
     "compare_figure",
     "differences_frame",
+    "recall_missing",
     "series_of",
     "stop_marks",
     "summary_frame",
-    "recall_missing",
     "uses_recall",
 ]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from components.labels import STOP_REASONS
+from components.labels import NO_VALUE, STOP_REASONS
 from pagesift_ui.frontier.adaptive import (
     COLD_PATIENCE,
     EVIDENCE_RELEVANCE,
@@ -43,12 +43,12 @@ def _verdict_value(summary: Mapping[str, Any], last: StepRecord | None) -> tuple
     first, at = summary.get("first_verdict"), summary.get("stop_step")
     if first and at is not None and first != reason:
         note = f"first: {_short(str(first))} at step {at}"
-        return (_short(str(reason)) if reason else "—"), note
+        return (_short(str(reason)) if reason else NO_VALUE), note
     if reason:
         return _short(str(reason)), _named("stopped", str(reason))
     if last is not None and last.verdict and last.forgiven:
         return _short(last.verdict), _named("forgiven", str(last.verdict))
-    return "—", None
+    return NO_VALUE, None
 
 
 def _named(what: str, reason: str) -> str:

@@ -25,9 +25,9 @@ __all__ = [
     "MIN_RELEVANCE",
     "MIN_SOURCES",
     "Adaptive",
-    "covered_stale_limit",
     "AdaptiveOptions",
     "StopReason",
+    "covered_stale_limit",
 ]
 
 #: Below this relevance a page is irrelevant: it adds no evidence, and once something was found

@@ -31,9 +31,9 @@ from pagesift_ui.session.state import signal_of, wilson_rows
 __all__ = [
     "frontier_rows",
     "harvest_rate",
-    "page_budget",
     "live_summary",
     "live_wilson_table",
+    "page_budget",
     "page_rows",
     "replayed_wilson_table",
     "start_failure",
